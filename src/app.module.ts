@@ -1,0 +1,45 @@
+import { Module, RequestMethod, type DynamicModule, type MiddlewareConsumer, type NestModule } from '@nestjs/common';
+import { APP_FILTER, APP_PIPE } from '@nestjs/core';
+import { BaselineModule } from './baseline/baseline.module';
+import { GlobalExceptionFilter } from './common/global-exception.filter';
+import { JsonBodyMiddleware } from './common/json-body.middleware';
+import { createValidationPipe } from './common/validation';
+import { APP_CONFIG, type AppConfig } from './config/app-config';
+import { EpisodesModule } from './episodes/episodes.module';
+import { HealthModule } from './health/health.module';
+import { OpenApiModule } from './openapi/openapi.module';
+import { PrismaModule } from './prisma/prisma.module';
+import { TasksModule } from './tasks/tasks.module';
+import { TenantsModule } from './tenants/tenants.module';
+
+@Module({})
+export class AppModule implements NestModule {
+  /** The app for a given, already validated configuration (main.ts reads it from the environment). */
+  static register(config: AppConfig): DynamicModule {
+    return {
+      module: AppModule,
+      global: true,
+      imports: [
+        PrismaModule,
+        TenantsModule,
+        TasksModule,
+        EpisodesModule,
+        BaselineModule,
+        HealthModule,
+        OpenApiModule,
+      ],
+      providers: [
+        { provide: APP_CONFIG, useValue: config },
+        // Registered here rather than in main.ts so that every app built from this module, tests included,
+        // validates and reports errors the same way.
+        { provide: APP_PIPE, useFactory: createValidationPipe },
+        { provide: APP_FILTER, useClass: GlobalExceptionFilter },
+      ],
+      exports: [APP_CONFIG],
+    };
+  }
+
+  configure(consumer: MiddlewareConsumer): void {
+    consumer.apply(JsonBodyMiddleware).forRoutes({ path: '*path', method: RequestMethod.ALL });
+  }
+}

@@ -1,0 +1,21 @@
+import { Body, Controller, HttpCode, Post } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiErrors } from '../common/api-errors.decorator';
+import { CurrentTenant } from '../tenants/current-tenant.decorator';
+import { BaselineService } from './baseline.service';
+import { BaselineRequestDto, BaselineResponseDto } from './dto/baseline.dto';
+
+@ApiTags('baseline')
+@Controller('baseline')
+export class BaselineController {
+  constructor(private readonly baseline: BaselineService) {}
+
+  @Post()
+  @HttpCode(200)
+  @ApiOperation({ operationId: 'runBaseline', summary: 'Run the built-in heuristic policy on tasks as persisted episodes' })
+  @ApiOkResponse({ type: BaselineResponseDto })
+  @ApiErrors(400, 413, 422)
+  run(@CurrentTenant() tenantId: string, @Body() body: BaselineRequestDto): Promise<BaselineResponseDto> {
+    return this.baseline.run(tenantId, body.task_ids);
+  }
+}

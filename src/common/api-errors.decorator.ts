@@ -1,0 +1,19 @@
+import { applyDecorators } from '@nestjs/common';
+import { ApiResponse } from '@nestjs/swagger';
+import { ErrorBodyDto } from './error-body.dto';
+
+const DESCRIPTIONS: Record<number, string> = {
+  400: 'Malformed JSON body',
+  404: 'No such episode for this tenant',
+  409: 'The episode is finished or changed concurrently',
+  413: 'Request body too large',
+  422: 'Validation failed; `details` names each bad field',
+  503: 'The database is unavailable',
+};
+
+/** Documents the error responses a route can give, all with the service's error body. */
+export function ApiErrors(...statuses: number[]): MethodDecorator {
+  return applyDecorators(
+    ...statuses.map((status) => ApiResponse({ status, description: DESCRIPTIONS[status], type: ErrorBodyDto })),
+  );
+}

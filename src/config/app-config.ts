@@ -1,0 +1,66 @@
+import { resolve } from 'node:path';
+import { z } from 'zod';
+import { resolveDatabaseUrl } from './database-url';
+
+/** Where the task files live: seeds/tasks at the project root, the same from src/ and dist/. */
+export const DEFAULT_TASKS_DIR = resolve(__dirname, '..', '..', 'seeds', 'tasks');
+
+const envSchema = z.object({
+  PORT: z.coerce.number().int().min(1).max(65535).default(7860),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  DATABASE_URL: z.string().optional(),
+  SQLITE_SYNCHRONOUS: z.enum(['FULL', 'NORMAL']).default('FULL'),
+  SQLITE_BUSY_TIMEOUT_MS: z.coerce.number().int().min(0).max(600_000).default(5000),
+  TASKS_DIR: z.string().min(1).default(DEFAULT_TASKS_DIR),
+  BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).max(50 * 1024 * 1024).default(256 * 1024),
+  LOG_LEVEL: z.enum(['error', 'warn', 'log', 'debug', 'verbose', 'silent']).default('log'),
+});
+
+/** The server's settings, validated once at boot; everything else reads this object, never process.env. */
+export interface AppConfig {
+  port: number;
+  host: string;
+  databaseUrl: string;
+  sqliteSynchronous: 'FULL' | 'NORMAL';
+  sqliteBusyTimeoutMs: number;
+  tasksDir: string;
+  bodyLimitBytes: number;
+  logLevel: 'error' | 'warn' | 'log' | 'debug' | 'verbose' | 'silent';
+}
+
+/** DI token for the validated configuration. */
+export const APP_CONFIG = Symbol('APP_CONFIG');
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+  }
+}
+
+/** Reads and checks the environment; throws ConfigError naming every bad variable. */
+export function loadConfig(env: Record<string, string | undefined>): AppConfig {
+  const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = envSchema.safeParse(present);
+  if (!parsed.success) {
+    throw new ConfigError(
+      parsed.error.issues.map((i) => `${i.path.join('.')}=${JSON.stringify(present[String(i.path[0])])}: ${i.message}`),
+    );
+  }
+  const e = parsed.data;
+  let databaseUrl: string;
+  try {
+    databaseUrl = resolveDatabaseUrl(e.DATABASE_URL);
+  } catch (error) {
+    throw new ConfigError([`DATABASE_URL: ${(error as Error).message}`]);
+  }
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    databaseUrl,
+    sqliteSynchronous: e.SQLITE_SYNCHRONOUS,
+    sqliteBusyTimeoutMs: e.SQLITE_BUSY_TIMEOUT_MS,
+    tasksDir: resolve(e.TASKS_DIR),
+    bodyLimitBytes: e.BODY_LIMIT_BYTES,
+    logLevel: e.LOG_LEVEL,
+  };
+}

@@ -1,0 +1,117 @@
+import { judgeReplyDetails } from './reply-matching';
+import type { EpisodeState } from './state';
+import type { Task } from './task.schema';
+
+/** Reward weights in milli-points; they sum to exactly 1000, so a perfect episode scores 1.0. */
+export const COMPONENT_WEIGHTS = {
+  opened_target: 50,
+  policy_consulted: 100,
+  priority: 150,
+  routing: 200,
+  reply_coverage: 200,
+  resolution: 300,
+} as const;
+
+export type ComponentName = keyof typeof COMPONENT_WEIGHTS;
+
+export interface ComponentGrade {
+  name: ComponentName;
+  weight_milli: number;
+  earned_milli: number;
+  why: string;
+}
+
+export interface GradeBreakdown {
+  score_milli: number;
+  components: ComponentGrade[];
+}
+
+/** Integer share of a weight, exact when the whole is earned. */
+function share(weight: number, got: number, of: number): number {
+  return of === 0 ? 0 : Math.floor((weight * got) / of);
+}
+
+/**
+ * Scores the state as it stands. Explanations never reveal the expected answer, so an agent that calls the
+ * grader mid-episode learns whether it is right, not what is right.
+ */
+export function grade(task: Task, state: EpisodeState): GradeBreakdown {
+  const key = task.answer_key;
+  const target = key.target_ticket_id;
+  const targetState = state.tickets[target];
+  const components: ComponentGrade[] = [];
+  const add = (name: ComponentName, earned: number, why: string) =>
+    components.push({ name, weight_milli: COMPONENT_WEIGHTS[name], earned_milli: earned, why });
+
+  const opened = state.opened_ticket_ids.includes(target);
+  add(
+    'opened_target',
+    opened ? COMPONENT_WEIGHTS.opened_target : 0,
+    opened ? 'the ticket that needs action was opened' : 'the ticket that needs action has not been opened',
+  );
+
+  const found = key.required_article_ids.filter((id) => state.surfaced_article_ids.includes(id)).length;
+  const required = key.required_article_ids.length;
+  add(
+    'policy_consulted',
+    share(COMPONENT_WEIGHTS.policy_consulted, found, required),
+    `${found} of ${required} required policy article(s) surfaced in search results`,
+  );
+
+  const priorityRight = targetState.priority === key.priority;
+  add(
+    'priority',
+    priorityRight ? COMPONENT_WEIGHTS.priority : 0,
+    priorityRight
+      ? `priority "${targetState.priority}" is correct`
+      : `priority "${targetState.priority}" is not what this case calls for`,
+  );
+
+  const routingRight = targetState.team === key.team;
+  add(
+    'routing',
+    routingRight ? COMPONENT_WEIGHTS.routing : 0,
+    targetState.team === null
+      ? 'the ticket has not been routed to a team'
+      : routingRight
+        ? `routed to "${targetState.team}", the right team`
+        : `routed to "${targetState.team}", which is not the team that owns this case`,
+  );
+
+  const replies = state.replies.filter((r) => r.ticket_id === target).map((r) => r.message);
+  const verdicts = judgeReplyDetails(key.reply_details, replies);
+  const covered = verdicts.filter((v) => v.covered).length;
+  const contradicted = verdicts.filter((v) => v.contradicted).length;
+  add(
+    'reply_coverage',
+    share(COMPONENT_WEIGHTS.reply_coverage, covered, verdicts.length),
+    replies.length === 0
+      ? 'no reply has been sent on the ticket that needs action'
+      : `${covered} of ${verdicts.length} required detail(s) told to the customer` +
+          (contradicted > 0 ? `; ${contradicted} detail(s) contradicted by a wrong statement` : ''),
+  );
+
+  add('resolution', ...gradeResolution(task, state));
+
+  const score = Math.min(
+    1000,
+    components.reduce((sum, c) => sum + c.earned_milli, 0),
+  );
+  return { score_milli: score, components };
+}
+
+function gradeResolution(task: Task, state: EpisodeState): [number, string] {
+  const expected = task.answer_key.resolution;
+  const actual = state.resolution;
+  if (!actual) return [0, 'the case has not been resolved'];
+  if (actual.ticket_id !== task.answer_key.target_ticket_id) return [0, 'a different ticket was resolved'];
+  if (actual.code !== expected.code) return [0, `resolution "${actual.code}" is not the right outcome for this case`];
+  if (expected.amount !== undefined && toCents(actual.amount) !== toCents(expected.amount)) {
+    return [0, `resolution "${actual.code}" is right but the amount is wrong`];
+  }
+  return [COMPONENT_WEIGHTS.resolution, `resolved as "${actual.code}" with the right parameters`];
+}
+
+function toCents(amount: number | undefined): number | null {
+  return amount === undefined ? null : Math.round(amount * 100);
+}

@@ -1,0 +1,63 @@
+import MiniSearch from 'minisearch';
+import type { Article, Task } from './task.schema';
+import { LIMITS } from './vocabulary';
+import type { SearchHit } from './state';
+
+/** One BM25 index per task object; tasks are immutable once loaded, so the cache never goes stale. */
+const indexes = new WeakMap<Task, MiniSearch<Article>>();
+
+function indexFor(task: Task): MiniSearch<Article> {
+  let index = indexes.get(task);
+  if (!index) {
+    index = new MiniSearch<Article>({
+      fields: ['title', 'body'],
+      idField: 'id',
+      searchOptions: { boost: { title: 2 }, prefix: true, fuzzy: 0.15, combineWith: 'OR' },
+    });
+    index.addAll(task.knowledge_base);
+    indexes.set(task, index);
+  }
+  return index;
+}
+
+/** Ranked search over the task's knowledge base: top-k by BM25 score, ties broken by article id. */
+export function searchPolicies(task: Task, query: string, limit: number = LIMITS.searchResults): SearchHit[] {
+  const articles = new Map(task.knowledge_base.map((a) => [a.id, a]));
+  return indexFor(task)
+    .search(query)
+    .sort((a, b) => b.score - a.score || String(a.id).localeCompare(String(b.id)))
+    .slice(0, limit)
+    .map((hit) => {
+      const article = articles.get(String(hit.id))!;
+      return {
+        article_id: article.id,
+        title: article.title,
+        snippet: snippetFor(article.body, hit.terms),
+        score: Math.round(hit.score * 1000) / 1000,
+      };
+    });
+}
+
+/** True when the query has at least one word the index can search for. */
+export function isSearchable(query: string): boolean {
+  return MiniSearch.getDefault('tokenize')(query, '').some((token: string) => token.trim().length > 0);
+}
+
+const SNIPPET_LENGTH = 220;
+
+/** The sentence that mentions the most matched terms (first one wins ties), trimmed to a readable length. */
+function snippetFor(body: string, terms: string[]): string {
+  const sentences = body.match(/[^.!?\n]+[.!?]?/g)?.map((s) => s.trim()).filter(Boolean) ?? [body];
+  const lowered = terms.map((t) => t.toLowerCase());
+  let best = sentences[0];
+  let bestHits = -1;
+  for (const sentence of sentences) {
+    const words = sentence.toLowerCase();
+    const hits = lowered.filter((term) => words.includes(term)).length;
+    if (hits > bestHits) {
+      best = sentence;
+      bestHits = hits;
+    }
+  }
+  return best.length > SNIPPET_LENGTH ? `${best.slice(0, SNIPPET_LENGTH - 1).trimEnd()}…` : best;
+}

@@ -1,0 +1,71 @@
+import type { Action } from './actions';
+import type { Priority, ResolutionCode, Team, TicketStatus } from './vocabulary';
+
+export type EpisodeStatus = 'active' | 'resolved' | 'out_of_steps';
+
+/** The mutable fields of a ticket; everything else is read from the task. */
+export interface TicketState {
+  priority: Priority;
+  team: Team | null;
+  status: TicketStatus;
+}
+
+export interface SearchHit {
+  article_id: string;
+  title: string;
+  snippet: string;
+  score: number;
+}
+
+export interface SearchResults {
+  query: string;
+  results: SearchHit[];
+}
+
+export interface ReplyRecord {
+  step: number;
+  ticket_id: string;
+  message: string;
+}
+
+export interface ResolutionRecord {
+  step: number;
+  ticket_id: string;
+  code: ResolutionCode;
+  amount?: number;
+}
+
+export interface HistoryEntry {
+  step: number;
+  action: Action;
+  outcome: string;
+  error: string | null;
+  reward_milli: number;
+  score_after_milli: number;
+}
+
+/**
+ * Everything the engine remembers about an episode. Plain JSON so it can be stored as a snapshot and compared
+ * bit for bit with a replay.
+ */
+export interface EpisodeState {
+  task_id: string;
+  seed: number;
+  max_steps: number;
+  /** Inbox order for this episode: the seed shuffles it so the target is not always in the same place. */
+  inbox_order: string[];
+  step_count: number;
+  done: boolean;
+  status: EpisodeStatus;
+  active_ticket_id: string | null;
+  opened_ticket_ids: string[];
+  tickets: Record<string, TicketState>;
+  /** Every article that has appeared in a search result, in first-seen order. */
+  surfaced_article_ids: string[];
+  last_search: SearchResults | null;
+  replies: ReplyRecord[];
+  resolution: ResolutionRecord | null;
+  history: HistoryEntry[];
+  score_milli: number;
+  last_action_error: string | null;
+}

@@ -1,0 +1,146 @@
+import { z } from 'zod';
+import {
+  CUSTOMER_TIERS,
+  DIFFICULTIES,
+  PRIORITIES,
+  RESOLUTION_CODES,
+  RESOLUTIONS_ALLOWING_AMOUNT,
+  RESOLUTIONS_REQUIRING_AMOUNT,
+  TEAMS,
+  TICKET_STATUSES,
+} from './vocabulary';
+
+const id = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be 1-64 letters, digits, "_" or "-"');
+const text = z.string().trim().min(1, 'must not be empty');
+const phrasings = z.array(text).min(1, 'must list at least one phrasing');
+
+const customerSchema = z.strictObject({
+  name: text,
+  tier: z.enum(CUSTOMER_TIERS),
+  account: text,
+});
+
+const eventSchema = z.strictObject({
+  at: z.iso.datetime({ message: 'must be an ISO-8601 UTC timestamp' }),
+  kind: text,
+  detail: text,
+});
+
+const ticketSchema = z.strictObject({
+  id,
+  customer: customerSchema,
+  subject: text,
+  body: text,
+  contract_notes: z.array(text),
+  recent_events: z.array(eventSchema),
+  priority: z.enum(PRIORITIES),
+  team: z.enum(TEAMS).nullable(),
+  status: z.enum(TICKET_STATUSES),
+});
+
+const articleSchema = z.strictObject({ id, title: text, body: text });
+
+const replyDetailSchema = z.strictObject({
+  id,
+  description: text,
+  accepted: phrasings,
+  contradictions: z.array(text),
+});
+
+/** Why each answer is right, kept next to the key so a reviewer can check it against the content. */
+const justificationSchema = z.strictObject({
+  priority: text,
+  team: text,
+  resolution: text,
+});
+
+const answerKeySchema = z.strictObject({
+  target_ticket_id: id,
+  required_article_ids: z.array(id).min(1),
+  priority: z.enum(PRIORITIES),
+  team: z.enum(TEAMS),
+  resolution: z.strictObject({
+    code: z.enum(RESOLUTION_CODES),
+    amount: z.number().nonnegative().multipleOf(0.01).optional(),
+  }),
+  reply_details: z.array(replyDetailSchema).min(1),
+  justification: justificationSchema,
+});
+
+export const taskSchema = z
+  .strictObject({
+    id: z.string().regex(/^[a-z][a-z0-9_]{2,63}$/, 'must be snake_case, 3-64 characters'),
+    difficulty: z.enum(DIFFICULTIES),
+    title: text,
+    instruction: text,
+    max_steps: z.number().int().min(3).max(100),
+    inbox: z.array(ticketSchema).min(3, 'needs the target and at least two distractors'),
+    knowledge_base: z.array(articleSchema).min(3),
+    answer_key: answerKeySchema,
+  })
+  .superRefine((task, ctx) => {
+    const ticketIds = task.inbox.map((t) => t.id);
+    const articleIds = task.knowledge_base.map((a) => a.id);
+    duplicates(ticketIds).forEach((dup) =>
+      ctx.addIssue({ code: 'custom', path: ['inbox'], message: `ticket id "${dup}" appears twice` }),
+    );
+    duplicates(articleIds).forEach((dup) =>
+      ctx.addIssue({ code: 'custom', path: ['knowledge_base'], message: `article id "${dup}" appears twice` }),
+    );
+    const key = task.answer_key;
+    if (!ticketIds.includes(key.target_ticket_id)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['answer_key', 'target_ticket_id'],
+        message: `"${key.target_ticket_id}" is not a ticket in the inbox`,
+      });
+    }
+    key.required_article_ids.forEach((articleId, i) => {
+      if (!articleIds.includes(articleId)) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['answer_key', 'required_article_ids', i],
+          message: `"${articleId}" is not an article in the knowledge base`,
+        });
+      }
+    });
+    if (key.required_article_ids.length >= articleIds.length) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['knowledge_base'],
+        message: 'needs more articles than the task requires (near-misses)',
+      });
+    }
+    const { code, amount } = key.resolution;
+    if (RESOLUTIONS_REQUIRING_AMOUNT.includes(code) && amount === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['answer_key', 'resolution', 'amount'], message: `${code} needs an amount` });
+    }
+    if (!RESOLUTIONS_ALLOWING_AMOUNT.includes(code) && amount !== undefined) {
+      ctx.addIssue({ code: 'custom', path: ['answer_key', 'resolution', 'amount'], message: `${code} takes no amount` });
+    }
+    duplicates(key.reply_details.map((d) => d.id)).forEach((dup) =>
+      ctx.addIssue({ code: 'custom', path: ['answer_key', 'reply_details'], message: `detail id "${dup}" appears twice` }),
+    );
+  });
+
+export type Task = z.infer<typeof taskSchema>;
+export type Ticket = Task['inbox'][number];
+export type Article = Task['knowledge_base'][number];
+export type ReplyDetail = Task['answer_key']['reply_details'][number];
+
+function duplicates(values: string[]): string[] {
+  return [...new Set(values.filter((v, i) => values.indexOf(v) !== i))];
+}
+
+/** Formats zod issues as `field: message` lines, naming the path inside the file. */
+export function describeTaskIssues(error: z.ZodError): string[] {
+  return error.issues.map((issue) => `${formatPath(issue.path)}: ${issue.message}`);
+}
+
+function formatPath(path: PropertyKey[]): string {
+  if (path.length === 0) return '(task)';
+  return path.reduce<string>(
+    (out, part) => (typeof part === 'number' ? `${out}[${part}]` : out ? `${out}.${String(part)}` : String(part)),
+    '',
+  );
+}

@@ -1,0 +1,100 @@
+import { ApiProperty } from '@nestjs/swagger';
+import type { Action } from '../../engine/actions';
+import { COMPONENT_WEIGHTS, type ComponentName } from '../../engine/grader';
+import type { EpisodeStatus } from '../../engine/state';
+import { actionPropertyOptions } from './action-ref';
+import { ActiveTicketDto, ObservationDto } from './observation.dto';
+
+const EPISODE_STATUSES: EpisodeStatus[] = ['active', 'resolved', 'out_of_steps'];
+const COMPONENT_NAMES = Object.keys(COMPONENT_WEIGHTS) as ComponentName[];
+
+export class ResetInfoDto {
+  task_id!: string;
+  /** Content hash of the task version this episode runs. */
+  task_version!: string;
+  seed!: number;
+  max_steps!: number;
+  score!: number;
+  @ApiProperty({ enum: EPISODE_STATUSES, enumName: 'EpisodeStatus' })
+  status!: EpisodeStatus;
+}
+
+export class ResetResponseDto {
+  episode_id!: string;
+  observation!: ObservationDto;
+  /** Always 0 at reset. */
+  reward!: number;
+  done!: boolean;
+  info!: ResetInfoDto;
+}
+
+export class StepInfoDto {
+  task_id!: string;
+  /** Score after this step, 0 to 1. */
+  score!: number;
+  step_count!: number;
+  @ApiProperty({ enum: EPISODE_STATUSES, enumName: 'EpisodeStatus' })
+  status!: EpisodeStatus;
+  @ApiProperty({ type: String, nullable: true, description: 'Why the action could not apply, or null.' })
+  last_action_error!: string | null;
+}
+
+export class StepResponseDto {
+  episode_id!: string;
+  observation!: ObservationDto;
+  /** Change in score caused by this step (negative when a correct choice is undone). */
+  reward!: number;
+  done!: boolean;
+  info!: StepInfoDto;
+}
+
+export class ScoreComponentDto {
+  @ApiProperty({ enum: COMPONENT_NAMES, enumName: 'ScoreComponentName' })
+  name!: ComponentName;
+  weight!: number;
+  earned!: number;
+  /** Why this much was earned; never reveals the expected answer. */
+  why!: string;
+}
+
+export class ActionLogEntryDto {
+  step!: number;
+  @ApiProperty(actionPropertyOptions('The action as applied.'))
+  action!: Action;
+  outcome!: string;
+  @ApiProperty({ type: String, nullable: true })
+  error!: string | null;
+  reward!: number;
+  score_after!: number;
+  /** ISO-8601 time the step was stored. */
+  created_at!: string;
+}
+
+export class EpisodeStateDto {
+  episode_id!: string;
+  task_id!: string;
+  task_version!: string;
+  seed!: number;
+  @ApiProperty({ enum: EPISODE_STATUSES, enumName: 'EpisodeStatus' })
+  status!: EpisodeStatus;
+  done!: boolean;
+  step_count!: number;
+  max_steps!: number;
+  score!: number;
+  components!: ScoreComponentDto[];
+  @ApiProperty({ type: () => ActiveTicketDto, nullable: true })
+  active_ticket!: ActiveTicketDto | null;
+  /** Every step of the episode, in order. */
+  actions!: ActionLogEntryDto[];
+  created_at!: string;
+  updated_at!: string;
+}
+
+export class GradeResponseDto {
+  episode_id!: string;
+  task_id!: string;
+  @ApiProperty({ enum: EPISODE_STATUSES, enumName: 'EpisodeStatus' })
+  status!: EpisodeStatus;
+  score!: number;
+  components!: ScoreComponentDto[];
+}

@@ -1,0 +1,15 @@
+import { Module } from '@nestjs/common';
+import { TasksModule } from '../tasks/tasks.module';
+import { EpisodeRepository } from './episode.repository';
+import { EpisodesController } from './episodes.controller';
+import { EpisodesService } from './episodes.service';
+import { GraderController } from './grader.controller';
+import { PrismaEpisodeRepository } from './prisma-episode.repository';
+
+@Module({
+  imports: [TasksModule],
+  controllers: [EpisodesController, GraderController],
+  providers: [EpisodesService, { provide: EpisodeRepository, useClass: PrismaEpisodeRepository }],
+  exports: [EpisodesService],
+})
+export class EpisodesModule {}

@@ -1,0 +1,21 @@
+import { Controller, Get, HttpStatus, Res } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
+import { HealthDto } from './health.dto';
+import type { Response } from 'express';
+import { HealthService } from './health.service';
+
+@ApiTags('service')
+@Controller('health')
+export class HealthController {
+  constructor(private readonly health: HealthService) {}
+
+  @Get()
+  @ApiOperation({ operationId: 'health', summary: 'Liveness and database check' })
+  @ApiOkResponse({ type: HealthDto })
+  @ApiServiceUnavailableResponse({ type: HealthDto, description: 'The database cannot be reached' })
+  async check(@Res({ passthrough: true }) res: Response): Promise<HealthDto> {
+    const report = await this.health.check();
+    if (report.status !== 'healthy') res.status(HttpStatus.SERVICE_UNAVAILABLE);
+    return report;
+  }
+}

@@ -1,0 +1,31 @@
+import { Injectable } from '@nestjs/common';
+import { APP_VERSION } from '../common/app-version';
+import { PrismaService } from '../prisma/prisma.service';
+import { TaskCatalog } from '../tasks/task-catalog.service';
+import type { HealthDto } from './health.dto';
+
+@Injectable()
+export class HealthService {
+  private readonly startedAt = Date.now();
+
+  constructor(
+    private readonly prisma: PrismaService,
+    private readonly catalog: TaskCatalog,
+  ) {}
+
+  async check(): Promise<HealthDto> {
+    let database = 'ok';
+    try {
+      await this.prisma.ping();
+    } catch (error) {
+      database = `error: ${(error as Error).message.split('\n')[0]}`;
+    }
+    return {
+      status: database === 'ok' ? 'healthy' : 'unhealthy',
+      database,
+      version: APP_VERSION,
+      tasks: this.catalog.list().length,
+      uptime_seconds: Math.round((Date.now() - this.startedAt) / 1000),
+    };
+  }
+}

@@ -1,0 +1,64 @@
+import type { OpenAPIObject } from '@nestjs/swagger';
+
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+
+const COMPONENT_PREFIX = '#/components/schemas/';
+
+/**
+ * Turns a schema from the OpenAPI document (and every component it references) into a standalone JSON Schema
+ * (2020-12): refs point into `$defs`, `nullable` becomes a "null" type, `example` becomes `examples`.
+ */
+export function toJsonSchema(document: OpenAPIObject, schema: Json, title: string): Record<string, Json> {
+  const components = (document.components?.schemas ?? {}) as Record<string, Json>;
+  const defs: Record<string, Json> = {};
+  const include = (name: string): void => {
+    if (name in defs) return;
+    if (components[name] === undefined) throw new Error(`schema ${name} is not in the OpenAPI document`);
+    defs[name] = {}; // placeholder first, so a schema that refers to itself terminates
+    defs[name] = convert(components[name], include);
+  };
+  const root = convert(schema, include) as Record<string, Json>;
+  return {
+    $schema: 'https://json-schema.org/draft/2020-12/schema',
+    title,
+    ...root,
+    ...(Object.keys(defs).length > 0 ? { $defs: defs } : {}),
+  };
+}
+
+function convert(node: Json, include: (name: string) => void): Json {
+  if (Array.isArray(node)) return node.map((n) => convert(n, include));
+  if (node === null || typeof node !== 'object') return node;
+  const out: Record<string, Json> = {};
+  for (const [key, value] of Object.entries(node)) {
+    if (key === '$ref' && typeof value === 'string' && value.startsWith(COMPONENT_PREFIX)) {
+      const name = value.slice(COMPONENT_PREFIX.length);
+      include(name);
+      out.$ref = `#/$defs/${name}`;
+    } else if (key === 'nullable') {
+      continue;
+    } else if (key === 'example') {
+      out.examples = [value];
+    } else if (key === 'discriminator' && value && typeof value === 'object' && !Array.isArray(value)) {
+      const mapping = (value as { mapping?: Record<string, string> }).mapping;
+      out.discriminator = {
+        ...value,
+        ...(mapping
+          ? {
+              mapping: Object.fromEntries(
+                Object.entries(mapping).map(([k, ref]) => [k, ref.replace(COMPONENT_PREFIX, '#/$defs/')]),
+              ),
+            }
+          : {}),
+      };
+      for (const ref of Object.values(mapping ?? {})) include(ref.replace(COMPONENT_PREFIX, ''));
+    } else {
+      out[key] = convert(value, include);
+    }
+  }
+  if ((node as { nullable?: boolean }).nullable === true) {
+    if (typeof out.type === 'string') out.type = [out.type, 'null'];
+    else return { anyOf: [out, { type: 'null' }] };
+  }
+  return out;
+}

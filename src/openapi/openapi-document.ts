@@ -1,0 +1,60 @@
+import type { INestApplication } from '@nestjs/common';
+import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
+import { APP_VERSION } from '../common/app-version';
+
+const DESCRIPTION =
+  'SupportDesk is a deterministic, persisted customer-support environment for training and evaluating agents. ' +
+  'Reset an episode on a task, step it with typed actions, and read observations, partial-progress rewards and ' +
+  'an explained grade.';
+
+/**
+ * Builds the OpenAPI document from the app's controllers and DTOs. Request schemas are closed
+ * (`additionalProperties: false`) because the validation pipe rejects unknown fields.
+ */
+export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
+  const config = new DocumentBuilder()
+    .setTitle('SupportDesk')
+    .setDescription(DESCRIPTION)
+    .setVersion(APP_VERSION)
+    .build();
+  const document = SwaggerModule.createDocument(app, config, {
+    operationIdFactory: (_controller: string, method: string) => method,
+  });
+  closeRequestSchemas(document, requestSchemaNames(document));
+  return document;
+}
+
+/** Schemas reachable from request bodies: what the validation pipe guards. */
+function requestSchemaNames(document: OpenAPIObject): Set<string> {
+  const names = new Set<string>();
+  const schemas = document.components?.schemas ?? {};
+  const visit = (node: unknown): void => {
+    if (Array.isArray(node)) return node.forEach(visit);
+    if (!node || typeof node !== 'object') return;
+    for (const [key, value] of Object.entries(node)) {
+      if (key === '$ref' && typeof value === 'string') {
+        const name = value.replace('#/components/schemas/', '');
+        if (!names.has(name)) {
+          names.add(name);
+          visit(schemas[name]);
+        }
+      } else {
+        visit(value);
+      }
+    }
+  };
+  for (const path of Object.values(document.paths)) {
+    for (const operation of Object.values(path)) {
+      visit((operation as { requestBody?: unknown })?.requestBody);
+    }
+  }
+  return names;
+}
+
+function closeRequestSchemas(document: OpenAPIObject, names: Set<string>): void {
+  const schemas = document.components?.schemas ?? {};
+  for (const name of names) {
+    const schema = schemas[name] as { type?: string; properties?: unknown; additionalProperties?: boolean };
+    if (schema?.type === 'object' || schema?.properties) schema.additionalProperties = false;
+  }
+}

@@ -1,0 +1,21 @@
+import { Injectable } from '@nestjs/common';
+import { ApiDocumentService } from './api-document.service';
+import { toJsonSchema, type Json } from './json-schema';
+
+/** Schemas served to agents, cut from the OpenAPI document so they cannot drift from the DTOs. */
+@Injectable()
+export class SchemaService {
+  private cachedActionSchema: Record<string, Json> | null = null;
+
+  constructor(private readonly document: ApiDocumentService) {}
+
+  actionSchema(): Record<string, Json> {
+    if (!this.cachedActionSchema) {
+      const document = this.document.get();
+      const stepRequest = document.components?.schemas?.StepRequestDto as { properties: Record<string, Json> };
+      const { description: _description, ...union } = stepRequest.properties.action as Record<string, Json>;
+      this.cachedActionSchema = toJsonSchema(document, union, 'SupportDesk action');
+    }
+    return this.cachedActionSchema;
+  }
+}

@@ -1,0 +1,68 @@
+import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { APP_CONFIG, type AppConfig } from '../config/app-config';
+import type { Task } from '../engine/task.schema';
+import { loadTaskFiles, parseTask, type LoadedTask } from './task-files';
+import { TaskVersionRepository } from './task-version.repository';
+
+export class UnknownTaskError extends Error {
+  constructor(
+    readonly taskId: string,
+    readonly known: string[],
+  ) {
+    super(`unknown task "${taskId}"; known tasks: ${known.join(', ')}`);
+  }
+}
+
+/** Task files are synced at start-up; episodes then resolve their task by the exact version they ran. */
+@Injectable()
+export class TaskCatalog implements OnModuleInit {
+  private readonly logger = new Logger(TaskCatalog.name);
+  private current = new Map<string, LoadedTask>();
+  /** Parsed tasks by `id@version`, including versions no longer on disk. Tasks are small and few. */
+  private readonly versions = new Map<string, Task>();
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly repository: TaskVersionRepository,
+  ) {}
+
+  async onModuleInit(): Promise<void> {
+    const loaded = loadTaskFiles(this.config.tasksDir);
+    for (const entry of loaded) {
+      await this.repository.saveIfMissing(entry.task.id, entry.version, entry.contentJson);
+      this.versions.set(key(entry.task.id, entry.version), entry.task);
+    }
+    this.current = new Map(loaded.map((entry) => [entry.task.id, entry]));
+    this.logger.log(`loaded ${loaded.length} task(s): ${loaded.map((e) => `${e.task.id}@${e.version}`).join(', ')}`);
+  }
+
+  /** Current tasks, easy first, then by id. */
+  list(): LoadedTask[] {
+    const order = { easy: 0, medium: 1, hard: 2 };
+    return [...this.current.values()].sort(
+      (a, b) => order[a.task.difficulty] - order[b.task.difficulty] || a.task.id.localeCompare(b.task.id),
+    );
+  }
+
+  /** The current version of a task, for new episodes. */
+  latest(taskId: string): LoadedTask {
+    const entry = this.current.get(taskId);
+    if (!entry) throw new UnknownTaskError(taskId, [...this.current.keys()].sort());
+    return entry;
+  }
+
+  /** The exact version an episode ran, from memory or from the database when the file has since changed. */
+  async version(taskId: string, version: string): Promise<Task> {
+    const cached = this.versions.get(key(taskId, version));
+    if (cached) return cached;
+    const content = await this.repository.findContent(taskId, version);
+    if (content === null) throw new Error(`task version ${taskId}@${version} is missing from the database`);
+    const task = parseTask(`task_versions ${taskId}@${version}`, JSON.parse(content)).task;
+    this.versions.set(key(taskId, version), task);
+    return task;
+  }
+}
+
+function key(taskId: string, version: string): string {
+  return `${taskId}@${version}`;
+}

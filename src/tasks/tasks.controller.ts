@@ -1,0 +1,26 @@
+import { Controller, Get } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { TaskListDto } from './dto/task-summary.dto';
+import { TaskCatalog } from './task-catalog.service';
+
+@ApiTags('tasks')
+@Controller('tasks')
+export class TasksController {
+  constructor(private readonly catalog: TaskCatalog) {}
+
+  @Get()
+  @ApiOperation({ operationId: 'listTasks', summary: 'The task catalogue (no answers)' })
+  @ApiOkResponse({ type: TaskListDto })
+  list(): TaskListDto {
+    return {
+      tasks: this.catalog.list().map(({ task, version }) => ({
+        id: task.id,
+        difficulty: task.difficulty,
+        title: task.title,
+        instruction: task.instruction,
+        max_steps: task.max_steps,
+        version,
+      })),
+    };
+  }
+}

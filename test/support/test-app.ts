@@ -1,0 +1,26 @@
+import { copyFileSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { loadConfig, type AppConfig } from '../../src/config/app-config';
+import { createApp } from '../../src/create-app';
+
+/** A fresh copy of the migrated template database, in its own folder. */
+export function freshDatabaseUrl(): string {
+  const template = process.env.SUPPORTDESK_TEMPLATE_DB;
+  if (!template) throw new Error('SUPPORTDESK_TEMPLATE_DB is not set: run the tests through jest (globalSetup)');
+  const dir = mkdtempSync(join(tmpdir(), 'supportdesk-e2e-'));
+  const file = join(dir, 'test.db');
+  copyFileSync(template, file);
+  return `file:${file}`;
+}
+
+export function testConfig(overrides: Record<string, string> = {}): AppConfig {
+  return loadConfig({ LOG_LEVEL: 'silent', ...overrides });
+}
+
+/** The real app (real module, real pipes and filters) on a real SQLite file, not listening. */
+export async function startTestApp(databaseUrl = freshDatabaseUrl(), overrides: Record<string, string> = {}) {
+  const app: NestExpressApplication = await createApp(testConfig({ DATABASE_URL: databaseUrl, ...overrides }));
+  return { app, databaseUrl, http: app.getHttpServer() };
+}
