@@ -10,6 +10,8 @@ module.exports = {
   transform: {
     '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.test.json', astTransformers: { before: [swaggerPlugin] } }],
   },
+  // The generated Prisma client imports its siblings as './x.js'; under ts-jest those are .ts files.
+  moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
   globalSetup: '<rootDir>/test/support/global-setup.ts',
   testTimeout: 60000,
 };

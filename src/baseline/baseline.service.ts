@@ -3,7 +3,7 @@ import { InvalidFieldError } from '../common/domain-errors';
 import { EpisodesService } from '../episodes/episodes.service';
 import { TaskCatalog } from '../tasks/task-catalog.service';
 import type { BaselineResponseDto, BaselineTaskResultDto } from './dto/baseline.dto';
-import { heuristicPolicy } from './heuristic-policy';
+import { HeuristicAgent } from './heuristic-policy';
 
 /** Every baseline episode uses this seed, so the table is the same on every run. */
 export const BASELINE_SEED = 1;
@@ -26,15 +26,16 @@ export class BaselineService {
     const results: BaselineTaskResultDto[] = [];
     for (const taskId of ids) results.push(await this.runOne(tenantId, taskId));
     const mean = results.reduce((sum, r) => sum + r.score, 0) / results.length;
-    return { policy: 'heuristic-keywords-v1', seed: BASELINE_SEED, results, mean_score: Math.round(mean * 1000) / 1000 };
+    return { policy: 'heuristic-keywords-v2', seed: BASELINE_SEED, results, mean_score: Math.round(mean * 1000) / 1000 };
   }
 
   private async runOne(tenantId: string, taskId: string): Promise<BaselineTaskResultDto> {
     const started = await this.episodes.reset(tenantId, { task_id: taskId, seed: BASELINE_SEED });
+    const agent = new HeuristicAgent();
     let observation = started.observation;
     let done = started.done;
     while (!done) {
-      const next = await this.episodes.step(tenantId, started.episode_id, heuristicPolicy(observation));
+      const next = await this.episodes.step(tenantId, started.episode_id, agent.act(observation));
       observation = next.observation;
       done = next.done;
     }

@@ -4,8 +4,8 @@ import type { Priority, ResolutionCode, Team } from '../engine/vocabulary';
 
 /*
  * The built-in baseline: keyword rules over what the observation shows, nothing else (no answer key, no task
- * files). Stateless: the next action is a function of the observation alone, so runs are reproducible.
- * It is meant to be a floor, not a solution: it reads subjects and bodies, not contract notes.
+ * files). It is meant to be a floor, not a solution: its playbook comes from the ticket's words, so it never
+ * applies what contract notes or a VIP agreement change.
  */
 
 const STOP_WORDS = new Set(
@@ -38,22 +38,6 @@ function classify(ticket: ActiveTicketView): Case {
   return CASE_RULES.find(([, pattern]) => pattern.test(text))?.[0] ?? 'general';
 }
 
-/** Opens the unresolved ticket whose subject shares the most words with the instruction (first on ties). */
-function pickTicket(observation: Observation): string {
-  const wanted = new Set(words(observation.instruction));
-  let best = observation.inbox[0].ticket_id;
-  let bestScore = -1;
-  for (const entry of observation.inbox) {
-    if (entry.status === 'resolved') continue;
-    const score = words(entry.subject).filter((w) => wanted.has(w)).length;
-    if (score > bestScore) {
-      best = entry.ticket_id;
-      bestScore = score;
-    }
-  }
-  return best;
-}
-
 /** An amount charged more than once in the ticket's events: the likely duplicate. */
 function repeatedCharge(ticket: ActiveTicketView): number | undefined {
   const seen = new Map<string, number>();
@@ -77,29 +61,72 @@ function composeReply(observation: Observation, ticket: ActiveTicketView, kind: 
   return parts.join(' ').slice(0, 2000);
 }
 
-const succeeded = (observation: Observation, type: Action['type']) =>
-  observation.recent_actions.filter((a) => a.action.type === type && a.error === null).length;
+/** How many of the instruction's words a ticket's subject, body and notes share. */
+function relevance(ticket: ActiveTicketView, instruction: string): number {
+  const wanted = new Set(words(instruction));
+  const seen = new Set(words(`${ticket.subject} ${ticket.body} ${ticket.contract_notes.join(' ')}`));
+  return [...seen].filter((w) => wanted.has(w)).length;
+}
 
-export function heuristicPolicy(observation: Observation): Action {
-  const ticket = observation.active_ticket;
-  if (!ticket) return { type: 'open_ticket', ticket_id: pickTicket(observation) };
+/**
+ * One agent per episode. It first reads every open ticket (one step each), remembers how well each matches the
+ * instruction, then works the best match with its playbook. Deterministic: ties go to the earlier inbox entry.
+ */
+export class HeuristicAgent {
+  private readonly relevanceByTicket = new Map<string, number>();
+  private chosen: string | null = null;
+  /** How often each action type was taken while working the chosen ticket. */
+  private readonly taken = new Map<Action['type'], number>();
 
-  const kind = classify(ticket);
-  const playbook = PLAYBOOK[kind];
-  const keywords = words(ticket.subject).slice(0, 6).join(' ');
-  const searches = succeeded(observation, 'search_policy');
-  if (searches === 0) return { type: 'search_policy', query: `${ticket.subject} ${ticket.body}`.slice(0, 200) };
-  if (searches === 1) return { type: 'search_policy', query: `${keywords} what to tell the customer`.slice(0, 200) };
-  if (ticket.priority !== playbook.priority) return { type: 'set_priority', priority: playbook.priority };
-  if (ticket.team !== playbook.team) return { type: 'route_ticket', team: playbook.team };
-  if (succeeded(observation, 'send_reply') === 0) {
-    return { type: 'send_reply', message: composeReply(observation, ticket, kind) };
+  act(observation: Observation): Action {
+    const ticket = observation.active_ticket;
+    if (ticket && !this.relevanceByTicket.has(ticket.ticket_id)) {
+      this.relevanceByTicket.set(ticket.ticket_id, relevance(ticket, observation.instruction));
+    }
+    if (this.chosen === null) {
+      const unread = observation.inbox.find(
+        (entry) => entry.status !== 'resolved' && !this.relevanceByTicket.has(entry.ticket_id),
+      );
+      if (unread) return { type: 'open_ticket', ticket_id: unread.ticket_id };
+      this.chosen = this.bestTicket(observation);
+    }
+    if (!ticket || ticket.ticket_id !== this.chosen) return { type: 'open_ticket', ticket_id: this.chosen };
+    const action = this.work(observation, ticket);
+    this.taken.set(action.type, (this.taken.get(action.type) ?? 0) + 1);
+    return action;
   }
-  if (playbook.resolution === 'refund_issued') {
-    const amount = repeatedCharge(ticket);
-    return amount === undefined
-      ? { type: 'resolve_ticket', resolution: 'information_provided' }
-      : { type: 'resolve_ticket', resolution: 'refund_issued', amount };
+
+  private bestTicket(observation: Observation): string {
+    let best = observation.inbox[0].ticket_id;
+    let bestScore = -1;
+    for (const entry of observation.inbox) {
+      const score = this.relevanceByTicket.get(entry.ticket_id) ?? -1;
+      if (score > bestScore) {
+        best = entry.ticket_id;
+        bestScore = score;
+      }
+    }
+    return best;
   }
-  return { type: 'resolve_ticket', resolution: playbook.resolution };
+
+  private work(observation: Observation, ticket: ActiveTicketView): Action {
+    const kind = classify(ticket);
+    const playbook = PLAYBOOK[kind];
+    const keywords = words(ticket.subject).slice(0, 6).join(' ');
+    const searches = this.taken.get('search_policy') ?? 0;
+    if (searches === 0) return { type: 'search_policy', query: `${ticket.subject} ${ticket.body}`.slice(0, 200) };
+    if (searches === 1) return { type: 'search_policy', query: `${keywords} what to tell the customer`.slice(0, 200) };
+    if (ticket.priority !== playbook.priority) return { type: 'set_priority', priority: playbook.priority };
+    if (ticket.team !== playbook.team) return { type: 'route_ticket', team: playbook.team };
+    if (!this.taken.has('send_reply')) {
+      return { type: 'send_reply', message: composeReply(observation, ticket, kind) };
+    }
+    if (playbook.resolution === 'refund_issued') {
+      const amount = repeatedCharge(ticket);
+      return amount === undefined
+        ? { type: 'resolve_ticket', resolution: 'information_provided' }
+        : { type: 'resolve_ticket', resolution: 'refund_issued', amount };
+    }
+    return { type: 'resolve_ticket', resolution: playbook.resolution };
+  }
 }

@@ -33,6 +33,7 @@ export function searchPolicies(task: Task, query: string, limit: number = LIMITS
         article_id: article.id,
         title: article.title,
         snippet: snippetFor(article.body, hit.terms),
+        body: article.body,
         score: Math.round(hit.score * 1000) / 1000,
       };
     });

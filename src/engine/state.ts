@@ -13,7 +13,10 @@ export interface TicketState {
 export interface SearchHit {
   article_id: string;
   title: string;
+  /** The sentence that best matches the query, for scanning. */
   snippet: string;
+  /** The whole article: agents must be able to read the policy they follow. */
+  body: string;
   score: number;
 }
 

@@ -65,6 +65,8 @@ export class SearchHitDto implements SearchHit {
   title!: string;
   /** The sentence of the article that best matches the query. */
   snippet!: string;
+  /** The whole article. */
+  body!: string;
   /** BM25 relevance, rounded to 3 decimals; results are sorted by it, ties by article id. */
   score!: number;
 }

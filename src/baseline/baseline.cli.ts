@@ -1,0 +1,41 @@
+import 'reflect-metadata';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { NestFactory } from '@nestjs/core';
+import { AppModule } from '../app.module';
+import { ConfigError, loadConfig } from '../config/app-config';
+import { migrateDatabase } from '../prisma/migrate';
+import { TaskCatalog } from '../tasks/task-catalog.service';
+import { PUBLIC_TENANT } from '../tenants/tenant.constants';
+import { formatBaselineTable } from './baseline-table';
+import { BaselineService } from './baseline.service';
+
+/**
+ * `npm run baseline`: runs the heuristic policy on every task and prints the table. By default it uses a
+ * throw-away database, so runs never mix with served episodes and print the same table every time;
+ * `--database-url file:...` keeps the episodes in a database of your choice (migrated first).
+ */
+async function main(): Promise<void> {
+  const args = process.argv.slice(2);
+  const flag = args.indexOf('--database-url');
+  const scratch = flag === -1 ? mkdtempSync(join(tmpdir(), 'supportdesk-baseline-')) : null;
+  const databaseUrl = scratch ? `file:${join(scratch, 'baseline.db')}` : args[flag + 1];
+  if (!databaseUrl) throw new ConfigError(['--database-url needs a value such as file:./data/baseline.db']);
+  const config = loadConfig({ ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent' });
+  migrateDatabase(config.databaseUrl);
+  const app = await NestFactory.createApplicationContext(AppModule.register(config), { logger: false });
+  try {
+    const report = await app.get(BaselineService).run(PUBLIC_TENANT.id);
+    const difficulties = Object.fromEntries(app.get(TaskCatalog).list().map((e) => [e.task.id, e.task.difficulty]));
+    console.log(formatBaselineTable(report, difficulties));
+  } finally {
+    await app.close();
+    if (scratch) rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});

@@ -1,0 +1,135 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { SOLUTIONS } from '../../test/fixtures/solutions';
+import { DEFAULT_TASKS_DIR } from '../config/app-config';
+import { reset, step } from '../engine/engine';
+import { observe } from '../engine/observation';
+import { searchPolicies } from '../engine/policy-search';
+import { normalizeText } from '../engine/reply-matching';
+import type { Task } from '../engine/task.schema';
+import { loadTaskFiles } from './task-files';
+
+const loaded = loadTaskFiles(DEFAULT_TASKS_DIR);
+const tasks = loaded.map((entry) => entry.task);
+
+it('ships the three product tasks, one per difficulty', () => {
+  expect(tasks.map((t) => [t.id, t.difficulty]).sort()).toEqual([
+    ['billing_duplicate_charge', 'easy'],
+    ['logistics_missing_order_vip', 'hard'],
+    ['security_compromised_account', 'medium'],
+  ]);
+});
+
+it('versions are content hashes: stable for the same content, different for different content', () => {
+  const again = loadTaskFiles(DEFAULT_TASKS_DIR);
+  expect(again.map((e) => e.version)).toEqual(loaded.map((e) => e.version));
+  expect(new Set(loaded.map((e) => e.version)).size).toBe(loaded.length);
+});
+
+describe('bad task content is refused with the file and the field named', () => {
+  const original = JSON.parse(readFileSync(join(DEFAULT_TASKS_DIR, 'billing_duplicate_charge.json'), 'utf8'));
+
+  function loadBroken(mutate: (task: any) => void, fileName = 'billing_duplicate_charge.json'): () => unknown {
+    const dir = mkdtempSync(join(tmpdir(), 'tasks-'));
+    const task = structuredClone(original);
+    mutate(task);
+    writeFileSync(join(dir, fileName), JSON.stringify(task));
+    return () => loadTaskFiles(dir);
+  }
+
+  it.each([
+    ['a bad enum', (t: any) => (t.inbox[2].customer.tier = 'gold'), /billing_duplicate_charge\.json: invalid task:[\s\S]*inbox\[2\]\.customer\.tier/],
+    ['a missing field', (t: any) => delete t.instruction, /instruction/],
+    ['an unknown field', (t: any) => (t.answer_key.hint = 'x'), /answer_key: Unrecognized key: "hint"|answer_key.*hint/],
+    ['a target not in the inbox', (t: any) => (t.answer_key.target_ticket_id = 'T-9'), /answer_key\.target_ticket_id: "T-9" is not a ticket/],
+    ['an unknown required article', (t: any) => (t.answer_key.required_article_ids = ['KB-X']), /answer_key\.required_article_ids\[0\]: "KB-X" is not an article/],
+    ['a refund without amount', (t: any) => delete t.answer_key.resolution.amount, /answer_key\.resolution\.amount: refund_issued needs an amount/],
+    ['a duplicate ticket id', (t: any) => (t.inbox[1].id = t.inbox[0].id), /ticket id "T-1038" appears twice/],
+  ])('%s', (_name, mutate, message) => {
+    expect(loadBroken(mutate)).toThrow(message);
+  });
+
+  it('a file whose name is not its id', () => {
+    expect(loadBroken(() => undefined, 'other_name.json')).toThrow(/other_name\.json: id: "billing_duplicate_charge" must match/);
+  });
+
+  it('a file that is not JSON', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tasks-'));
+    writeFileSync(join(dir, 'broken.json'), '{ "id": ');
+    expect(() => loadTaskFiles(dir)).toThrow(/broken\.json: not valid JSON/);
+  });
+});
+
+describe.each(tasks.map((task) => [task.id, task] as const))('%s content', (taskId, task) => {
+  const solution = SOLUTIONS[taskId];
+  const target = task.inbox.find((t) => t.id === task.answer_key.target_ticket_id)!;
+
+  it('the target ticket is not first in the file, and distractors include a resolved lookalike', () => {
+    expect(task.inbox[0].id).not.toBe(target.id);
+    expect(task.inbox.some((t) => t.status === 'resolved')).toBe(true);
+  });
+
+  it('the required articles are found by queries made of words the agent has read', () => {
+    // Words of the ticket and the instruction, then of every article an earlier query surfaced.
+    const wordsOf = (text: string) => normalizeText(text).match(/[\p{L}\p{N}-]+/gu) ?? [];
+    const readWords = new Set(
+      wordsOf([target.subject, target.body, ...target.contract_notes, ...target.recent_events.map((e) => e.detail), task.instruction].join(' ')),
+    );
+    const surfaced = new Set<string>();
+    for (const query of solution.readingQueries) {
+      for (const word of wordsOf(query)) expect(readWords).toContain(word);
+      for (const hit of searchPolicies(task, query)) {
+        surfaced.add(hit.article_id);
+        wordsOf(`${hit.title} ${hit.body}`).forEach((w) => readWords.add(w));
+      }
+    }
+    for (const id of task.answer_key.required_article_ids) expect(surfaced).toContain(id);
+  });
+
+  it('search is ranked and deterministic, ties broken by article id', () => {
+    const first = searchPolicies(task, 'refund policy customer');
+    expect(searchPolicies(task, 'refund policy customer')).toEqual(first);
+    for (let i = 1; i < first.length; i++) {
+      const [a, b] = [first[i - 1], first[i]];
+      expect(a.score > b.score || (a.score === b.score && a.article_id < b.article_id)).toBe(true);
+    }
+  });
+
+  it('has near-miss articles beyond the required ones', () => {
+    expect(task.knowledge_base.length).toBeGreaterThanOrEqual(task.answer_key.required_article_ids.length + 3);
+  });
+
+  it('no observation along the correct trajectory shows an answer-key value that is not visible in the content', () => {
+    // Visible: the content an agent may read, and the agent's own actions echoed back in recent_actions.
+    const visible = normalizeText(
+      JSON.stringify({ instruction: task.instruction, inbox: task.inbox, kb: task.knowledge_base, own: solution.actions }),
+    );
+    const secrets = answerKeyStrings(task);
+    let state = reset(task, 3);
+    const observations = [observe(task, state)];
+    for (const action of solution.actions) {
+      state = step(task, state, action).state;
+      observations.push(observe(task, state));
+    }
+    for (const observation of observations) {
+      const text = normalizeText(JSON.stringify(observation));
+      const leaked = secrets.filter((s) => text.includes(s) && !visible.includes(s));
+      expect(leaked).toEqual([]);
+      for (const key of ['answer_key', 'accepted', 'contradictions', 'justification', 'required_article_ids']) {
+        expect(JSON.stringify(observation)).not.toContain(`"${key}"`);
+      }
+    }
+  });
+});
+
+/** Every string in the answer key that would give an answer away, normalized like the observation text. */
+function answerKeyStrings(task: Task): string[] {
+  const key = task.answer_key;
+  const strings = [
+    key.resolution.code,
+    ...key.reply_details.flatMap((d) => [...d.accepted, d.description]),
+    ...Object.values(key.justification),
+  ];
+  return [...new Set(strings.map(normalizeText))];
+}

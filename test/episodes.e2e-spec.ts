@@ -1,0 +1,256 @@
+import request from 'supertest';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { SOLUTIONS } from './fixtures/solutions';
+import { startTestApp } from './support/test-app';
+
+let app: NestExpressApplication;
+let http: ReturnType<NestExpressApplication['getHttpServer']>;
+
+beforeAll(async () => {
+  ({ app, http } = await startTestApp());
+});
+afterAll(() => app.close());
+
+const TASK_IDS = Object.keys(SOLUTIONS);
+
+async function resetEpisode(body: object = {}) {
+  const res = await request(http).post('/reset').send(body).expect(200);
+  return res.body as { episode_id: string; observation: any; reward: number; done: boolean; info: any };
+}
+
+function expectErrorBody(body: any, status: number) {
+  expect(body).toEqual(
+    expect.objectContaining({ statusCode: status, error: expect.any(String), message: expect.any(String) }),
+  );
+  expect(JSON.stringify(body)).not.toMatch(/\bat .*\.(ts|js):\d+/); // no stack frames
+}
+
+describe('POST /reset', () => {
+  it('an empty body starts the easy task with status 200', async () => {
+    const res = await resetEpisode();
+    expect(res.info.task_id).toBe('billing_duplicate_charge');
+    expect(res.reward).toBe(0);
+    expect(res.done).toBe(false);
+    expect(res.observation.inbox).toHaveLength(5);
+    expect(res.observation.active_ticket).toBeNull();
+    expect(res.observation.remaining_steps).toBe(12);
+    expect(Number.isInteger(res.info.seed)).toBe(true);
+  });
+
+  it('the same seed gives the same observation', async () => {
+    const a = await resetEpisode({ task_id: 'security_compromised_account', seed: 99 });
+    const b = await resetEpisode({ task_id: 'security_compromised_account', seed: 99 });
+    expect(b.observation).toEqual(a.observation);
+    expect(b.episode_id).not.toBe(a.episode_id);
+  });
+
+  it.each([
+    [{ task_id: 'nope' }, 'task_id'],
+    [{ seed: -1 }, 'seed'],
+    [{ seed: 1.5 }, 'seed'],
+    [{ seed: '3' }, 'seed'],
+    [{ task_id: 7 }, 'task_id'],
+    [{ extra: true }, 'extra'],
+  ])('rejects %j with 422 naming %s', async (body, field) => {
+    const res = await request(http).post('/reset').send(body).expect(422);
+    expectErrorBody(res.body, 422);
+    expect(res.body.details.map((d: any) => d.field)).toContain(field);
+  });
+});
+
+describe.each(TASK_IDS)('a full episode of %s over HTTP', (taskId) => {
+  it('reaches 1.0 through /step, and /state and /grader agree', async () => {
+    const solution = SOLUTIONS[taskId];
+    const started = await resetEpisode({ task_id: taskId, seed: 5 });
+    let total = 0;
+    let last: any;
+    for (const action of solution.actions) {
+      last = (await request(http).post('/step').send({ episode_id: started.episode_id, action }).expect(200)).body;
+      total += last.reward;
+      expect(last.observation.last_action_error).toBeNull();
+    }
+    expect(last.done).toBe(true);
+    expect(last.info.score).toBe(1);
+    expect(Math.round(total * 1000)).toBe(1000);
+
+    const state = (await request(http).get(`/state/${started.episode_id}`).expect(200)).body;
+    expect(state).toMatchObject({ task_id: taskId, status: 'resolved', done: true, score: 1 });
+    expect(state.step_count).toBe(solution.actions.length);
+    expect(state.actions.map((a: any) => a.step)).toEqual(solution.actions.map((_, i) => i + 1));
+    expect(state.actions.map((a: any) => a.action)).toEqual(JSON.parse(JSON.stringify(solution.actions)));
+    expect(state.actions.at(-1).score_after).toBe(1);
+    expect(state.active_ticket.ticket_id).toBe(solution.targetTicketId);
+    expect(JSON.stringify(state)).not.toMatch(/answer_key|accepted|contradictions|justification/);
+
+    const graded = (await request(http).post('/grader').send({ episode_id: started.episode_id }).expect(200)).body;
+    expect(graded.score).toBe(1);
+    expect(graded.components.map((c: any) => [c.name, c.weight, c.earned])).toEqual([
+      ['opened_target', 0.05, 0.05],
+      ['policy_consulted', 0.1, 0.1],
+      ['priority', 0.15, 0.15],
+      ['routing', 0.2, 0.2],
+      ['reply_coverage', 0.2, 0.2],
+      ['resolution', 0.3, 0.3],
+    ]);
+    expect(graded.components.every((c: any) => typeof c.why === 'string' && c.why.length > 0)).toBe(true);
+  });
+});
+
+describe('POST /step', () => {
+  let episodeId: string;
+  beforeAll(async () => {
+    episodeId = (await resetEpisode({ task_id: 'billing_duplicate_charge', seed: 1 })).episode_id;
+  });
+
+  const long = 'x'.repeat(5000);
+  it.each([
+    ['an unknown action type', { type: 'refund_everything' }, 'action.type'],
+    ['a missing type', { ticket_id: 'T-1041' }, 'action.type'],
+    ['a missing field', { type: 'open_ticket' }, 'action.ticket_id'],
+    ['an extra field', { type: 'open_ticket', ticket_id: 'T-1041', force: true }, 'action.force'],
+    ['a wrong type', { type: 'open_ticket', ticket_id: 1041 }, 'action.ticket_id'],
+    ['a priority outside the enum', { type: 'set_priority', priority: 'critical' }, 'action.priority'],
+    ['a team outside the enum', { type: 'route_ticket', team: 'finance' }, 'action.team'],
+    ['an oversized reply', { type: 'send_reply', message: long }, 'action.message'],
+    ['an oversized query', { type: 'search_policy', query: long }, 'action.query'],
+    ['a blank reply', { type: 'send_reply', message: '   ' }, 'action.message'],
+    ['a refund with no amount', { type: 'resolve_ticket', resolution: 'refund_issued' }, 'action.amount'],
+    ['an amount with 3 decimals', { type: 'resolve_ticket', resolution: 'refund_issued', amount: 1.005 }, 'action.amount'],
+    ['a negative amount', { type: 'resolve_ticket', resolution: 'credit_issued', amount: -5 }, 'action.amount'],
+    ['an amount where none is taken', { type: 'resolve_ticket', resolution: 'security_escalation', amount: 5 }, 'action.amount'],
+    ['an unknown resolution', { type: 'resolve_ticket', resolution: 'refund_all' }, 'action.resolution'],
+    ['an action that is a string', 'open_ticket', 'action'],
+    ['an action that is an array', [{ type: 'open_ticket', ticket_id: 'T-1041' }], 'action'],
+    ['a null action', null, 'action'],
+  ])('rejects %s with 422 and changes nothing', async (_name, action, field) => {
+    const res = await request(http).post('/step').send({ episode_id: episodeId, action }).expect(422);
+    expectErrorBody(res.body, 422);
+    expect(res.body.details.map((d: any) => d.field)).toContain(field);
+    const state = (await request(http).get(`/state/${episodeId}`).expect(200)).body;
+    expect(state.step_count).toBe(0);
+    expect(state.actions).toEqual([]);
+  });
+
+  it('rejects a body with no episode id or no action', async () => {
+    const res = await request(http).post('/step').send({}).expect(422);
+    expect(res.body.details.map((d: any) => d.field).sort()).toEqual(['action', 'episode_id']);
+  });
+
+  it('an action that cannot apply uses a step and says why', async () => {
+    const id = (await resetEpisode({ task_id: 'billing_duplicate_charge', seed: 1 })).episode_id;
+    const res = await request(http)
+      .post('/step')
+      .send({ episode_id: id, action: { type: 'send_reply', message: 'hello' } })
+      .expect(200);
+    expect(res.body.reward).toBe(0);
+    expect(res.body.observation.last_action_error).toBe('open a ticket before you reply');
+    expect(res.body.info.last_action_error).toBe('open a ticket before you reply');
+    expect(res.body.observation.step_count).toBe(1);
+  });
+
+  it('answers 404 for an unknown episode, on every route that takes one', async () => {
+    const missing = '00000000-0000-4000-8000-000000000000';
+    const action = { type: 'open_ticket', ticket_id: 'T-1041' };
+    expectErrorBody((await request(http).post('/step').send({ episode_id: missing, action }).expect(404)).body, 404);
+    expectErrorBody((await request(http).get(`/state/${missing}`).expect(404)).body, 404);
+    expectErrorBody((await request(http).post('/grader').send({ episode_id: missing }).expect(404)).body, 404);
+    await request(http).get(`/state/${encodeURIComponent("' OR 1=1 --")}`).expect(404);
+  });
+
+  it('answers 409 when stepping a finished episode, and records nothing', async () => {
+    const id = (await resetEpisode({ task_id: 'billing_duplicate_charge', seed: 1 })).episode_id;
+    await request(http).post('/step').send({ episode_id: id, action: { type: 'open_ticket', ticket_id: 'T-1041' } }).expect(200);
+    await request(http)
+      .post('/step')
+      .send({ episode_id: id, action: { type: 'resolve_ticket', resolution: 'no_action_needed' } })
+      .expect(200);
+    const res = await request(http).post('/step').send({ episode_id: id, action: { type: 'search_policy', query: 'refund' } }).expect(409);
+    expectErrorBody(res.body, 409);
+    const state = (await request(http).get(`/state/${id}`).expect(200)).body;
+    expect(state.step_count).toBe(2);
+    expect(state.actions).toHaveLength(2);
+  });
+
+  it('answers 400 with the error body for malformed JSON, and 413 for a body over the limit', async () => {
+    const bad = await request(http).post('/step').set('content-type', 'application/json').send('{"episode_id": ').expect(400);
+    expectErrorBody(bad.body, 400);
+    const huge = await request(http)
+      .post('/step')
+      .send({ episode_id: episodeId, action: { type: 'send_reply', message: 'x'.repeat(400_000) } })
+      .expect(413);
+    expectErrorBody(huge.body, 413);
+  });
+});
+
+describe('GET /tasks', () => {
+  it('lists every task with its public fields only', async () => {
+    const res = await request(http).get('/tasks').expect(200);
+    expect(res.body.tasks.map((t: any) => t.id)).toEqual([
+      'billing_duplicate_charge',
+      'security_compromised_account',
+      'logistics_missing_order_vip',
+    ]);
+    for (const task of res.body.tasks) {
+      expect(Object.keys(task).sort()).toEqual(['difficulty', 'id', 'instruction', 'max_steps', 'title', 'version']);
+    }
+    expect(JSON.stringify(res.body)).not.toMatch(/T-1041|T-2207|T-3318|refund_issued|vip_concierge|\$150/);
+  });
+});
+
+describe('POST /baseline', () => {
+  it('runs every task as persisted episodes and reports scores and the mean', async () => {
+    const res = await request(http).post('/baseline').send({}).expect(200);
+    expect(res.body.results.map((r: any) => r.task_id)).toEqual([
+      'billing_duplicate_charge',
+      'security_compromised_account',
+      'logistics_missing_order_vip',
+    ]);
+    const mean = res.body.results.reduce((s: number, r: any) => s + r.score, 0) / 3;
+    expect(res.body.mean_score).toBeCloseTo(mean, 3);
+    const hard = res.body.results.find((r: any) => r.task_id === 'logistics_missing_order_vip');
+    expect(hard.score).toBeLessThan(1);
+    for (const result of res.body.results) {
+      const state = (await request(http).get(`/state/${result.episode_id}`).expect(200)).body;
+      expect(state.score).toBe(result.score);
+      expect(state.done).toBe(true);
+      expect(state.actions).toHaveLength(result.steps);
+    }
+    const again = await request(http).post('/baseline').send({}).expect(200);
+    expect(again.body.results.map((r: any) => [r.score, r.steps])).toEqual(res.body.results.map((r: any) => [r.score, r.steps]));
+  });
+
+  it('runs only the named tasks, and refuses unknown ones with 422', async () => {
+    const res = await request(http).post('/baseline').send({ task_ids: ['security_compromised_account'] }).expect(200);
+    expect(res.body.results).toHaveLength(1);
+    const bad = await request(http).post('/baseline').send({ task_ids: ['nope'] }).expect(422);
+    expect(bad.body.details[0].field).toBe('task_ids');
+  });
+});
+
+describe('service routes', () => {
+  it('GET /health reports healthy with a database check', async () => {
+    const res = await request(http).get('/health').expect(200);
+    expect(res.body).toMatchObject({ status: 'healthy', database: 'ok', tasks: 3 });
+  });
+
+  it('GET /openapi.json documents every route with a version', async () => {
+    const res = await request(http).get('/openapi.json').expect(200);
+    expect(res.body.info.version).toMatch(/^\d+\.\d+\.\d+/);
+    expect(Object.keys(res.body.paths).sort()).toEqual(
+      ['/action_schema', '/baseline', '/grader', '/health', '/reset', '/state/{episode_id}', '/step', '/tasks'].sort(),
+    );
+    expect(res.body.paths['/reset'].post.responses['200']).toBeDefined();
+    expect(res.body.paths['/step'].post.responses['422'].content['application/json'].schema.$ref).toBe(
+      '#/components/schemas/ErrorBodyDto',
+    );
+  });
+
+  it('GET /docs serves the Swagger UI', async () => {
+    const res = await request(http).get('/docs').expect(200);
+    expect(res.text).toContain('swagger');
+  });
+
+  it('an unknown route answers 404 with the error body', async () => {
+    expectErrorBody((await request(http).get('/no-such-route').expect(404)).body, 404);
+  });
+});
