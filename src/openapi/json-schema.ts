@@ -6,7 +6,8 @@ const COMPONENT_PREFIX = '#/components/schemas/';
 
 /**
  * Turns a schema from the OpenAPI document (and every component it references) into a standalone JSON Schema
- * (2020-12): refs point into `$defs`, `nullable` becomes a "null" type, `example` becomes `examples`.
+ * (2020-12): refs point into `$defs`, `nullable` becomes a "null" type, `example` becomes `examples`,
+ * and a discriminator keeps only its property name.
  */
 export function toJsonSchema(document: OpenAPIObject, schema: Json, title: string): Record<string, Json> {
   const components = (document.components?.schemas ?? {}) as Record<string, Json>;
@@ -40,18 +41,9 @@ function convert(node: Json, include: (name: string) => void): Json {
     } else if (key === 'example') {
       out.examples = [value];
     } else if (key === 'discriminator' && value && typeof value === 'object' && !Array.isArray(value)) {
-      const mapping = (value as { mapping?: Record<string, string> }).mapping;
-      out.discriminator = {
-        ...value,
-        ...(mapping
-          ? {
-              mapping: Object.fromEntries(
-                Object.entries(mapping).map(([k, ref]) => [k, ref.replace(COMPONENT_PREFIX, '#/$defs/')]),
-              ),
-            }
-          : {}),
-      };
-      for (const ref of Object.values(mapping ?? {})) include(ref.replace(COMPONENT_PREFIX, ''));
+      // JSON Schema validators that understand `discriminator` (Ajv) take only `propertyName`; the mapping is
+      // implied by each branch's single-value `type` enum.
+      out.discriminator = { propertyName: (value as { propertyName: string }).propertyName };
     } else {
       out[key] = convert(value, include);
     }

@@ -14,7 +14,8 @@ export class SchemaService {
       const document = this.document.get();
       const stepRequest = document.components?.schemas?.StepRequestDto as { properties: Record<string, Json> };
       const { description: _description, ...union } = stepRequest.properties.action as Record<string, Json>;
-      this.cachedActionSchema = toJsonSchema(document, union, 'SupportDesk action');
+      // `type: object` at the root: a discriminator only applies to objects (and strict validators insist).
+      this.cachedActionSchema = toJsonSchema(document, { type: 'object', ...union }, 'SupportDesk action');
     }
     return this.cachedActionSchema;
   }

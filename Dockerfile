@@ -1,0 +1,38 @@
+# syntax=docker/dockerfile:1
+# SupportDesk: build with the full toolchain, run on a slim image with production dependencies only.
+
+FROM node:20-bookworm-slim AS build
+WORKDIR /app
+# better-sqlite3 compiles from source during npm ci.
+RUN apt-get update \
+  && apt-get install -y --no-install-recommends python3 make g++ \
+  && rm -rf /var/lib/apt/lists/*
+# What `npm ci` needs (its postinstall runs `prisma generate`), copied first so the layer caches.
+COPY package.json package-lock.json prisma.config.ts ./
+COPY prisma ./prisma
+COPY src/config/database-url.ts ./src/config/database-url.ts
+RUN npm ci
+COPY tsconfig.json nest-cli.json ./
+COPY src ./src
+RUN npm run build && npm prune --omit=dev
+
+FROM node:20-bookworm-slim
+ENV NODE_ENV=production \
+    PORT=7860 \
+    DATABASE_URL=file:/data/supportdesk.db
+WORKDIR /app
+COPY --from=build /app/package.json /app/prisma.config.ts ./
+COPY --from=build /app/node_modules ./node_modules
+COPY --from=build /app/dist ./dist
+COPY --from=build /app/prisma ./prisma
+COPY --from=build /app/src/config/database-url.ts ./src/config/database-url.ts
+COPY seeds ./seeds
+COPY scripts ./scripts
+RUN mkdir -p /data && chown node:node /data
+USER node
+VOLUME ["/data"]
+EXPOSE 7860
+HEALTHCHECK --interval=10s --timeout=3s --start-period=30s --retries=3 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 7860) + '/health').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+# Applies pending migrations, then execs the server (it gets SIGTERM directly and closes the database cleanly).
+CMD ["sh", "scripts/start-prod.sh"]

@@ -1,0 +1,143 @@
+import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import request from 'supertest';
+import { DEFAULT_TASKS_DIR } from '../src/config/app-config';
+import { reset, step } from '../src/engine/engine';
+import type { Action } from '../src/engine/actions';
+import { parseTask } from '../src/tasks/task-files';
+import { SOLUTIONS } from './fixtures/solutions';
+import { freshDatabaseUrl, startTestApp } from './support/test-app';
+
+const billing = SOLUTIONS.billing_duplicate_charge;
+
+function openDatabase(databaseUrl: string) {
+  return new Database(databaseUrl.slice('file:'.length), { readonly: true });
+}
+
+async function stepAll(http: any, episodeId: string, actions: Action[]) {
+  const bodies = [];
+  for (const action of actions) {
+    bodies.push((await request(http).post('/step').send({ episode_id: episodeId, action }).expect(200)).body);
+  }
+  return bodies;
+}
+
+it('an episode started before a restart continues after it, with nothing lost', async () => {
+  const databaseUrl = freshDatabaseUrl();
+  const first = await startTestApp(databaseUrl);
+  const id = (await request(first.http).post('/reset').send({ task_id: 'billing_duplicate_charge', seed: 11 }).expect(200)).body
+    .episode_id;
+  await stepAll(first.http, id, billing.actions.slice(0, 3));
+  const before = (await request(first.http).get(`/state/${id}`).expect(200)).body;
+  await first.app.close();
+
+  const second = await startTestApp(databaseUrl);
+  try {
+    const after = (await request(second.http).get(`/state/${id}`).expect(200)).body;
+    expect(after).toEqual(before);
+    const rest = await stepAll(second.http, id, billing.actions.slice(3));
+    expect(rest.at(-1).info.score).toBe(1);
+    const final = (await request(second.http).get(`/state/${id}`).expect(200)).body;
+    expect(final.actions.map((a: any) => a.step)).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(final.actions.slice(0, 3)).toEqual(before.actions);
+  } finally {
+    await second.app.close();
+  }
+});
+
+it('each step is stored atomically, and replaying the log reproduces the stored state and score bit for bit', async () => {
+  const { app, http, databaseUrl } = await startTestApp();
+  try {
+    const ids: string[] = [];
+    for (const [taskId, solution] of Object.entries(SOLUTIONS)) {
+      const id = (await request(http).post('/reset').send({ task_id: taskId }).expect(200)).body.episode_id;
+      // a partial run with a wrong turn and an error in it, so the replay covers more than the happy path
+      await stepAll(http, id, [{ type: 'send_reply', message: 'hi' }, ...solution.actions.slice(0, 3), { type: 'set_priority', priority: 'low' }]);
+      ids.push(id);
+    }
+    await request(http).post('/baseline').send({}).expect(200);
+    const db = openDatabase(databaseUrl);
+    const episodes = db.prepare('SELECT * FROM episodes').all() as any[];
+    expect(episodes.length).toBe(6);
+    for (const episode of episodes) {
+      const log = db.prepare('SELECT * FROM action_log WHERE episode_id = ? ORDER BY step_index').all(episode.id) as any[];
+      expect(log.map((row) => row.step_index)).toEqual(log.map((_, i) => i + 1));
+      expect(log.length).toBe(episode.step_count);
+      const content = (db.prepare('SELECT content_json FROM task_versions WHERE task_id = ? AND version = ?').get(episode.task_id, episode.task_version) as any).content_json;
+      const task = parseTask('stored', JSON.parse(content)).task;
+      let state = reset(task, episode.seed);
+      for (const row of log) {
+        const result = step(task, state, JSON.parse(row.action_json));
+        expect(result.reward_milli).toBe(row.reward_milli);
+        expect(result.state.score_milli).toBe(row.score_after_milli);
+        state = result.state;
+      }
+      expect(state.score_milli).toBe(episode.score_milli);
+      expect(JSON.parse(episode.state_json)).toEqual(state);
+    }
+    db.close();
+  } finally {
+    await app.close();
+  }
+});
+
+it('runs SQLite in WAL mode', async () => {
+  const { app, databaseUrl } = await startTestApp();
+  await app.close();
+  const db = openDatabase(databaseUrl);
+  expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
+  db.close();
+});
+
+it('concurrent steps on one episode are applied one at a time, each logged once, in order', async () => {
+  const { app, http, databaseUrl } = await startTestApp();
+  try {
+    const id = (await request(http).post('/reset').send({ task_id: 'logistics_missing_order_vip', seed: 2 }).expect(200)).body.episode_id;
+    const queries = Array.from({ length: 12 }, (_, i) => `carrier delivery ${i}`);
+    const responses = await Promise.all(
+      queries.map((query) => request(http).post('/step').send({ episode_id: id, action: { type: 'search_policy', query } })),
+    );
+    expect(responses.map((r) => r.status)).toEqual(queries.map(() => 200));
+    expect(responses.map((r) => r.body.observation.step_count).sort((a, b) => a - b)).toEqual(queries.map((_, i) => i + 1));
+    const db = openDatabase(databaseUrl);
+    const log = db.prepare('SELECT step_index FROM action_log WHERE episode_id = ? ORDER BY step_index').all(id) as any[];
+    expect(log.map((r) => r.step_index)).toEqual(queries.map((_, i) => i + 1));
+    db.close();
+  } finally {
+    await app.close();
+  }
+});
+
+it('an episode keeps the task version it started on after the task file changes', async () => {
+  const tasksDir = mkdtempSync(join(tmpdir(), 'tasks-'));
+  cpSync(DEFAULT_TASKS_DIR, tasksDir, { recursive: true });
+  const databaseUrl = freshDatabaseUrl();
+  const first = await startTestApp(databaseUrl, { TASKS_DIR: tasksDir });
+  const started = (await request(first.http).post('/reset').send({ task_id: 'billing_duplicate_charge', seed: 4 }).expect(200)).body;
+  await stepAll(first.http, started.episode_id, billing.actions.slice(0, 2));
+  await first.app.close();
+
+  // The task changes: the correct priority is now "urgent" and the instruction is reworded.
+  const file = join(tasksDir, 'billing_duplicate_charge.json');
+  const task = JSON.parse(readFileSync(file, 'utf8'));
+  task.instruction = `${task.instruction} (revised)`;
+  task.answer_key.priority = 'urgent';
+  writeFileSync(file, JSON.stringify(task));
+
+  const second = await startTestApp(databaseUrl, { TASKS_DIR: tasksDir });
+  try {
+    const fresh = (await request(second.http).post('/reset').send({ task_id: 'billing_duplicate_charge', seed: 4 }).expect(200)).body;
+    expect(fresh.info.task_version).not.toBe(started.info.task_version);
+    expect(fresh.observation.instruction).toMatch(/\(revised\)$/);
+
+    const rest = await stepAll(second.http, started.episode_id, billing.actions.slice(2));
+    expect(rest.at(-1).observation.instruction).toBe(started.observation.instruction);
+    expect(rest.at(-1).info.score).toBe(1); // graded by the old key, where "high" is right
+    const state = (await request(second.http).get(`/state/${started.episode_id}`).expect(200)).body;
+    expect(state.task_version).toBe(started.info.task_version);
+  } finally {
+    await second.app.close();
+  }
+});
