@@ -14,7 +14,7 @@ export class BaselineController {
   @HttpCode(200)
   @ApiOperation({ operationId: 'runBaseline', summary: 'Run the built-in heuristic policy on tasks as persisted episodes' })
   @ApiOkResponse({ type: BaselineResponseDto })
-  @ApiErrors(400, 413, 422)
+  @ApiErrors(400, 413, 415, 422)
   run(@CurrentTenant() tenantId: string, @Body() body: BaselineRequestDto): Promise<BaselineResponseDto> {
     return this.baseline.run(tenantId, body.task_ids);
   }

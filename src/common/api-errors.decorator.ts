@@ -7,6 +7,7 @@ const DESCRIPTIONS: Record<number, string> = {
   404: 'No such episode for this tenant',
   409: 'The episode is finished or changed concurrently',
   413: 'Request body too large',
+  415: 'The body is not JSON',
   422: 'Validation failed; `details` names each bad field',
   503: 'The database is unavailable',
 };

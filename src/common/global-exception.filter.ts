@@ -70,7 +70,7 @@ function fromBodyParserError(exception: unknown): Mapped | null {
   const error = exception as { type?: string; status?: number; limit?: number };
   switch (error?.type) {
     case 'entity.parse.failed':
-      return { status: HttpStatus.BAD_REQUEST, message: 'the request body is not valid JSON' };
+      return { status: HttpStatus.BAD_REQUEST, message: 'the request body is not a valid JSON object' };
     case 'entity.too.large':
       return { status: HttpStatus.PAYLOAD_TOO_LARGE, message: `the request body is larger than ${error.limit} bytes` };
     case 'encoding.unsupported':

@@ -1,10 +1,13 @@
-import { Inject, Injectable, type NestMiddleware } from '@nestjs/common';
+import { Inject, Injectable, UnsupportedMediaTypeException, type NestMiddleware } from '@nestjs/common';
 import express, { type NextFunction, type Request, type Response } from 'express';
+import typeis from 'type-is';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 
 /**
  * express.json() run as a Nest middleware, so its failures (malformed JSON, body over the limit) are thrown
  * into the global exception filter and answered with the service's error body instead of express's HTML page.
+ * A body in any other format is refused (415) rather than ignored: ignoring it would run the request with
+ * defaults the client never asked for.
  */
 @Injectable()
 export class JsonBodyMiddleware implements NestMiddleware {
@@ -15,8 +18,19 @@ export class JsonBodyMiddleware implements NestMiddleware {
   }
 
   use(req: Request, res: Response, next: NextFunction): Promise<void> {
+    if (hasNonEmptyBody(req) && !typeis(req, ['application/json', 'application/*+json'])) {
+      throw new UnsupportedMediaTypeException(
+        `the request body must be JSON (content-type: application/json), got ${req.headers['content-type'] ?? 'no content-type'}`,
+      );
+    }
     return new Promise<void>((resolve, reject) => {
       this.parse(req, res, (error?: unknown) => (error ? reject(error) : resolve()));
     }).then(() => next());
   }
+}
+
+/** `Content-Length: 0` is no body (type-is counts it as one); chunked bodies are assumed non-empty. */
+function hasNonEmptyBody(req: Request): boolean {
+  if (req.headers['transfer-encoding'] !== undefined) return true;
+  return Number(req.headers['content-length'] ?? 0) > 0;
 }

@@ -15,7 +15,7 @@ export class GraderController {
   @HttpCode(200)
   @ApiOperation({ operationId: 'grade', summary: 'Score an episode with a per-component explanation' })
   @ApiOkResponse({ type: GradeResponseDto })
-  @ApiErrors(400, 404, 413, 422)
+  @ApiErrors(400, 404, 413, 415, 422)
   grade(@CurrentTenant() tenantId: string, @Body() body: GraderRequestDto): Promise<GradeResponseDto> {
     return this.episodes.grade(tenantId, body.episode_id);
   }

@@ -45,13 +45,19 @@ export class PrismaEpisodeRepository extends EpisodeRepository {
       if (!episode) throw new NotFoundError(`no episode "${episodeId}"`);
       const { state, entry } = decide(episode);
       // The version check is a second guard behind the serialized path: a write computed from a stale read
-      // fails instead of overwriting a newer state.
+      // matches no row and fails instead of overwriting a newer state.
       const row = await db.$transaction(async (tx) => {
-        const updated = await tx.episode.updateMany({
-          where: { id: episodeId, tenantId, version: episode.version },
-          data: { version: episode.version + 1, ...summaryColumns(state) },
-        });
-        if (updated.count !== 1) throw new ConflictError('the episode changed while this step was applied; retry');
+        const updated = await tx.episode
+          .update({
+            where: { id_tenantId: { id: episodeId, tenantId }, version: episode.version },
+            data: { version: episode.version + 1, ...summaryColumns(state) },
+          })
+          .catch((error: unknown) => {
+            if ((error as { code?: string }).code === 'P2025') {
+              throw new ConflictError('the episode changed while this step was applied; retry');
+            }
+            throw error;
+          });
         await tx.actionLog.create({
           data: {
             episodeId,
@@ -64,7 +70,7 @@ export class PrismaEpisodeRepository extends EpisodeRepository {
             error: entry.error,
           },
         });
-        return tx.episode.findUniqueOrThrow({ where: { id_tenantId: { id: episodeId, tenantId } } });
+        return updated;
       });
       return toRecord(row);
     });

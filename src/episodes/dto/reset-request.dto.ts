@@ -17,6 +17,7 @@ export class ResetRequestDto {
 
   @ApiProperty({
     required: false,
+    type: 'integer',
     minimum: 0,
     maximum: MAX_SEED,
     description: 'Seed for the inbox order; omitted, the server draws one and reports it in `info.seed`.',

@@ -1,0 +1,59 @@
+import request from 'supertest';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { EpisodesService } from '../src/episodes/episodes.service';
+import { PrismaService } from '../src/prisma/prisma.service';
+import { startTestApp } from './support/test-app';
+
+let app: NestExpressApplication;
+let http: any;
+
+beforeAll(async () => {
+  ({ app, http } = await startTestApp());
+});
+afterAll(() => app.close());
+afterEach(() => jest.restoreAllMocks());
+
+async function episodeCount(): Promise<number> {
+  return app.get(PrismaService).serialized((db) => db.episode.count());
+}
+
+it.each([
+  ['form-encoded', 'application/x-www-form-urlencoded', 'task_id=security_compromised_account'],
+  ['plain text', 'text/plain', '{"task_id": "security_compromised_account"}'],
+])('a %s body is refused with 415, not ignored, and starts nothing', async (_name, type, body) => {
+  const before = await episodeCount();
+  const res = await request(http).post('/reset').set('content-type', type).send(body).expect(415);
+  expect(res.body).toMatchObject({ statusCode: 415, error: 'Unsupported Media Type' });
+  expect(res.body.message).toMatch(/application\/json/);
+  expect(await episodeCount()).toBe(before);
+});
+
+it.each(['null', '5', '"text"', '{"task_id": '])('a JSON body %s that is not an object is a 400', async (body) => {
+  const res = await request(http).post('/reset').set('content-type', 'application/json').send(body).expect(400);
+  expect(res.body).toEqual({ statusCode: 400, error: 'Bad Request', message: 'the request body is not a valid JSON object' });
+});
+
+it('POST /reset with no body at all starts the easy task', async () => {
+  const res = await request(http).post('/reset').expect(200);
+  expect(res.body.info.task_id).toBe('billing_duplicate_charge');
+});
+
+it('an unexpected failure is a generic 500 with the error body and no internals', async () => {
+  jest.spyOn(app.get(EpisodesService), 'grade').mockRejectedValue(new Error('secret detail at /srv/app/x.ts:12'));
+  jest.spyOn(console, 'error').mockImplementation(() => undefined);
+  const res = await request(http).post('/grader').send({ episode_id: 'x' }).expect(500);
+  expect(res.body).toEqual({ statusCode: 500, error: 'Internal Server Error', message: 'internal error; it has been logged' });
+});
+
+it('a busy database is a 503 with Retry-After', async () => {
+  jest.spyOn(app.get(EpisodesService), 'grade').mockRejectedValue(new Error('SqliteError: database is locked'));
+  const res = await request(http).post('/grader').send({ episode_id: 'x' }).expect(503);
+  expect(res.headers['retry-after']).toBe('1');
+  expect(res.body.statusCode).toBe(503);
+});
+
+it('GET /health answers 503 "unhealthy" when the database cannot be reached', async () => {
+  jest.spyOn(app.get(PrismaService), 'ping').mockRejectedValue(new Error('unable to open database file'));
+  const res = await request(http).get('/health').expect(503);
+  expect(res.body).toMatchObject({ status: 'unhealthy', database: 'error: unable to open database file' });
+});
