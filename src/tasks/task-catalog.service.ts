@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import type { Task } from '../engine/task.schema';
+import type { TaskSummaryDto } from './dto/task-summary.dto';
 import { loadTaskFiles, parseTask, type LoadedTask } from './task-files';
 import { TaskVersionRepository } from './task-version.repository';
 
@@ -42,6 +43,18 @@ export class TaskCatalog implements OnModuleInit {
     return [...this.current.values()].sort(
       (a, b) => order[a.task.difficulty] - order[b.task.difficulty] || a.task.id.localeCompare(b.task.id),
     );
+  }
+
+  /** What clients may know about each task: never the answer key. */
+  summaries(): TaskSummaryDto[] {
+    return this.list().map(({ task, version }) => ({
+      id: task.id,
+      difficulty: task.difficulty,
+      title: task.title,
+      instruction: task.instruction,
+      max_steps: task.max_steps,
+      version,
+    }));
   }
 
   /** The current version of a task, for new episodes. */

@@ -12,15 +12,6 @@ export class TasksController {
   @ApiOperation({ operationId: 'listTasks', summary: 'The task catalogue (no answers)' })
   @ApiOkResponse({ type: TaskListDto })
   list(): TaskListDto {
-    return {
-      tasks: this.catalog.list().map(({ task, version }) => ({
-        id: task.id,
-        difficulty: task.difficulty,
-        title: task.title,
-        instruction: task.instruction,
-        max_steps: task.max_steps,
-        version,
-      })),
-    };
+    return { tasks: this.catalog.summaries() };
   }
 }
