@@ -1,5 +1,9 @@
 import { Module, RequestMethod, type DynamicModule, type MiddlewareConsumer, type NestModule } from '@nestjs/common';
-import { APP_FILTER, APP_PIPE } from '@nestjs/core';
+import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
+import { ThrottlerModule } from '@nestjs/throttler';
+import { LoggerModule } from 'nestjs-pino';
+import { AuditModule } from './audit/audit.module';
+import { AuthGuard } from './auth/auth.guard';
 import { BaselineModule } from './baseline/baseline.module';
 import { GlobalExceptionFilter } from './common/global-exception.filter';
 import { JsonBodyMiddleware } from './common/json-body.middleware';
@@ -7,10 +11,12 @@ import { createValidationPipe } from './common/validation';
 import { APP_CONFIG, type AppConfig } from './config/app-config';
 import { EpisodesModule } from './episodes/episodes.module';
 import { HealthModule } from './health/health.module';
+import { requestLoggingParams } from './logging/request-logging';
 import { OpenApiModule } from './openapi/openapi.module';
 import { PrismaModule } from './prisma/prisma.module';
 import { TasksModule } from './tasks/tasks.module';
 import { TenantsModule } from './tenants/tenants.module';
+import { TenantThrottlerGuard } from './throttling/tenant-throttler.guard';
 
 @Module({})
 export class AppModule implements NestModule {
@@ -20,10 +26,16 @@ export class AppModule implements NestModule {
       module: AppModule,
       global: true,
       imports: [
+        LoggerModule.forRoot(requestLoggingParams(config)),
+        ThrottlerModule.forRoot({
+          throttlers: [{ name: 'default', ttl: 60_000, limit: Math.max(config.rateLimitPerMinute, 1) }],
+          skipIf: () => config.rateLimitPerMinute === 0,
+        }),
         PrismaModule,
         TenantsModule,
         TasksModule,
         EpisodesModule,
+        AuditModule,
         BaselineModule,
         HealthModule,
         OpenApiModule,
@@ -31,7 +43,10 @@ export class AppModule implements NestModule {
       providers: [
         { provide: APP_CONFIG, useValue: config },
         // Registered here rather than in main.ts so that every app built from this module, tests included,
-        // validates and reports errors the same way.
+        // authenticates, validates and reports errors the same way. Guards run in this order: who is calling,
+        // then whether their tenant is over its rate.
+        { provide: APP_GUARD, useClass: AuthGuard },
+        { provide: APP_GUARD, useClass: TenantThrottlerGuard },
         { provide: APP_PIPE, useFactory: createValidationPipe },
         { provide: APP_FILTER, useClass: GlobalExceptionFilter },
       ],

@@ -1,5 +1,6 @@
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
+import { Logger } from 'nestjs-pino';
 import { AppModule } from './app.module';
 import type { AppConfig } from './config/app-config';
 import { configureApp } from './configure-app';
@@ -8,16 +9,12 @@ import { configureApp } from './configure-app';
 export async function createApp(config: AppConfig): Promise<NestExpressApplication> {
   const app = await NestFactory.create<NestExpressApplication>(AppModule.register(config), {
     bodyParser: false,
-    logger: config.logLevel === 'silent' ? false : levelsFrom(config.logLevel),
+    bufferLogs: true,
   });
+  // Nest's own messages go through pino too, so the whole log is JSON lines.
+  app.useLogger(app.get(Logger));
   app.disable('x-powered-by');
   configureApp(app);
   await app.init();
   return app;
-}
-
-const LEVELS = ['error', 'warn', 'log', 'debug', 'verbose'] as const;
-
-function levelsFrom(level: (typeof LEVELS)[number]) {
-  return LEVELS.slice(0, LEVELS.indexOf(level) + 1);
 }

@@ -237,7 +237,25 @@ describe('service routes', () => {
     const res = await request(http).get('/openapi.json').expect(200);
     expect(res.body.info.version).toMatch(/^\d+\.\d+\.\d+/);
     expect(Object.keys(res.body.paths).sort()).toEqual(
-      ['/action_schema', '/baseline', '/grader', '/health', '/reset', '/state/{episode_id}', '/step', '/tasks'].sort(),
+      [
+        '/action_schema',
+        '/admin/tenants',
+        '/admin/tenants/{slug}/keys',
+        '/admin/tenants/{slug}/keys/{key_id}',
+        '/baseline',
+        '/episodes',
+        '/episodes/export',
+        '/episodes/{episode_id}',
+        '/episodes/{episode_id}/actions',
+        '/episodes/{episode_id}/verify',
+        '/grader',
+        '/health',
+        '/reset',
+        '/state/{episode_id}',
+        '/stats',
+        '/step',
+        '/tasks',
+      ].sort(),
     );
     expect(res.body.paths['/reset'].post.responses['200']).toBeDefined();
     expect(res.body.paths['/step'].post.responses['422'].content['application/json'].schema.$ref).toBe(

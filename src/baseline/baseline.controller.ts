@@ -1,11 +1,13 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiErrors } from '../common/api-errors.decorator';
-import { CurrentTenant } from '../tenants/current-tenant.decorator';
+import { Access } from '../auth/access.decorator';
+import { CurrentTenant } from '../auth/current-principal.decorator';
 import { BaselineService } from './baseline.service';
 import { BaselineRequestDto, BaselineResponseDto } from './dto/baseline.dto';
 
 @ApiTags('baseline')
+@Access.Tenant()
 @Controller('baseline')
 export class BaselineController {
   constructor(private readonly baseline: BaselineService) {}

@@ -14,6 +14,12 @@ const envSchema = z.object({
   TASKS_DIR: z.string().min(1).default(DEFAULT_TASKS_DIR),
   BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).max(50 * 1024 * 1024).default(256 * 1024),
   LOG_LEVEL: z.enum(['error', 'warn', 'log', 'debug', 'verbose', 'silent']).default('log'),
+  ADMIN_API_KEY: z.string().min(24, 'must be at least 24 characters').optional(),
+  REQUIRE_API_KEY: z
+    .enum(['true', 'false', '1', '0'], { message: 'must be true or false' })
+    .default('false')
+    .transform((v) => v === 'true' || v === '1'),
+  RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).max(10_000_000).default(6000),
 });
 
 /** The server's settings, validated once at boot; everything else reads this object, never process.env. */
@@ -26,7 +32,16 @@ export interface AppConfig {
   tasksDir: string;
   bodyLimitBytes: number;
   logLevel: 'error' | 'warn' | 'log' | 'debug' | 'verbose' | 'silent';
+  /** The key for /admin routes; unset, the admin API is off. */
+  adminApiKey: string | null;
+  /** When true, requests without an API key get 401 instead of acting as the public tenant. */
+  requireApiKey: boolean;
+  /** Requests per minute per tenant; 0 turns rate limiting off. */
+  rateLimitPerMinute: number;
 }
+
+/** Never echoed in error messages. */
+const SECRET_VARIABLES = new Set(['ADMIN_API_KEY']);
 
 /** DI token for the validated configuration. */
 export const APP_CONFIG = Symbol('APP_CONFIG');
@@ -43,7 +58,11 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
   const parsed = envSchema.safeParse(present);
   if (!parsed.success) {
     throw new ConfigError(
-      parsed.error.issues.map((i) => `${i.path.join('.')}=${JSON.stringify(present[String(i.path[0])])}: ${i.message}`),
+      parsed.error.issues.map((i) => {
+        const name = String(i.path[0]);
+        const shown = SECRET_VARIABLES.has(name) ? '(hidden)' : JSON.stringify(present[name]);
+        return `${name}=${shown}: ${i.message}`;
+      }),
     );
   }
   const e = parsed.data;
@@ -62,5 +81,8 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
     tasksDir: resolve(e.TASKS_DIR),
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
     logLevel: e.LOG_LEVEL,
+    adminApiKey: e.ADMIN_API_KEY ?? null,
+    requireApiKey: e.REQUIRE_API_KEY,
+    rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
   };
 }

@@ -49,6 +49,7 @@ export function presentActionLog(rows: ActionLogRecord[]): ActionLogEntryDto[] {
     reward: toPoints(row.rewardMilli),
     score_after: toPoints(row.scoreAfterMilli),
     created_at: row.createdAt.toISOString(),
+    hash: row.hash,
   }));
 }
 

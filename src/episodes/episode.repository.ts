@@ -1,3 +1,4 @@
+import type { GradeBreakdown } from '../engine/grader';
 import type { EpisodeState, HistoryEntry } from '../engine/state';
 
 export interface EpisodeRecord {
@@ -7,7 +8,11 @@ export interface EpisodeRecord {
   taskVersion: string;
   seed: number;
   version: number;
+  agent: string | null;
+  runLabel: string | null;
+  tags: string[];
   state: EpisodeState;
+  chainHead: string;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -17,12 +22,17 @@ export interface NewEpisode {
   taskId: string;
   taskVersion: string;
   seed: number;
+  agent: string | null;
+  runLabel: string | null;
+  tags: string[];
   state: EpisodeState;
+  grade: GradeBreakdown;
 }
 
-/** What one step changes: the new state and the log entry that explains it. */
+/** What one step changes: the new state, its grade, and the log entry that explains it. */
 export interface StepWrite {
   state: EpisodeState;
+  grade: GradeBreakdown;
   entry: HistoryEntry;
 }
 
@@ -34,6 +44,7 @@ export interface ActionLogRecord {
   outcome: string;
   error: string | null;
   createdAt: Date;
+  hash: string;
 }
 
 /**
@@ -46,9 +57,9 @@ export abstract class EpisodeRepository {
   abstract find(tenantId: string, episodeId: string): Promise<EpisodeRecord | null>;
 
   /**
-   * Reads the episode, lets `decide` compute the step from it, and stores the result, with nothing else
-   * touching the database in between. `decide` must be synchronous and may throw to abort.
-   * Throws NotFoundError when the tenant has no such episode.
+   * Reads the episode, lets `decide` compute the step from it, and stores the result (the episode row and a
+   * hash-chained action-log row, in one transaction), with nothing else touching the database in between.
+   * `decide` must be synchronous and may throw to abort. Throws NotFoundError when the tenant has no such episode.
    */
   abstract applyStep(
     tenantId: string,

@@ -1,13 +1,15 @@
 import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiErrors } from '../common/api-errors.decorator';
-import { CurrentTenant } from '../tenants/current-tenant.decorator';
+import { Access } from '../auth/access.decorator';
+import { CurrentTenant } from '../auth/current-principal.decorator';
 import { EpisodeStateDto, ResetResponseDto, StepResponseDto } from './dto/episode-responses.dto';
 import { ResetRequestDto } from './dto/reset-request.dto';
 import { StepRequestDto } from './dto/step-request.dto';
 import { EpisodesService } from './episodes.service';
 
 @ApiTags('episodes')
+@Access.Tenant()
 @Controller()
 export class EpisodesController {
   constructor(private readonly episodes: EpisodesService) {}

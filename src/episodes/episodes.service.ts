@@ -7,7 +7,7 @@ import { grade } from '../engine/grader';
 import { observe } from '../engine/observation';
 import { TaskCatalog, UnknownTaskError } from '../tasks/task-catalog.service';
 import type { ResetResponseDto, StepResponseDto, EpisodeStateDto, GradeResponseDto } from './dto/episode-responses.dto';
-import { MAX_SEED } from './dto/reset-request.dto';
+import { MAX_SEED, type ResetRequestDto } from './dto/reset-request.dto';
 import { EpisodeRepository, type EpisodeRecord } from './episode.repository';
 import { presentGrade, presentState, presentStep, toPoints } from './episode.presenter';
 
@@ -21,7 +21,7 @@ export class EpisodesService {
     private readonly episodes: EpisodeRepository,
   ) {}
 
-  async reset(tenantId: string, request: { task_id?: string; seed?: number }): Promise<ResetResponseDto> {
+  async reset(tenantId: string, request: ResetRequestDto): Promise<ResetResponseDto> {
     const { task, version } = this.latestTask(request.task_id ?? DEFAULT_TASK_ID);
     const seed = request.seed ?? randomInt(0, MAX_SEED);
     const state = reset(task, seed);
@@ -30,7 +30,11 @@ export class EpisodesService {
       taskId: task.id,
       taskVersion: version,
       seed,
+      agent: request.agent ?? null,
+      runLabel: request.run_label ?? null,
+      tags: [...new Set(request.tags ?? [])].sort(),
       state,
+      grade: grade(task, state),
     });
     return {
       episode_id: episode.id,
@@ -44,6 +48,9 @@ export class EpisodesService {
         max_steps: state.max_steps,
         score: toPoints(state.score_milli),
         status: state.status,
+        agent: episode.agent,
+        run_label: episode.runLabel,
+        tags: episode.tags,
       },
     };
   }
@@ -58,7 +65,11 @@ export class EpisodesService {
       }
       const result = step(task, current.state, action);
       rewardMilli = result.reward_milli;
-      return { state: result.state, entry: result.state.history[result.state.history.length - 1] };
+      return {
+        state: result.state,
+        grade: grade(task, result.state),
+        entry: result.state.history[result.state.history.length - 1],
+      };
     });
     return presentStep(task, episode, rewardMilli);
   }

@@ -1,12 +1,14 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiErrors } from '../common/api-errors.decorator';
-import { CurrentTenant } from '../tenants/current-tenant.decorator';
+import { Access } from '../auth/access.decorator';
+import { CurrentTenant } from '../auth/current-principal.decorator';
 import { GraderRequestDto } from './dto/episode-ref.dto';
 import { GradeResponseDto } from './dto/episode-responses.dto';
 import { EpisodesService } from './episodes.service';
 
 @ApiTags('grading')
+@Access.Tenant()
 @Controller()
 export class GraderController {
   constructor(private readonly episodes: EpisodesService) {}

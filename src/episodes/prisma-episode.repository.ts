@@ -2,8 +2,10 @@ import { Injectable } from '@nestjs/common';
 import { canonicalJson } from '../common/canonical-json';
 import { ConflictError, NotFoundError } from '../common/domain-errors';
 import type { EpisodeState } from '../engine/state';
+import type { GradeBreakdown } from '../engine/grader';
 import type { Episode, PrismaClient } from '../generated/prisma/client';
 import { PrismaService } from '../prisma/prisma.service';
+import { chainHash, componentColumns } from './action-chain';
 import {
   EpisodeRepository,
   type ActionLogRecord,
@@ -28,7 +30,11 @@ export class PrismaEpisodeRepository extends EpisodeRepository {
           taskVersion: episode.taskVersion,
           seed: episode.seed,
           version: 0,
-          ...summaryColumns(episode.state),
+          agent: episode.agent,
+          runLabel: episode.runLabel,
+          tagsJson: JSON.stringify(episode.tags),
+          tags: { create: episode.tags.map((tag) => ({ tag })) },
+          ...summaryColumns(episode.state, episode.grade),
         },
       });
       return toRecord(row);
@@ -43,14 +49,25 @@ export class PrismaEpisodeRepository extends EpisodeRepository {
     return this.prisma.serialized(async (db) => {
       const episode = await findRow(db, tenantId, episodeId);
       if (!episode) throw new NotFoundError(`no episode "${episodeId}"`);
-      const { state, entry } = decide(episode);
+      const { state, grade, entry } = decide(episode);
+      const createdAt = new Date();
+      const hash = chainHash(episode.chainHead, {
+        episodeId,
+        stepIndex: entry.step,
+        action: entry.action,
+        rewardMilli: entry.reward_milli,
+        scoreAfterMilli: entry.score_after_milli,
+        outcome: entry.outcome,
+        error: entry.error,
+        createdAt,
+      });
       // The version check is a second guard behind the serialized path: a write computed from a stale read
       // matches no row and fails instead of overwriting a newer state.
       const row = await db.$transaction(async (tx) => {
         const updated = await tx.episode
           .update({
             where: { id_tenantId: { id: episodeId, tenantId }, version: episode.version },
-            data: { version: episode.version + 1, ...summaryColumns(state) },
+            data: { version: episode.version + 1, chainHead: hash, ...summaryColumns(state, grade) },
           })
           .catch((error: unknown) => {
             if ((error as { code?: string }).code === 'P2025') {
@@ -68,6 +85,8 @@ export class PrismaEpisodeRepository extends EpisodeRepository {
             scoreAfterMilli: entry.score_after_milli,
             outcome: entry.outcome,
             error: entry.error,
+            createdAt,
+            hash,
           },
         });
         return updated;
@@ -89,6 +108,7 @@ export class PrismaEpisodeRepository extends EpisodeRepository {
           outcome: true,
           error: true,
           createdAt: true,
+          hash: true,
         },
       }),
     );
@@ -100,17 +120,18 @@ async function findRow(db: PrismaClient, tenantId: string, episodeId: string): P
   return row ? toRecord(row) : null;
 }
 
-/** Columns copied out of the snapshot so episodes can be filtered and summarized without parsing it. */
-function summaryColumns(state: EpisodeState) {
+/** Columns copied out of the snapshot and the grade so episodes can be filtered and aggregated in SQL. */
+function summaryColumns(state: EpisodeState, grade: GradeBreakdown) {
   return {
     status: state.status,
     stepCount: state.step_count,
     scoreMilli: state.score_milli,
     stateJson: canonicalJson(state),
+    ...componentColumns(grade),
   };
 }
 
-function toRecord(row: Episode): EpisodeRecord {
+export function toRecord(row: Episode): EpisodeRecord {
   return {
     id: row.id,
     tenantId: row.tenantId,
@@ -118,7 +139,11 @@ function toRecord(row: Episode): EpisodeRecord {
     taskVersion: row.taskVersion,
     seed: row.seed,
     version: row.version,
+    agent: row.agent,
+    runLabel: row.runLabel,
+    tags: JSON.parse(row.tagsJson) as string[],
     state: JSON.parse(row.stateJson) as EpisodeState,
+    chainHead: row.chainHead,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
   };

@@ -1,10 +1,12 @@
 import { Controller, Get, HttpStatus, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
+import { Access } from '../auth/access.decorator';
 import { HealthDto } from './health.dto';
 import type { Response } from 'express';
 import { HealthService } from './health.service';
 
 @ApiTags('service')
+@Access.Public()
 @Controller('health')
 export class HealthController {
   constructor(private readonly health: HealthService) {}

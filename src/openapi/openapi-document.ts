@@ -1,5 +1,6 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
+import { API_KEY_SCHEME, BEARER_SCHEME } from '../auth/access.decorator';
 import { APP_VERSION } from '../common/app-version';
 
 const DESCRIPTION =
@@ -16,6 +17,8 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     .setTitle('SupportDesk')
     .setDescription(DESCRIPTION)
     .setVersion(APP_VERSION)
+    .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'A tenant API key, or the admin key' }, BEARER_SCHEME)
+    .addApiKey({ type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'The same key in a header' }, API_KEY_SCHEME)
     .build();
   const document = SwaggerModule.createDocument(app, config, {
     operationIdFactory: (_controller: string, method: string) => method,

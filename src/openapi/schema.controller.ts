@@ -1,8 +1,10 @@
 import { Controller, Get } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Access } from '../auth/access.decorator';
 import { SchemaService } from './schema.service';
 
 @ApiTags('service')
+@Access.Public()
 @Controller()
 export class SchemaController {
   constructor(private readonly schemas: SchemaService) {}

@@ -1,9 +1,11 @@
 import { Controller, Get } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Access } from '../auth/access.decorator';
 import { TaskListDto } from './dto/task-summary.dto';
 import { TaskCatalog } from './task-catalog.service';
 
 @ApiTags('tasks')
+@Access.Public()
 @Controller('tasks')
 export class TasksController {
   constructor(private readonly catalog: TaskCatalog) {}

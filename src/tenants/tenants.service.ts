@@ -1,6 +1,10 @@
+import { randomUUID } from 'node:crypto';
 import { Injectable, OnModuleInit } from '@nestjs/common';
+import { generateApiKey, hashApiKey, visiblePrefix } from '../auth/api-key-secret';
+import { ConflictError, NotFoundError } from '../common/domain-errors';
+import type { ApiKeyDto, CreatedApiKeyDto, TenantDto } from './dto/tenant.dto';
 import { PUBLIC_TENANT } from './tenant.constants';
-import { TenantRepository } from './tenant.repository';
+import { TenantRepository, type ApiKeyRecord } from './tenant.repository';
 
 @Injectable()
 export class TenantsService implements OnModuleInit {
@@ -10,4 +14,68 @@ export class TenantsService implements OnModuleInit {
   async onModuleInit(): Promise<void> {
     await this.tenants.ensure(PUBLIC_TENANT);
   }
+
+  async create(slug: string, name: string): Promise<TenantDto> {
+    if (await this.tenants.findBySlug(slug)) throw new ConflictError(`a tenant "${slug}" already exists`);
+    const tenant = await this.tenants.create({ id: randomUUID(), slug, name });
+    return { id: tenant.id, slug: tenant.slug, name: tenant.name, created_at: tenant.createdAt.toISOString(), active_keys: 0 };
+  }
+
+  async list(): Promise<TenantDto[]> {
+    return (await this.tenants.list()).map((t) => ({
+      id: t.id,
+      slug: t.slug,
+      name: t.name,
+      created_at: t.createdAt.toISOString(),
+      active_keys: t.activeKeys,
+    }));
+  }
+
+  /** Issues a key; the only time the secret is ever returned. */
+  async issueKey(slug: string, name: string): Promise<CreatedApiKeyDto> {
+    const tenant = await this.requireTenant(slug);
+    const secret = generateApiKey();
+    const record = await this.tenants.createKey(tenant.id, {
+      id: randomUUID(),
+      name,
+      prefix: visiblePrefix(secret),
+      hash: hashApiKey(secret),
+    });
+    return { ...presentKey(record, tenant.slug), key: secret };
+  }
+
+  async listKeys(slug: string): Promise<ApiKeyDto[]> {
+    const tenant = await this.requireTenant(slug);
+    return (await this.tenants.listKeys(tenant.id)).map((k) => presentKey(k, tenant.slug));
+  }
+
+  async revokeKey(slug: string, keyId: string): Promise<ApiKeyDto> {
+    const tenant = await this.requireTenant(slug);
+    const key = await this.tenants.revokeKey(tenant.id, keyId, new Date());
+    if (!key) throw new NotFoundError(`tenant "${slug}" has no key "${keyId}"`);
+    return presentKey(key, tenant.slug);
+  }
+
+  /** Resolves an admin-supplied tenant slug to its id (for cross-tenant audit filters). */
+  async tenantIdOf(slug: string): Promise<string> {
+    return (await this.requireTenant(slug)).id;
+  }
+
+  private async requireTenant(slug: string) {
+    const tenant = await this.tenants.findBySlug(slug);
+    if (!tenant) throw new NotFoundError(`no tenant "${slug}"`);
+    return tenant;
+  }
+}
+
+function presentKey(key: ApiKeyRecord, tenantSlug: string): ApiKeyDto {
+  return {
+    id: key.id,
+    tenant: tenantSlug,
+    name: key.name,
+    prefix: key.prefix,
+    created_at: key.createdAt.toISOString(),
+    last_used_at: key.lastUsedAt?.toISOString() ?? null,
+    revoked_at: key.revokedAt?.toISOString() ?? null,
+  };
 }

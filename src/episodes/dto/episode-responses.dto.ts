@@ -5,7 +5,7 @@ import type { EpisodeStatus } from '../../engine/state';
 import { actionPropertyOptions } from './action-ref';
 import { ActiveTicketDto, ObservationDto } from './observation.dto';
 
-const EPISODE_STATUSES: EpisodeStatus[] = ['active', 'resolved', 'out_of_steps'];
+export const EPISODE_STATUSES: EpisodeStatus[] = ['active', 'resolved', 'out_of_steps'];
 const COMPONENT_NAMES = Object.keys(COMPONENT_WEIGHTS) as ComponentName[];
 
 export class ResetInfoDto {
@@ -17,6 +17,11 @@ export class ResetInfoDto {
   score!: number;
   @ApiProperty({ enum: EPISODE_STATUSES, enumName: 'EpisodeStatus' })
   status!: EpisodeStatus;
+  @ApiProperty({ type: String, nullable: true })
+  agent!: string | null;
+  @ApiProperty({ type: String, nullable: true })
+  run_label!: string | null;
+  tags!: string[];
 }
 
 export class ResetResponseDto {
@@ -68,6 +73,8 @@ export class ActionLogEntryDto {
   score_after!: number;
   /** ISO-8601 time the step was stored. */
   created_at!: string;
+  /** Link of the episode's hash chain: sha256 of the previous row's hash and this row. */
+  hash!: string;
 }
 
 export class EpisodeStateDto {

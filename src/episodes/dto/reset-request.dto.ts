@@ -1,7 +1,8 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
 
 export const MAX_SEED = 2_147_483_647;
+export const TAG_PATTERN = /^[A-Za-z0-9_.:-]{1,64}$/;
 
 export class ResetRequestDto {
   @ApiProperty({
@@ -27,4 +28,30 @@ export class ResetRequestDto {
   @IsInt()
   @IsOptional()
   seed?: number;
+
+  @ApiProperty({ required: false, maxLength: 128, example: 'gpt-4.1-agent/2026-11-29', description: 'Name and version of the agent, for audit queries.' })
+  @MaxLength(128)
+  @IsString()
+  @IsOptional()
+  agent?: string;
+
+  @ApiProperty({ required: false, maxLength: 128, example: 'ablation-7', description: 'Label of the run this episode belongs to.' })
+  @MaxLength(128)
+  @IsString()
+  @IsOptional()
+  run_label?: string;
+
+  @ApiProperty({
+    required: false,
+    type: [String],
+    maxItems: 20,
+    example: ['eval', 'ppo'],
+    description: 'Free-form tags (letters, digits, "_", "-", ".", ":", at most 64 characters each).',
+  })
+  @Matches(TAG_PATTERN, { each: true, message: 'each tag must be 1-64 letters, digits, "_", "-", "." or ":"' })
+  @IsString({ each: true })
+  @ArrayMaxSize(20)
+  @IsArray()
+  @IsOptional()
+  tags?: string[];
 }

@@ -1,0 +1,20 @@
+/** Whose episodes an audit query may see: one tenant's, or (admin key only) everyone's. */
+export type AuditScope = { kind: 'tenant'; tenantId: string } | { kind: 'all' };
+
+export interface EpisodeFilters {
+  taskId?: string;
+  status?: string;
+  agent?: string;
+  runLabel?: string;
+  tag?: string;
+  createdAfter?: Date;
+  createdBefore?: Date;
+  minScoreMilli?: number;
+  maxScoreMilli?: number;
+}
+
+/** Position in the newest-first order: the last item of the previous page. */
+export interface EpisodeCursor {
+  createdAt: Date;
+  id: string;
+}

@@ -1,0 +1,81 @@
+import { Controller, Get, Param, Query, Res } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
+import type { Response } from 'express';
+import { Access } from '../auth/access.decorator';
+import { CurrentPrincipal } from '../auth/current-principal.decorator';
+import type { Principal } from '../auth/principal';
+import { ApiErrors } from '../common/api-errors.decorator';
+import { AuditService } from './audit.service';
+import {
+  EpisodeActionsDto,
+  EpisodeDetailDto,
+  EpisodePageDto,
+  StatsDto,
+  VerifyReportDto,
+} from './dto/audit-responses.dto';
+import { ExportQueryDto, ListEpisodesQueryDto, StatsQueryDto } from './dto/episode-filters.dto';
+import { streamLines } from './stream-lines';
+
+@ApiTags('audit')
+@Access.Audit()
+@Controller()
+export class AuditController {
+  constructor(private readonly audit: AuditService) {}
+
+  @Get('episodes')
+  @ApiOperation({ operationId: 'listEpisodes', summary: 'Past episodes, newest first, filtered, with cursor pagination' })
+  @ApiOkResponse({ type: EpisodePageDto })
+  @ApiErrors(422)
+  list(@CurrentPrincipal() principal: Principal, @Query() query: ListEpisodesQueryDto): Promise<EpisodePageDto> {
+    return this.audit.list(principal, query);
+  }
+
+  // Declared before `episodes/:episode_id` so that "export" is not taken for an id.
+  @Get('episodes/export')
+  @ApiOperation({
+    operationId: 'exportEpisodes',
+    summary: 'Stream matching episodes as JSON lines, each with its full trajectory (a training/eval dataset)',
+  })
+  @ApiProduces('application/x-ndjson')
+  @ApiOkResponse({ description: 'One EpisodeSummary with an `actions` array per line', schema: { type: 'string' } })
+  @ApiErrors(422)
+  async export(
+    @CurrentPrincipal() principal: Principal,
+    @Query() query: ExportQueryDto,
+    @Res() res: Response,
+  ): Promise<void> {
+    await streamLines(res, this.audit.exportLines(principal, query), 'application/x-ndjson; charset=utf-8');
+  }
+
+  @Get('episodes/:episode_id')
+  @ApiOperation({ operationId: 'getEpisode', summary: 'Summary of one episode with its score components' })
+  @ApiOkResponse({ type: EpisodeDetailDto })
+  @ApiErrors(404)
+  get(@CurrentPrincipal() principal: Principal, @Param('episode_id') episodeId: string): Promise<EpisodeDetailDto> {
+    return this.audit.get(principal, episodeId);
+  }
+
+  @Get('episodes/:episode_id/actions')
+  @ApiOperation({ operationId: 'getEpisodeActions', summary: 'The full action log with per-step reward, score and hash' })
+  @ApiOkResponse({ type: EpisodeActionsDto })
+  @ApiErrors(404)
+  actions(@CurrentPrincipal() principal: Principal, @Param('episode_id') episodeId: string): Promise<EpisodeActionsDto> {
+    return this.audit.actions(principal, episodeId);
+  }
+
+  @Get('episodes/:episode_id/verify')
+  @ApiOperation({ operationId: 'verifyEpisode', summary: 'Check the hash chain and replay the log through the engine' })
+  @ApiOkResponse({ type: VerifyReportDto })
+  @ApiErrors(404)
+  verify(@CurrentPrincipal() principal: Principal, @Param('episode_id') episodeId: string): Promise<VerifyReportDto> {
+    return this.audit.verify(principal, episodeId);
+  }
+
+  @Get('stats')
+  @ApiOperation({ operationId: 'getStats', summary: 'Per-task counts, completion, mean/median score, success rate and component means' })
+  @ApiOkResponse({ type: StatsDto })
+  @ApiErrors(422)
+  stats(@CurrentPrincipal() principal: Principal, @Query() query: StatsQueryDto): Promise<StatsDto> {
+    return this.audit.stats(principal, query);
+  }
+}

@@ -1,0 +1,14 @@
+import { Module } from '@nestjs/common';
+import { TasksModule } from '../tasks/tasks.module';
+import { TenantsModule } from '../tenants/tenants.module';
+import { AuditController } from './audit.controller';
+import { AuditRepository } from './audit.repository';
+import { AuditService } from './audit.service';
+import { EpisodeVerifier } from './episode-verifier';
+
+@Module({
+  imports: [TasksModule, TenantsModule],
+  controllers: [AuditController],
+  providers: [AuditRepository, AuditService, EpisodeVerifier],
+})
+export class AuditModule {}

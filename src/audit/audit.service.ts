@@ -1,0 +1,177 @@
+import { Injectable } from '@nestjs/common';
+import type { Principal } from '../auth/principal';
+import { InvalidFieldError, NotFoundError } from '../common/domain-errors';
+import { grade } from '../engine/grader';
+import type { EpisodeState, EpisodeStatus } from '../engine/state';
+import { presentActionLog, presentComponents, toPoints } from '../episodes/episode.presenter';
+import { TaskCatalog } from '../tasks/task-catalog.service';
+import { TenantsService } from '../tenants/tenants.service';
+import type { AuditScope, EpisodeFilters } from './audit-scope';
+import { AuditRepository, type EpisodeRow } from './audit.repository';
+import type {
+  EpisodeActionsDto,
+  EpisodeDetailDto,
+  EpisodePageDto,
+  EpisodeSummaryDto,
+  StatsDto,
+  VerifyReportDto,
+} from './dto/audit-responses.dto';
+import type { EpisodeFiltersDto, ListEpisodesQueryDto, StatsQueryDto } from './dto/episode-filters.dto';
+import { decodeCursor, encodeCursor } from './episode-cursor';
+import { EpisodeVerifier } from './episode-verifier';
+
+const EXPORT_PAGE_SIZE = 200;
+
+@Injectable()
+export class AuditService {
+  constructor(
+    private readonly audit: AuditRepository,
+    private readonly tenants: TenantsService,
+    private readonly verifier: EpisodeVerifier,
+    private readonly catalog: TaskCatalog,
+  ) {}
+
+  async list(principal: Principal, query: ListEpisodesQueryDto): Promise<EpisodePageDto> {
+    const scope = await this.scopeOf(principal, query.tenant);
+    const limit = query.limit ?? 50;
+    const cursor = query.cursor === undefined ? null : decodeCursor(query.cursor);
+    const rows = await this.audit.listEpisodes(scope, toFilters(query), cursor, limit + 1);
+    const page = rows.slice(0, limit);
+    const last = page[page.length - 1];
+    return {
+      items: page.map(presentSummary),
+      next_cursor: rows.length > limit && last ? encodeCursor({ createdAt: last.createdAt, id: last.id }) : null,
+    };
+  }
+
+  async get(principal: Principal, episodeId: string): Promise<EpisodeDetailDto> {
+    const episode = await this.require(principal, episodeId);
+    const task = await this.catalog.version(episode.taskId, episode.taskVersion);
+    const state = JSON.parse(episode.stateJson) as EpisodeState;
+    return { ...presentSummary(episode), components: presentComponents(grade(task, state)) };
+  }
+
+  async actions(principal: Principal, episodeId: string): Promise<EpisodeActionsDto> {
+    const episode = await this.require(principal, episodeId);
+    const rows = await this.audit.actionsOf(scopeOfEpisode(episode), [episode.id]);
+    return { episode_id: episode.id, actions: presentActionLog(rows) };
+  }
+
+  async verify(principal: Principal, episodeId: string): Promise<VerifyReportDto> {
+    const episode = await this.require(principal, episodeId);
+    const rows = await this.audit.actionsOf(scopeOfEpisode(episode), [episode.id]);
+    return this.verifier.verify(episode, rows);
+  }
+
+  /**
+   * One JSON line per episode (summary plus full trajectory), newest first. Pages through the table, so memory
+   * stays flat however large the export, and each page is one short database turn.
+   */
+  async *exportLines(principal: Principal, query: EpisodeFiltersDto): AsyncGenerator<string> {
+    const scope = await this.scopeOf(principal, query.tenant);
+    const filters = toFilters(query);
+    let cursor = null;
+    for (;;) {
+      const page = await this.audit.listEpisodes(scope, filters, cursor, EXPORT_PAGE_SIZE);
+      if (page.length === 0) return;
+      const rows = await this.audit.actionsOf(scope, page.map((e) => e.id));
+      const byEpisode = new Map<string, typeof rows>();
+      for (const row of rows) byEpisode.set(row.episodeId, [...(byEpisode.get(row.episodeId) ?? []), row]);
+      for (const episode of page) {
+        const actions = presentActionLog(byEpisode.get(episode.id) ?? []);
+        yield `${JSON.stringify({ ...presentSummary(episode), actions })}\n`;
+      }
+      if (page.length < EXPORT_PAGE_SIZE) return;
+      const last = page[page.length - 1];
+      cursor = { createdAt: last.createdAt, id: last.id };
+    }
+  }
+
+  async stats(principal: Principal, query: StatsQueryDto): Promise<StatsDto> {
+    const scope = await this.scopeOf(principal, query.tenant);
+    const threshold = query.threshold ?? 1;
+    const rows = await this.audit.stats(scope, toFilters(query), Math.round(threshold * 1000), query.group_by === 'agent');
+    const ratio = (a: number, b: number) => (b === 0 ? 0 : Math.round((a / b) * 10000) / 10000);
+    const points = (milli: number) => Math.round(milli) / 1000;
+    return {
+      threshold,
+      group_by: query.group_by ?? null,
+      tasks: rows.map((row) => ({
+        task_id: row.taskId,
+        ...(query.group_by === 'agent' ? { agent: row.agent } : {}),
+        count: row.count,
+        completion_rate: ratio(row.completed, row.count),
+        mean_score: points(row.meanMilli),
+        median_score: points(row.medianMilli),
+        success_rate: ratio(row.successes, row.count),
+        component_means: {
+          opened_target: points(row.componentMeansMilli.opened_target),
+          policy_consulted: points(row.componentMeansMilli.policy_consulted),
+          priority: points(row.componentMeansMilli.priority),
+          routing: points(row.componentMeansMilli.routing),
+          reply_coverage: points(row.componentMeansMilli.reply_coverage),
+          resolution: points(row.componentMeansMilli.resolution),
+        },
+      })),
+    };
+  }
+
+  /** A tenant sees its own episodes; the admin key sees all, or one tenant's with `tenant=<slug>`. */
+  private async scopeOf(principal: Principal, tenantSlug: string | undefined): Promise<AuditScope> {
+    if (principal.kind === 'tenant') {
+      if (tenantSlug !== undefined) throw new InvalidFieldError('tenant', 'only the admin key may choose a tenant');
+      return { kind: 'tenant', tenantId: principal.tenantId };
+    }
+    if (tenantSlug === undefined) return { kind: 'all' };
+    try {
+      return { kind: 'tenant', tenantId: await this.tenants.tenantIdOf(tenantSlug) };
+    } catch (error) {
+      if (error instanceof NotFoundError) throw new InvalidFieldError('tenant', error.message);
+      throw error;
+    }
+  }
+
+  /** Another tenant's episode answers 404 exactly as a missing one does. */
+  private async require(principal: Principal, episodeId: string) {
+    const scope: AuditScope = principal.kind === 'tenant' ? { kind: 'tenant', tenantId: principal.tenantId } : { kind: 'all' };
+    const episode = await this.audit.findEpisode(scope, episodeId);
+    if (!episode) throw new NotFoundError(`no episode "${episodeId}"`);
+    return episode;
+  }
+}
+
+function scopeOfEpisode(episode: EpisodeRow): AuditScope {
+  return { kind: 'tenant', tenantId: episode.tenantId };
+}
+
+function toFilters(query: EpisodeFiltersDto): EpisodeFilters {
+  return {
+    taskId: query.task_id,
+    status: query.status,
+    agent: query.agent,
+    runLabel: query.run_label,
+    tag: query.tag,
+    createdAfter: query.created_after === undefined ? undefined : new Date(query.created_after),
+    createdBefore: query.created_before === undefined ? undefined : new Date(query.created_before),
+    minScoreMilli: query.min_score === undefined ? undefined : Math.round(query.min_score * 1000),
+    maxScoreMilli: query.max_score === undefined ? undefined : Math.round(query.max_score * 1000),
+  };
+}
+
+export function presentSummary(episode: EpisodeRow): EpisodeSummaryDto {
+  return {
+    episode_id: episode.id,
+    tenant_id: episode.tenantId,
+    task_id: episode.taskId,
+    task_version: episode.taskVersion,
+    status: episode.status as EpisodeStatus,
+    step_count: episode.stepCount,
+    score: toPoints(episode.scoreMilli),
+    seed: episode.seed,
+    agent: episode.agent,
+    run_label: episode.runLabel,
+    tags: JSON.parse(episode.tagsJson) as string[],
+    created_at: episode.createdAt.toISOString(),
+    updated_at: episode.updatedAt.toISOString(),
+  };
+}

@@ -1,0 +1,82 @@
+import { ApiProperty } from '@nestjs/swagger';
+import type { EpisodeStatus } from '../../engine/state';
+import { ActionLogEntryDto, EPISODE_STATUSES, ScoreComponentDto } from '../../episodes/dto/episode-responses.dto';
+
+export class EpisodeSummaryDto {
+  episode_id!: string;
+  tenant_id!: string;
+  task_id!: string;
+  task_version!: string;
+  @ApiProperty({ enum: EPISODE_STATUSES, enumName: 'EpisodeStatus' })
+  status!: EpisodeStatus;
+  step_count!: number;
+  score!: number;
+  seed!: number;
+  @ApiProperty({ type: String, nullable: true })
+  agent!: string | null;
+  @ApiProperty({ type: String, nullable: true })
+  run_label!: string | null;
+  tags!: string[];
+  created_at!: string;
+  updated_at!: string;
+}
+
+export class EpisodePageDto {
+  /** Newest first. */
+  items!: EpisodeSummaryDto[];
+  @ApiProperty({ type: String, nullable: true, description: 'Pass as `cursor` for the next page; null on the last.' })
+  next_cursor!: string | null;
+}
+
+export class EpisodeDetailDto extends EpisodeSummaryDto {
+  components!: ScoreComponentDto[];
+}
+
+export class EpisodeActionsDto {
+  episode_id!: string;
+  actions!: ActionLogEntryDto[];
+}
+
+export class VerifyReportDto {
+  episode_id!: string;
+  /** Every stored row hash matches the recomputed chain, and the episode's chain head is the last row. */
+  chain_ok!: boolean;
+  /** Replaying the logged actions through the engine gives the stored rewards, scores and final state. */
+  replay_ok!: boolean;
+  stored_score!: number;
+  replayed_score!: number;
+  @ApiProperty({ required: false, description: 'Step index of the first row that fails either check.' })
+  first_bad_index?: number;
+  @ApiProperty({ required: false, description: 'What failed at first_bad_index.' })
+  problem?: string;
+}
+
+export class ComponentMeansDto {
+  opened_target!: number;
+  policy_consulted!: number;
+  priority!: number;
+  routing!: number;
+  reply_coverage!: number;
+  resolution!: number;
+}
+
+export class TaskStatsDto {
+  task_id!: string;
+  @ApiProperty({ type: String, nullable: true, required: false, description: 'With group_by=agent.' })
+  agent?: string | null;
+  count!: number;
+  /** Share of episodes that finished (resolved or out of steps). */
+  completion_rate!: number;
+  mean_score!: number;
+  median_score!: number;
+  /** Share of episodes scoring at least `threshold`. */
+  success_rate!: number;
+  component_means!: ComponentMeansDto;
+}
+
+export class StatsDto {
+  threshold!: number;
+  @ApiProperty({ type: String, nullable: true, enum: ['agent'] })
+  group_by!: 'agent' | null;
+  tasks!: TaskStatsDto[];
+}

@@ -1,0 +1,18 @@
+import { InvalidFieldError } from '../common/domain-errors';
+import type { EpisodeCursor } from './audit-scope';
+
+/** Opaque to clients: base64url of the last item's creation time and id. */
+export function encodeCursor(cursor: EpisodeCursor): string {
+  return Buffer.from(JSON.stringify([cursor.createdAt.toISOString(), cursor.id])).toString('base64url');
+}
+
+export function decodeCursor(raw: string): EpisodeCursor {
+  try {
+    const [createdAt, id] = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8')) as [string, string];
+    const date = new Date(createdAt);
+    if (typeof id !== 'string' || id.length > 64 || Number.isNaN(date.getTime())) throw new Error('bad cursor');
+    return { createdAt: date, id };
+  } catch {
+    throw new InvalidFieldError('cursor', 'cursor is not one this server issued; pass next_cursor from the previous page');
+  }
+}

@@ -1,0 +1,62 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Access } from '../auth/access.decorator';
+import { ApiErrors } from '../common/api-errors.decorator';
+import {
+  ApiKeyDto,
+  ApiKeyListDto,
+  CreateApiKeyDto,
+  CreatedApiKeyDto,
+  CreateTenantDto,
+  TenantDto,
+  TenantListDto,
+} from './dto/tenant.dto';
+import { TenantsService } from './tenants.service';
+
+@ApiTags('admin')
+@Access.Admin()
+@Controller('admin/tenants')
+export class AdminTenantsController {
+  constructor(private readonly tenants: TenantsService) {}
+
+  @Post()
+  @HttpCode(200)
+  @ApiOperation({ operationId: 'createTenant', summary: 'Create a tenant' })
+  @ApiOkResponse({ type: TenantDto })
+  @ApiErrors(409, 422)
+  create(@Body() body: CreateTenantDto): Promise<TenantDto> {
+    return this.tenants.create(body.slug, body.name);
+  }
+
+  @Get()
+  @ApiOperation({ operationId: 'listTenants', summary: 'List tenants' })
+  @ApiOkResponse({ type: TenantListDto })
+  async list(): Promise<TenantListDto> {
+    return { tenants: await this.tenants.list() };
+  }
+
+  @Post(':slug/keys')
+  @HttpCode(200)
+  @ApiOperation({ operationId: 'issueApiKey', summary: "Issue an API key for a tenant (the key is in this response only)" })
+  @ApiOkResponse({ type: CreatedApiKeyDto })
+  @ApiErrors(404, 422)
+  issueKey(@Param('slug') slug: string, @Body() body: CreateApiKeyDto): Promise<CreatedApiKeyDto> {
+    return this.tenants.issueKey(slug, body.name);
+  }
+
+  @Get(':slug/keys')
+  @ApiOperation({ operationId: 'listApiKeys', summary: "List a tenant's keys (prefixes only)" })
+  @ApiOkResponse({ type: ApiKeyListDto })
+  @ApiErrors(404)
+  async listKeys(@Param('slug') slug: string): Promise<ApiKeyListDto> {
+    return { keys: await this.tenants.listKeys(slug) };
+  }
+
+  @Delete(':slug/keys/:key_id')
+  @ApiOperation({ operationId: 'revokeApiKey', summary: 'Revoke a key; it answers 401 from then on' })
+  @ApiOkResponse({ type: ApiKeyDto })
+  @ApiErrors(404)
+  revokeKey(@Param('slug') slug: string, @Param('key_id') keyId: string): Promise<ApiKeyDto> {
+    return this.tenants.revokeKey(slug, keyId);
+  }
+}

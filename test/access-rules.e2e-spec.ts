@@ -1,0 +1,83 @@
+import { RequestMethod } from '@nestjs/common';
+import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
+import { ModulesContainer } from '@nestjs/core';
+import request from 'supertest';
+import { ACCESS_METADATA } from '../src/auth/access.decorator';
+import { startTestApp } from './support/test-app';
+
+interface Route {
+  route: string;
+  access: string | undefined;
+}
+
+/** Every route handler of every controller, with the access rule it declares (on the method or its class). */
+function routesOf(modules: ModulesContainer): Route[] {
+  const routes: Route[] = [];
+  for (const module of modules.values()) {
+    for (const wrapper of module.controllers.values()) {
+      const controller = wrapper.metatype as new (...args: unknown[]) => unknown;
+      if (!controller?.prototype) continue;
+      const base = String(Reflect.getMetadata(PATH_METADATA, controller) ?? '');
+      for (const name of Object.getOwnPropertyNames(controller.prototype)) {
+        const handler = controller.prototype[name];
+        if (name === 'constructor' || typeof handler !== 'function') continue;
+        const path = Reflect.getMetadata(PATH_METADATA, handler);
+        if (path === undefined) continue;
+        const method = RequestMethod[Reflect.getMetadata(METHOD_METADATA, handler) as number];
+        const access = Reflect.getMetadata(ACCESS_METADATA, handler) ?? Reflect.getMetadata(ACCESS_METADATA, controller);
+        routes.push({ route: `${method} /${[base, String(path)].filter((p) => p && p !== '/').join('/')}`, access });
+      }
+    }
+  }
+  return routes.sort((x, y) => x.route.localeCompare(y.route));
+}
+
+let ctx: Awaited<ReturnType<typeof startTestApp>>;
+beforeAll(async () => {
+  ctx = await startTestApp();
+});
+afterAll(() => ctx.app.close());
+
+it('every route declares an access rule', () => {
+  const routes = routesOf(ctx.app.get(ModulesContainer));
+  expect(routes.length).toBeGreaterThan(15);
+  expect(routes.filter((r) => r.access === undefined).map((r) => r.route)).toEqual([]);
+});
+
+it('the access rules are the intended ones (a new route must be added here, and to the isolation matrix if it takes an episode)', () => {
+  expect(Object.fromEntries(routesOf(ctx.app.get(ModulesContainer)).map((r) => [r.route, r.access]))).toEqual({
+    'DELETE /admin/tenants/:slug/keys/:key_id': 'admin',
+    'GET /action_schema': 'public',
+    'GET /admin/tenants': 'admin',
+    'GET /admin/tenants/:slug/keys': 'admin',
+    'GET /episodes': 'audit',
+    'GET /episodes/:episode_id': 'audit',
+    'GET /episodes/:episode_id/actions': 'audit',
+    'GET /episodes/:episode_id/verify': 'audit',
+    'GET /episodes/export': 'audit',
+    'GET /health': 'public',
+    'GET /state/:episode_id': 'tenant',
+    'GET /stats': 'audit',
+    'GET /tasks': 'public',
+    'POST /admin/tenants': 'admin',
+    'POST /admin/tenants/:slug/keys': 'admin',
+    'POST /baseline': 'tenant',
+    'POST /grader': 'tenant',
+    'POST /reset': 'tenant',
+    'POST /step': 'tenant',
+  });
+});
+
+it('the OpenAPI document declares security on every protected route and none on public ones', async () => {
+  const document = (await request(ctx.http).get('/openapi.json').expect(200)).body;
+  for (const [path, item] of Object.entries<any>(document.paths)) {
+    for (const [method, operation] of Object.entries<any>(item)) {
+      const isPublic = ['/health', '/tasks', '/action_schema'].includes(path);
+      expect([`${method} ${path}`, operation.security ?? []]).toEqual([
+        `${method} ${path}`,
+        isPublic ? [] : [{ bearer: [] }, { api_key: [] }],
+      ]);
+    }
+  }
+  expect(Object.keys(document.components.securitySchemes).sort()).toEqual(['api_key', 'bearer']);
+});
