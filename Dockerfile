@@ -17,9 +17,13 @@ COPY src ./src
 RUN npm run build && npm prune --omit=dev
 
 FROM node:20-bookworm-slim
+# Anonymous requests act as the built-in public tenant by default, as with `npm start`, so a single-user
+# container (a laptop, a Hugging Face Space) works with no set-up; shared deployments set REQUIRE_API_KEY=true
+# (docker-compose.yml does).
 ENV NODE_ENV=production \
     PORT=7860 \
-    DATABASE_URL=file:/data/supportdesk.db
+    DATABASE_URL=file:/data/supportdesk.db \
+    REQUIRE_API_KEY=false
 WORKDIR /app
 COPY --from=build /app/package.json /app/prisma.config.ts ./
 COPY --from=build /app/node_modules ./node_modules

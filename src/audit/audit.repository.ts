@@ -7,15 +7,14 @@ import type { AuditScope, EpisodeCursor, EpisodeFilters } from './audit-scope';
 export type EpisodeRow = Omit<Episode, 'stateJson'>;
 export type ActionRow = Omit<ActionLog, 'id' | 'tenantId'>;
 
-export interface StatsRow {
+/** One bucket of the score histogram: the episodes of a group that scored exactly `scoreMilli`. */
+export interface ScoreBucket {
   taskId: string;
   agent: string | null;
+  scoreMilli: number;
   count: number;
   completed: number;
-  successes: number;
-  meanMilli: number;
-  medianMilli: number;
-  componentMeansMilli: Record<keyof typeof COMPONENT_COLUMN_NAMES, number>;
+  componentSumsMilli: Record<keyof typeof COMPONENT_COLUMN_NAMES, number>;
 }
 
 /** Audit reads. The scope comes first in every method and is part of every query. */
@@ -47,42 +46,33 @@ export class AuditRepository {
   }
 
   /**
-   * Per task (and optionally per agent): counts, mean and median score, successes at a threshold and mean
-   * component scores, in one SQL pass. Median uses window functions so nothing but the result leaves SQLite.
+   * The score histogram per task (and optionally per agent), with counts of finished episodes and component
+   * sums per bucket. Scores are integers from 0 to 1000, so a group has at most 1001 buckets whatever the number
+   * of episodes, and means, medians and success rates follow exactly from it. The query reads only columns of
+   * episodes_stats_covering_idx, so SQLite never touches the wide rows.
    */
-  stats(scope: AuditScope, filters: EpisodeFilters, thresholdMilli: number, byAgent: boolean): Promise<StatsRow[]> {
+  scoreHistogram(scope: AuditScope, filters: EpisodeFilters, byAgent: boolean): Promise<ScoreBucket[]> {
     const { clause, params } = sqlWhere(scope, filters);
-    const partition = byAgent ? 'e.task_id, e.agent' : 'e.task_id';
     const components = Object.entries(COMPONENT_COLUMN_NAMES);
+    // Grouped by a prefix of the index's own order (tenant, task, score[, agent]), so SQLite aggregates while it
+    // walks the index with no sort, even across tenants; tenants are merged afterwards.
+    const agent = byAgent ? 'e.agent' : 'NULL';
     const sql = `
-      WITH f AS (
-        SELECT e.task_id, ${byAgent ? 'e.agent' : 'NULL'} AS agent, e.status, e.score_milli,
-               ${components.map(([, column]) => `e.${column}`).join(', ')},
-               ROW_NUMBER() OVER (PARTITION BY ${partition} ORDER BY e.score_milli) AS rn,
-               COUNT(*) OVER (PARTITION BY ${partition}) AS cnt
-        FROM episodes e
-        WHERE ${clause}
-      )
-      SELECT task_id, agent, COUNT(*) AS n,
-             SUM(status <> 'active') AS completed,
-             SUM(score_milli >= ?) AS successes,
-             AVG(score_milli) AS mean_milli,
-             AVG(CASE WHEN rn IN ((cnt + 1) / 2, (cnt + 2) / 2) THEN score_milli END) AS median_milli,
-             ${components.map(([name, column]) => `AVG(${column}) AS "${name}"`).join(', ')}
-      FROM f
-      GROUP BY task_id, agent
-      ORDER BY task_id, agent`;
+      SELECT e.task_id AS task_id, ${agent} AS agent, e.score_milli AS score_milli, COUNT(*) AS n,
+             SUM(e.status <> 'active') AS completed,
+             ${components.map(([name, column]) => `SUM(e.${column}) AS "${name}"`).join(', ')}
+      FROM episodes e INDEXED BY episodes_stats_covering_idx
+      WHERE ${clause}
+      GROUP BY e.tenant_id, e.task_id, e.score_milli${byAgent ? ', e.agent' : ''}`;
     return this.prisma.serialized(async (db) => {
-      const rows = await db.$queryRawUnsafe<Record<string, unknown>[]>(sql, ...params, thresholdMilli);
+      const rows = await db.$queryRawUnsafe<Record<string, unknown>[]>(sql, ...params);
       return rows.map((row) => ({
         taskId: String(row.task_id),
         agent: row.agent === null ? null : String(row.agent),
+        scoreMilli: Number(row.score_milli),
         count: Number(row.n),
         completed: Number(row.completed),
-        successes: Number(row.successes),
-        meanMilli: Number(row.mean_milli),
-        medianMilli: Number(row.median_milli),
-        componentMeansMilli: Object.fromEntries(components.map(([name]) => [name, Number(row[name])])) as StatsRow['componentMeansMilli'],
+        componentSumsMilli: Object.fromEntries(components.map(([name]) => [name, Number(row[name])])) as ScoreBucket['componentSumsMilli'],
       }));
     });
   }

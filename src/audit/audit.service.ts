@@ -19,6 +19,7 @@ import type {
 import type { EpisodeFiltersDto, ListEpisodesQueryDto, StatsQueryDto } from './dto/episode-filters.dto';
 import { decodeCursor, encodeCursor } from './episode-cursor';
 import { EpisodeVerifier } from './episode-verifier';
+import { summarizeHistogram } from './score-stats';
 
 const EXPORT_PAGE_SIZE = 200;
 
@@ -90,7 +91,8 @@ export class AuditService {
   async stats(principal: Principal, query: StatsQueryDto): Promise<StatsDto> {
     const scope = await this.scopeOf(principal, query.tenant);
     const threshold = query.threshold ?? 1;
-    const rows = await this.audit.stats(scope, toFilters(query), Math.round(threshold * 1000), query.group_by === 'agent');
+    const buckets = await this.audit.scoreHistogram(scope, toFilters(query), query.group_by === 'agent');
+    const rows = summarizeHistogram(buckets, Math.round(threshold * 1000));
     const ratio = (a: number, b: number) => (b === 0 ? 0 : Math.round((a / b) * 10000) / 10000);
     const points = (milli: number) => Math.round(milli) / 1000;
     return {

@@ -54,11 +54,12 @@ INSERT INTO "new_episodes" ("created_at", "id", "score_milli", "seed", "state_js
 DROP TABLE "episodes";
 ALTER TABLE "new_episodes" RENAME TO "episodes";
 CREATE INDEX "episodes_tenant_id_created_at_id_idx" ON "episodes"("tenant_id", "created_at", "id");
-CREATE INDEX "episodes_tenant_id_task_id_created_at_idx" ON "episodes"("tenant_id", "task_id", "created_at");
-CREATE INDEX "episodes_tenant_id_status_created_at_idx" ON "episodes"("tenant_id", "status", "created_at");
-CREATE INDEX "episodes_tenant_id_agent_created_at_idx" ON "episodes"("tenant_id", "agent", "created_at");
-CREATE INDEX "episodes_tenant_id_run_label_created_at_idx" ON "episodes"("tenant_id", "run_label", "created_at");
+CREATE INDEX "episodes_tenant_id_task_id_created_at_id_idx" ON "episodes"("tenant_id", "task_id", "created_at", "id");
+CREATE INDEX "episodes_tenant_id_status_created_at_id_idx" ON "episodes"("tenant_id", "status", "created_at", "id");
+CREATE INDEX "episodes_tenant_id_agent_created_at_id_idx" ON "episodes"("tenant_id", "agent", "created_at", "id");
+CREATE INDEX "episodes_tenant_id_run_label_created_at_id_idx" ON "episodes"("tenant_id", "run_label", "created_at", "id");
 CREATE INDEX "episodes_created_at_id_idx" ON "episodes"("created_at", "id");
+CREATE INDEX "episodes_stats_covering_idx" ON "episodes"("tenant_id", "task_id", "score_milli", "agent", "status", "run_label", "created_at", "opened_milli", "policy_milli", "priority_milli", "routing_milli", "reply_milli", "resolution_milli");
 CREATE UNIQUE INDEX "episodes_id_tenant_id_key" ON "episodes"("id", "tenant_id");
 CREATE TABLE "new_action_log" (
     "id" INTEGER NOT NULL PRIMARY KEY AUTOINCREMENT,
