@@ -1,4 +1,4 @@
-import { Module, RequestMethod, type DynamicModule, type MiddlewareConsumer, type NestModule } from '@nestjs/common';
+import { Module, type DynamicModule } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
 import { ThrottlerModule } from '@nestjs/throttler';
 import { LoggerModule } from 'nestjs-pino';
@@ -6,7 +6,7 @@ import { AuditModule } from './audit/audit.module';
 import { AuthGuard } from './auth/auth.guard';
 import { BaselineModule } from './baseline/baseline.module';
 import { GlobalExceptionFilter } from './common/global-exception.filter';
-import { JsonBodyMiddleware } from './common/json-body.middleware';
+import { RequestBodyModule } from './common/request-body.module';
 import { createValidationPipe } from './common/validation';
 import { APP_CONFIG, type AppConfig } from './config/app-config';
 import { EpisodesModule } from './episodes/episodes.module';
@@ -19,7 +19,7 @@ import { TenantsModule } from './tenants/tenants.module';
 import { TenantThrottlerGuard } from './throttling/tenant-throttler.guard';
 
 @Module({})
-export class AppModule implements NestModule {
+export class AppModule {
   /** The app for a given, already validated configuration (main.ts reads it from the environment). */
   static register(config: AppConfig): DynamicModule {
     return {
@@ -27,6 +27,7 @@ export class AppModule implements NestModule {
       global: true,
       imports: [
         LoggerModule.forRoot(requestLoggingParams(config)),
+        RequestBodyModule,
         ThrottlerModule.forRoot({
           throttlers: [{ name: 'default', ttl: 60_000, limit: Math.max(config.rateLimitPerMinute, 1) }],
           skipIf: () => config.rateLimitPerMinute === 0,
@@ -52,9 +53,5 @@ export class AppModule implements NestModule {
       ],
       exports: [APP_CONFIG],
     };
-  }
-
-  configure(consumer: MiddlewareConsumer): void {
-    consumer.apply(JsonBodyMiddleware).forRoutes({ path: '*path', method: RequestMethod.ALL });
   }
 }

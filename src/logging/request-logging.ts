@@ -36,18 +36,27 @@ export function requestLoggingParams(config: AppConfig): Params {
         req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, url: req.url }),
         res: (res: { statusCode: number }) => ({ status: res.statusCode }),
       },
-      customProps: (req: IncomingMessage) => {
-        const principal = (req as IncomingMessage & RequestWithPrincipal).principal;
-        const route = (req as IncomingMessage & { route?: { path?: string } }).route?.path;
-        return {
-          tenant: principal === undefined ? null : principal.kind === 'admin' ? 'admin' : principal.tenantId,
-          route: route ?? null,
-        };
-      },
+      // Added to the completion line only (pino-http also evaluates customProps when the request starts, before
+      // the principal and the matched route are known, which would log both twice).
+      customSuccessObject: (req: IncomingMessage, _res: ServerResponse, line: object) => ({ ...line, ...context(req) }),
+      customErrorObject: (req: IncomingMessage, _res: ServerResponse, _error: Error, line: object) => ({
+        ...line,
+        ...context(req),
+      }),
       customSuccessMessage: (req: IncomingMessage, res: ServerResponse) => `${req.method} ${req.url} ${res.statusCode}`,
       customErrorMessage: (req: IncomingMessage, res: ServerResponse) => `${req.method} ${req.url} ${res.statusCode}`,
       customLogLevel: (_req: IncomingMessage, res: ServerResponse, error?: Error) =>
         error || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info',
     },
+  };
+}
+
+/** The tenant (or "admin") the request acted for and the route pattern it matched, once both are known. */
+function context(req: IncomingMessage): { tenant: string | null; route: string | null } {
+  const principal = (req as IncomingMessage & RequestWithPrincipal).principal;
+  const route = (req as IncomingMessage & { route?: { path?: string } }).route?.path;
+  return {
+    tenant: principal === undefined ? null : principal.kind === 'admin' ? 'admin' : principal.tenantId,
+    route: route ?? null,
   };
 }

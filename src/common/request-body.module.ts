@@ -1,0 +1,13 @@
+import { Module, RequestMethod, type MiddlewareConsumer, type NestModule } from '@nestjs/common';
+import { JsonBodyMiddleware } from './json-body.middleware';
+
+/**
+ * Body parsing as a module of its own, imported after the logger module: Nest applies module middleware in
+ * import order, so every request is logged even when its body is refused here.
+ */
+@Module({})
+export class RequestBodyModule implements NestModule {
+  configure(consumer: MiddlewareConsumer): void {
+    consumer.apply(JsonBodyMiddleware).forRoutes({ path: '*path', method: RequestMethod.ALL });
+  }
+}
