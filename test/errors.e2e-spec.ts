@@ -33,6 +33,16 @@ it.each(['null', '5', '"text"', '{"task_id": '])('a JSON body %s that is not an 
   expect(res.body).toEqual({ statusCode: 400, error: 'Bad Request', message: 'the request body is not a valid JSON object' });
 });
 
+it('a refused body is still logged: the request id is echoed on the 400', async () => {
+  const res = await request(http)
+    .post('/step')
+    .set('content-type', 'application/json')
+    .set('x-request-id', 'trace-400')
+    .send('{"bad": ')
+    .expect(400);
+  expect(res.headers['x-request-id']).toBe('trace-400');
+});
+
 it('POST /reset with no body at all starts the easy task', async () => {
   const res = await request(http).post('/reset').expect(200);
   expect(res.body.info.task_id).toBe('billing_duplicate_charge');
