@@ -1,3 +1,4 @@
+import type { Server } from 'node:http';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Logger } from 'nestjs-pino';
@@ -14,6 +15,10 @@ export async function createApp(config: AppConfig): Promise<NestExpressApplicati
   // Nest's own messages go through pino too, so the whole log is JSON lines.
   app.useLogger(app.get(Logger));
   app.disable('x-powered-by');
+  // A client that trickles its request in (or never finishes it) is cut off instead of holding a socket forever.
+  const server = app.getHttpServer() as Server;
+  server.requestTimeout = config.requestTimeoutMs;
+  server.headersTimeout = Math.min(config.headersTimeoutMs, config.requestTimeoutMs);
   configureApp(app);
   await app.init();
   return app;

@@ -59,7 +59,7 @@ export class AuditRepository {
     const agent = byAgent ? 'e.agent' : 'NULL';
     const sql = `
       SELECT e.task_id AS task_id, ${agent} AS agent, e.score_milli AS score_milli, COUNT(*) AS n,
-             SUM(e.status <> 'active') AS completed,
+             SUM(e.status IN ('resolved', 'out_of_steps')) AS completed,
              ${components.map(([name, column]) => `SUM(e.${column}) AS "${name}"`).join(', ')}
       FROM episodes e INDEXED BY episodes_stats_covering_idx
       WHERE ${clause}

@@ -2,7 +2,8 @@ import { Injectable } from '@nestjs/common';
 import type { Principal } from '../auth/principal';
 import { InvalidFieldError, NotFoundError } from '../common/domain-errors';
 import { grade } from '../engine/grader';
-import type { EpisodeState, EpisodeStatus } from '../engine/state';
+import type { EpisodeState } from '../engine/state';
+import type { EpisodeRowStatus } from '../episodes/episode.repository';
 import { presentActionLog, presentComponents, toPoints } from '../episodes/episode.presenter';
 import { TaskCatalog } from '../tasks/task-catalog.service';
 import { TenantsService } from '../tenants/tenants.service';
@@ -166,7 +167,7 @@ export function presentSummary(episode: EpisodeRow): EpisodeSummaryDto {
     tenant_id: episode.tenantId,
     task_id: episode.taskId,
     task_version: episode.taskVersion,
-    status: episode.status as EpisodeStatus,
+    status: episode.status as EpisodeRowStatus,
     step_count: episode.stepCount,
     score: toPoints(episode.scoreMilli),
     seed: episode.seed,

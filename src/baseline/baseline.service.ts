@@ -1,4 +1,5 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { InvalidFieldError } from '../common/domain-errors';
 import { EpisodesService } from '../episodes/episodes.service';
 import { TaskCatalog } from '../tasks/task-catalog.service';
@@ -13,6 +14,7 @@ export class BaselineService {
   constructor(
     private readonly episodes: EpisodesService,
     private readonly catalog: TaskCatalog,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   /** Runs the heuristic policy on each task as a real, persisted episode of the caller's tenant. */
@@ -31,7 +33,7 @@ export class BaselineService {
 
   private async runOne(tenantId: string, taskId: string): Promise<BaselineTaskResultDto> {
     const started = await this.episodes.reset(tenantId, { task_id: taskId, seed: BASELINE_SEED });
-    const agent = new HeuristicAgent();
+    const agent = new HeuristicAgent(this.config);
     let observation = started.observation;
     let done = started.done;
     while (!done) {

@@ -50,7 +50,13 @@ function repeatedCharge(ticket: ActiveTicketView): number | undefined {
   return repeated === undefined ? undefined : Number(repeated);
 }
 
-function composeReply(observation: Observation, ticket: ActiveTicketView, kind: Case): string {
+/** The server's input limits, so the agent never sends what it would refuse. */
+export interface AgentLimits {
+  maxMessageLength: number;
+  maxQueryLength: number;
+}
+
+function composeReply(observation: Observation, ticket: ActiveTicketView, kind: Case, limit: number): string {
   const firstName = ticket.customer.name.split(' ')[0];
   const parts = [`Hello ${firstName}, thank you for reaching out and sorry for the trouble.`];
   const amount = kind === 'billing' ? repeatedCharge(ticket) : undefined;
@@ -58,7 +64,7 @@ function composeReply(observation: Observation, ticket: ActiveTicketView, kind: 
   const guidance = observation.search_results?.results[0]?.snippet;
   if (guidance) parts.push(guidance);
   parts.push('We will keep you updated on this ticket.');
-  return parts.join(' ').slice(0, 2000);
+  return parts.join(' ').slice(0, limit);
 }
 
 /** How many of the instruction's words a ticket's subject, body and notes share. */
@@ -77,6 +83,8 @@ export class HeuristicAgent {
   private chosen: string | null = null;
   /** How often each action type was taken while working the chosen ticket. */
   private readonly taken = new Map<Action['type'], number>();
+
+  constructor(private readonly limits: AgentLimits) {}
 
   act(observation: Observation): Action {
     const ticket = observation.active_ticket;
@@ -114,12 +122,13 @@ export class HeuristicAgent {
     const playbook = PLAYBOOK[kind];
     const keywords = words(ticket.subject).slice(0, 6).join(' ');
     const searches = this.taken.get('search_policy') ?? 0;
-    if (searches === 0) return { type: 'search_policy', query: `${ticket.subject} ${ticket.body}`.slice(0, 200) };
-    if (searches === 1) return { type: 'search_policy', query: `${keywords} what to tell the customer`.slice(0, 200) };
+    const query = (text: string): Action => ({ type: 'search_policy', query: text.slice(0, this.limits.maxQueryLength) });
+    if (searches === 0) return query(`${ticket.subject} ${ticket.body}`);
+    if (searches === 1) return query(`${keywords} what to tell the customer`);
     if (ticket.priority !== playbook.priority) return { type: 'set_priority', priority: playbook.priority };
     if (ticket.team !== playbook.team) return { type: 'route_ticket', team: playbook.team };
     if (!this.taken.has('send_reply')) {
-      return { type: 'send_reply', message: composeReply(observation, ticket, kind) };
+      return { type: 'send_reply', message: composeReply(observation, ticket, kind, this.limits.maxMessageLength) };
     }
     if (playbook.resolution === 'refund_issued') {
       const amount = repeatedCharge(ticket);

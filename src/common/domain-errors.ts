@@ -7,6 +7,9 @@ export class NotFoundError extends Error {}
 /** The request conflicts with the resource's current state (finished episode, concurrent step). */
 export class ConflictError extends Error {}
 
+/** A quota is used up (429). */
+export class TooManyError extends Error {}
+
 /** A well-formed request whose field names something that does not exist. */
 export class InvalidFieldError extends Error {
   constructor(

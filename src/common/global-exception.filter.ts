@@ -1,7 +1,7 @@
 import { STATUS_CODES } from 'node:http';
 import { ArgumentsHost, Catch, HttpException, HttpStatus, Logger, type ExceptionFilter } from '@nestjs/common';
 import type { Response } from 'express';
-import { ConflictError, InvalidFieldError, NotFoundError } from './domain-errors';
+import { ConflictError, InvalidFieldError, NotFoundError, TooManyError } from './domain-errors';
 import type { ErrorBodyDto, ErrorDetailDto } from './error-body.dto';
 
 interface Mapped {
@@ -40,6 +40,7 @@ export class GlobalExceptionFilter implements ExceptionFilter {
     if (exception instanceof HttpException) return fromHttpException(exception);
     if (exception instanceof NotFoundError) return { status: HttpStatus.NOT_FOUND, message: exception.message };
     if (exception instanceof ConflictError) return { status: HttpStatus.CONFLICT, message: exception.message };
+    if (exception instanceof TooManyError) return { status: HttpStatus.TOO_MANY_REQUESTS, message: exception.message };
     if (exception instanceof InvalidFieldError) {
       return {
         status: HttpStatus.UNPROCESSABLE_ENTITY,

@@ -1,4 +1,4 @@
-import { Inject, Injectable, UnsupportedMediaTypeException, type NestMiddleware } from '@nestjs/common';
+import { BadRequestException, Inject, Injectable, UnsupportedMediaTypeException, type NestMiddleware } from '@nestjs/common';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import typeis from 'type-is';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
@@ -25,8 +25,30 @@ export class JsonBodyMiddleware implements NestMiddleware {
     }
     return new Promise<void>((resolve, reject) => {
       this.parse(req, res, (error?: unknown) => (error ? reject(error) : resolve()));
-    }).then(() => next());
+    }).then(() => {
+      if (nestingDepth(req.body, MAX_NESTING) > MAX_NESTING) {
+        throw new BadRequestException(`the request body is nested more than ${MAX_NESTING} levels deep`);
+      }
+      next();
+    });
   }
+}
+
+/** No request of this API nests deeper than a few levels; validators recurse, so deeper bodies stop here. */
+const MAX_NESTING = 16;
+
+/** Depth of a parsed JSON value, counted iteratively and only up to `limit + 1`. */
+function nestingDepth(value: unknown, limit: number): number {
+  let deepest = 0;
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length > 0) {
+    const [node, depth] = stack.pop()!;
+    if (node === null || typeof node !== 'object') continue;
+    if (depth + 1 > deepest) deepest = depth + 1;
+    if (deepest > limit) return deepest;
+    for (const child of Object.values(node)) stack.push([child, depth + 1]);
+  }
+  return deepest;
 }
 
 /** `Content-Length: 0` is no body (type-is counts it as one); chunked bodies are assumed non-empty. */

@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { z } from 'zod';
+import { LIMITS } from '../engine/vocabulary';
 import { resolveDatabaseUrl } from './database-url';
 
 /** Where the task files live: seeds/tasks at the project root, the same from src/ and dist/. */
@@ -20,6 +21,12 @@ const envSchema = z.object({
     .default('false')
     .transform((v) => v === 'true' || v === '1'),
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).max(10_000_000).default(6000),
+  MAX_MESSAGE_LENGTH: z.coerce.number().int().min(1).max(LIMITS.messageLengthCeiling).default(2000),
+  MAX_QUERY_LENGTH: z.coerce.number().int().min(1).max(LIMITS.queryLengthCeiling).default(200),
+  MAX_ACTIVE_EPISODES_PER_TENANT: z.coerce.number().int().min(0).max(10_000_000).default(1000),
+  EPISODE_IDLE_TIMEOUT_MINUTES: z.coerce.number().int().min(0).max(525_600).default(1440),
+  REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(30_000),
+  HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
 });
 
 /** The server's settings, validated once at boot; everything else reads this object, never process.env. */
@@ -38,6 +45,16 @@ export interface AppConfig {
   requireApiKey: boolean;
   /** Requests per minute per tenant; 0 turns rate limiting off. */
   rateLimitPerMinute: number;
+  /** Longest accepted reply and search query (the action schema's ceilings are hard upper bounds). */
+  maxMessageLength: number;
+  maxQueryLength: number;
+  /** Active episodes a tenant may hold at once; 0 means no cap. */
+  maxActiveEpisodesPerTenant: number;
+  /** Active episodes untouched this long are marked expired (kept, still auditable); 0 never expires them. */
+  episodeIdleTimeoutMinutes: number;
+  /** A request must be received and answered within this time; headers within HEADERS_TIMEOUT_MS. */
+  requestTimeoutMs: number;
+  headersTimeoutMs: number;
 }
 
 /** Never echoed in error messages. */
@@ -84,5 +101,11 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
     adminApiKey: e.ADMIN_API_KEY ?? null,
     requireApiKey: e.REQUIRE_API_KEY,
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
+    maxMessageLength: e.MAX_MESSAGE_LENGTH,
+    maxQueryLength: e.MAX_QUERY_LENGTH,
+    maxActiveEpisodesPerTenant: e.MAX_ACTIVE_EPISODES_PER_TENANT,
+    episodeIdleTimeoutMinutes: e.EPISODE_IDLE_TIMEOUT_MINUTES,
+    requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
+    headersTimeoutMs: e.HEADERS_TIMEOUT_MS,
   };
 }

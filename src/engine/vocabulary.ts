@@ -57,8 +57,9 @@ export type ActionType = (typeof ACTION_TYPES)[number];
 /** Input limits shared by validation and documentation. */
 export const LIMITS = {
   ticketIdLength: 64,
-  queryLength: 200,
-  messageLength: 2000,
+  /** Hard ceilings of the action schema; the server's configured limits (MAX_*_LENGTH) are at most these. */
+  queryLengthCeiling: 1000,
+  messageLengthCeiling: 8000,
   maxAmount: 1_000_000,
   searchResults: 5,
   recentActions: 8,

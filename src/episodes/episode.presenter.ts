@@ -1,6 +1,7 @@
 import type { Action } from '../engine/actions';
 import type { GradeBreakdown } from '../engine/grader';
 import { observe } from '../engine/observation';
+import type { EpisodeState } from '../engine/state';
 import type { Task } from '../engine/task.schema';
 import type { ActionLogRecord, EpisodeRecord } from './episode.repository';
 import type {
@@ -23,10 +24,9 @@ export function presentComponents(breakdown: GradeBreakdown): ScoreComponentDto[
   }));
 }
 
-export function presentStep(task: Task, episode: EpisodeRecord, rewardMilli: number): StepResponseDto {
-  const { state } = episode;
+export function presentStep(task: Task, episodeId: string, state: EpisodeState, rewardMilli: number): StepResponseDto {
   return {
-    episode_id: episode.id,
+    episode_id: episodeId,
     observation: observe(task, state),
     reward: toPoints(rewardMilli),
     done: state.done,
@@ -65,7 +65,7 @@ export function presentState(
     task_id: episode.taskId,
     task_version: episode.taskVersion,
     seed: episode.seed,
-    status: state.status,
+    status: episode.status,
     done: state.done,
     step_count: state.step_count,
     max_steps: state.max_steps,
@@ -82,7 +82,7 @@ export function presentGrade(episode: EpisodeRecord, breakdown: GradeBreakdown):
   return {
     episode_id: episode.id,
     task_id: episode.taskId,
-    status: episode.state.status,
+    status: episode.status,
     score: toPoints(breakdown.score_milli),
     components: presentComponents(breakdown),
   };

@@ -1,9 +1,13 @@
 import type { GradeBreakdown } from '../engine/grader';
 import type { EpisodeState, HistoryEntry } from '../engine/state';
 
+/** The episode's status as the API reports it: the engine's, or `expired` after inactivity. */
+export type EpisodeRowStatus = 'active' | 'resolved' | 'out_of_steps' | 'expired';
+
 export interface EpisodeRecord {
   id: string;
   tenantId: string;
+  status: EpisodeRowStatus;
   taskId: string;
   taskVersion: string;
   seed: number;
@@ -29,12 +33,24 @@ export interface NewEpisode {
   grade: GradeBreakdown;
 }
 
-/** What one step changes: the new state, its grade, and the log entry that explains it. */
+/** What one step changes: the new state, its grade, the log entry that explains it, and the response sent. */
 export interface StepWrite {
   state: EpisodeState;
   grade: GradeBreakdown;
   entry: HistoryEntry;
+  /** Kept with the request id (when there is one) so a retry gets exactly this response. */
+  responseJson: string;
 }
+
+/** A client's request id for a step, with the hash of its action. */
+export interface StepRequestKey {
+  requestId: string;
+  actionHash: string;
+}
+
+export type StepOutcome =
+  | { kind: 'applied'; episode: EpisodeRecord; responseJson: string }
+  | { kind: 'duplicate'; actionHash: string; responseJson: string };
 
 export interface ActionLogRecord {
   stepIndex: number;
@@ -52,7 +68,8 @@ export interface ActionLogRecord {
  * episode id alone can never reach another tenant's episode.
  */
 export abstract class EpisodeRepository {
-  abstract create(tenantId: string, episode: NewEpisode): Promise<EpisodeRecord>;
+  /** Creates the episode unless the tenant already has `maxActive` active ones (0: no cap); then TooManyError. */
+  abstract create(tenantId: string, episode: NewEpisode, maxActive: number): Promise<EpisodeRecord>;
 
   abstract find(tenantId: string, episodeId: string): Promise<EpisodeRecord | null>;
 
@@ -60,12 +77,17 @@ export abstract class EpisodeRepository {
    * Reads the episode, lets `decide` compute the step from it, and stores the result (the episode row and a
    * hash-chained action-log row, in one transaction), with nothing else touching the database in between.
    * `decide` must be synchronous and may throw to abort. Throws NotFoundError when the tenant has no such episode.
+   * With a request key already used on this episode, nothing is applied and the earlier response is returned.
    */
   abstract applyStep(
     tenantId: string,
     episodeId: string,
+    request: StepRequestKey | null,
     decide: (episode: EpisodeRecord) => StepWrite,
-  ): Promise<EpisodeRecord>;
+  ): Promise<StepOutcome>;
+
+  /** A system job, not a tenant's request: marks every tenant's active episodes idle since `cutoff` expired. */
+  abstract expireIdleEpisodesOfAllTenants(cutoff: Date): Promise<number>;
 
   abstract listActions(tenantId: string, episodeId: string): Promise<ActionLogRecord[]>;
 }

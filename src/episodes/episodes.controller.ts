@@ -29,7 +29,7 @@ export class EpisodesController {
   @ApiOkResponse({ type: StepResponseDto })
   @ApiErrors(400, 404, 409, 413, 415, 422)
   step(@CurrentTenant() tenantId: string, @Body() body: StepRequestDto): Promise<StepResponseDto> {
-    return this.episodes.step(tenantId, body.episode_id, body.action);
+    return this.episodes.step(tenantId, body.episode_id, body.action, body.request_id);
   }
 
   @Get('state/:episode_id')

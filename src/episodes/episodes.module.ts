@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TasksModule } from '../tasks/tasks.module';
+import { EpisodeExpiryService } from './episode-expiry.service';
 import { EpisodeRepository } from './episode.repository';
 import { EpisodesController } from './episodes.controller';
 import { EpisodesService } from './episodes.service';
@@ -9,7 +10,7 @@ import { PrismaEpisodeRepository } from './prisma-episode.repository';
 @Module({
   imports: [TasksModule],
   controllers: [EpisodesController, GraderController],
-  providers: [EpisodesService, { provide: EpisodeRepository, useClass: PrismaEpisodeRepository }],
+  providers: [EpisodesService, EpisodeExpiryService, { provide: EpisodeRepository, useClass: PrismaEpisodeRepository }],
   exports: [EpisodesService],
 })
 export class EpisodesModule {}

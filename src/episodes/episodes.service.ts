@@ -1,7 +1,9 @@
 import { randomInt, randomUUID } from 'node:crypto';
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import { canonicalJson, sha256Hex } from '../common/canonical-json';
+import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { ConflictError, InvalidFieldError, NotFoundError } from '../common/domain-errors';
-import type { Action } from '../engine/actions';
+import { canonicalAction, type Action } from '../engine/actions';
 import { reset, step } from '../engine/engine';
 import { grade } from '../engine/grader';
 import { observe } from '../engine/observation';
@@ -19,6 +21,7 @@ export class EpisodesService {
   constructor(
     private readonly tasks: TaskCatalog,
     private readonly episodes: EpisodeRepository,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   async reset(tenantId: string, request: ResetRequestDto): Promise<ResetResponseDto> {
@@ -35,7 +38,7 @@ export class EpisodesService {
       tags: [...new Set(request.tags ?? [])].sort(),
       state,
       grade: grade(task, state),
-    });
+    }, this.config.maxActiveEpisodesPerTenant);
     return {
       episode_id: episode.id,
       observation: observe(task, state),
@@ -55,23 +58,47 @@ export class EpisodesService {
     };
   }
 
-  async step(tenantId: string, episodeId: string, action: Action): Promise<StepResponseDto> {
+  /**
+   * Applies one action. With a `requestId`, the step is idempotent: a retry of the same request (same id, same
+   * action) gets the original response and applies nothing; the same id with another action is a 409.
+   */
+  async step(tenantId: string, episodeId: string, action: Action, requestId?: string): Promise<StepResponseDto> {
+    this.checkConfiguredLimits(action);
     // The task version never changes for an episode, so it can be loaded before the serialized step.
     const task = await this.taskOf(await this.require(tenantId, episodeId));
-    let rewardMilli = 0;
-    const episode = await this.episodes.applyStep(tenantId, episodeId, (current) => {
-      if (current.state.done) {
-        throw new ConflictError(`episode "${episodeId}" is finished (${current.state.status}); start a new one with POST /reset`);
-      }
-      const result = step(task, current.state, action);
-      rewardMilli = result.reward_milli;
-      return {
-        state: result.state,
-        grade: grade(task, result.state),
-        entry: result.state.history[result.state.history.length - 1],
-      };
-    });
-    return presentStep(task, episode, rewardMilli);
+    const actionHash = sha256Hex(canonicalJson(canonicalAction(action)));
+    const outcome = await this.episodes.applyStep(
+      tenantId,
+      episodeId,
+      requestId === undefined ? null : { requestId, actionHash },
+      (current) => {
+        if (current.status !== 'active') {
+          throw new ConflictError(`episode "${episodeId}" is ${current.status.replace(/_/g, ' ')}; start a new one with POST /reset`);
+        }
+        const result = step(task, current.state, action);
+        const response = presentStep(task, episodeId, result.state, result.reward_milli);
+        return {
+          state: result.state,
+          grade: grade(task, result.state),
+          entry: result.state.history[result.state.history.length - 1],
+          responseJson: JSON.stringify(response),
+        };
+      },
+    );
+    if (outcome.kind === 'duplicate' && outcome.actionHash !== actionHash) {
+      throw new ConflictError(`request_id "${requestId}" was already used on this episode for a different action`);
+    }
+    return JSON.parse(outcome.responseJson) as StepResponseDto;
+  }
+
+  /** Reply and query limits are configuration, so they are checked here rather than in the static DTO. */
+  private checkConfiguredLimits(action: Action): void {
+    if (action.type === 'send_reply' && action.message.length > this.config.maxMessageLength) {
+      throw new InvalidFieldError('action.message', `message must be at most ${this.config.maxMessageLength} characters`);
+    }
+    if (action.type === 'search_policy' && action.query.length > this.config.maxQueryLength) {
+      throw new InvalidFieldError('action.query', `query must be at most ${this.config.maxQueryLength} characters`);
+    }
   }
 
   async state(tenantId: string, episodeId: string): Promise<EpisodeStateDto> {

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { canonicalJson } from '../common/canonical-json';
-import { ConflictError, NotFoundError } from '../common/domain-errors';
+import { ConflictError, NotFoundError, TooManyError } from '../common/domain-errors';
 import type { EpisodeState } from '../engine/state';
 import type { GradeBreakdown } from '../engine/grader';
 import type { Episode, PrismaClient } from '../generated/prisma/client';
@@ -10,7 +10,10 @@ import {
   EpisodeRepository,
   type ActionLogRecord,
   type EpisodeRecord,
+  type EpisodeRowStatus,
   type NewEpisode,
+  type StepOutcome,
+  type StepRequestKey,
   type StepWrite,
 } from './episode.repository';
 
@@ -20,8 +23,17 @@ export class PrismaEpisodeRepository extends EpisodeRepository {
     super();
   }
 
-  create(tenantId: string, episode: NewEpisode): Promise<EpisodeRecord> {
+  create(tenantId: string, episode: NewEpisode, maxActive: number): Promise<EpisodeRecord> {
     return this.prisma.serialized(async (db) => {
+      // Counted and created with nothing in between (the serialized path), so the cap cannot be overshot.
+      if (maxActive > 0) {
+        const active = await db.episode.count({ where: { tenantId, status: 'active' } });
+        if (active >= maxActive) {
+          throw new TooManyError(
+            `this tenant has ${active} active episodes, the most allowed (${maxActive}); finish some, or let idle ones expire`,
+          );
+        }
+      }
       const row = await db.episode.create({
         data: {
           id: episode.id,
@@ -45,11 +57,22 @@ export class PrismaEpisodeRepository extends EpisodeRepository {
     return this.prisma.serialized((db) => findRow(db, tenantId, episodeId));
   }
 
-  applyStep(tenantId: string, episodeId: string, decide: (episode: EpisodeRecord) => StepWrite): Promise<EpisodeRecord> {
+  applyStep(
+    tenantId: string,
+    episodeId: string,
+    request: StepRequestKey | null,
+    decide: (episode: EpisodeRecord) => StepWrite,
+  ): Promise<StepOutcome> {
     return this.prisma.serialized(async (db) => {
       const episode = await findRow(db, tenantId, episodeId);
       if (!episode) throw new NotFoundError(`no episode "${episodeId}"`);
-      const { state, grade, entry } = decide(episode);
+      if (request) {
+        const prior = await db.stepRequest.findUnique({
+          where: { episodeId_requestId: { episodeId, requestId: request.requestId } },
+        });
+        if (prior) return { kind: 'duplicate', actionHash: prior.actionHash, responseJson: prior.responseJson };
+      }
+      const { state, grade, entry, responseJson } = decide(episode);
       const createdAt = new Date();
       const hash = chainHash(episode.chainHead, {
         episodeId,
@@ -89,9 +112,32 @@ export class PrismaEpisodeRepository extends EpisodeRepository {
             hash,
           },
         });
+        if (request) {
+          await tx.stepRequest.create({
+            data: {
+              episodeId,
+              tenantId,
+              requestId: request.requestId,
+              stepIndex: entry.step,
+              actionHash: request.actionHash,
+              responseJson,
+              createdAt,
+            },
+          });
+        }
         return updated;
       });
-      return toRecord(row);
+      return { kind: 'applied', episode: toRecord(row), responseJson };
+    });
+  }
+
+  expireIdleEpisodesOfAllTenants(cutoff: Date): Promise<number> {
+    return this.prisma.serialized(async (db) => {
+      const { count } = await db.episode.updateMany({
+        where: { status: 'active', updatedAt: { lt: cutoff } },
+        data: { status: 'expired' },
+      });
+      return count;
     });
   }
 
@@ -135,6 +181,7 @@ export function toRecord(row: Episode): EpisodeRecord {
   return {
     id: row.id,
     tenantId: row.tenantId,
+    status: row.status as EpisodeRowStatus,
     taskId: row.taskId,
     taskVersion: row.taskVersion,
     seed: row.seed,

@@ -2,6 +2,7 @@ import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
 import { API_KEY_SCHEME, BEARER_SCHEME } from '../auth/access.decorator';
 import { APP_VERSION } from '../common/app-version';
+import { APP_CONFIG, type AppConfig } from '../config/app-config';
 
 const DESCRIPTION =
   'SupportDesk is a deterministic, persisted customer-support environment for training and evaluating agents. ' +
@@ -24,7 +25,20 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     operationIdFactory: (_controller: string, method: string) => method,
   });
   closeRequestSchemas(document, requestSchemaNames(document));
+  applyConfiguredLimits(document, app.get<AppConfig>(APP_CONFIG));
   return document;
+}
+
+/** The DTOs carry hard ceilings; this server's configured limits (MAX_*_LENGTH) are what clients must meet. */
+function applyConfiguredLimits(document: OpenAPIObject, config: AppConfig): void {
+  const schemas = (document.components?.schemas ?? {}) as Record<string, { properties?: Record<string, { maxLength?: number }> }>;
+  const set = (schema: string, property: string, maxLength: number) => {
+    const target = schemas[schema]?.properties?.[property];
+    if (!target) throw new Error(`${schema}.${property} is not in the OpenAPI document`);
+    target.maxLength = maxLength;
+  };
+  set('SendReplyAction', 'message', config.maxMessageLength);
+  set('SearchPolicyAction', 'query', config.maxQueryLength);
 }
 
 /** Schemas reachable from request bodies: what the validation pipe guards. */

@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import type { EpisodeStatus } from '../../engine/state';
+import type { EpisodeRowStatus } from '../../episodes/episode.repository';
 import { ActionLogEntryDto, EPISODE_STATUSES, ScoreComponentDto } from '../../episodes/dto/episode-responses.dto';
 
 export class EpisodeSummaryDto {
@@ -8,7 +8,7 @@ export class EpisodeSummaryDto {
   task_id!: string;
   task_version!: string;
   @ApiProperty({ enum: EPISODE_STATUSES, enumName: 'EpisodeStatus' })
-  status!: EpisodeStatus;
+  status!: EpisodeRowStatus;
   step_count!: number;
   score!: number;
   seed!: number;

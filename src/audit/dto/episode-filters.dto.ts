@@ -1,7 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsIn, IsISO8601, IsNumber, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
-import type { EpisodeStatus } from '../../engine/state';
+import type { EpisodeRowStatus } from '../../episodes/episode.repository';
 import { EPISODE_STATUSES } from '../../episodes/dto/episode-responses.dto';
 import { TAG_PATTERN } from '../../episodes/dto/reset-request.dto';
 
@@ -16,7 +16,7 @@ export class EpisodeFiltersDto {
   @ApiProperty({ required: false, enum: EPISODE_STATUSES, enumName: 'EpisodeStatus' })
   @IsIn(EPISODE_STATUSES)
   @IsOptional()
-  status?: EpisodeStatus;
+  status?: EpisodeRowStatus;
 
   @ApiProperty({ required: false, maxLength: 128 })
   @MaxLength(128)

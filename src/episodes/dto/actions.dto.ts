@@ -55,12 +55,12 @@ export class SearchPolicyAction {
   /** Free-text query over the policy knowledge base. */
   @ApiProperty({
     minLength: 1,
-    maxLength: LIMITS.queryLength,
+    maxLength: LIMITS.queryLengthCeiling,
     pattern: NOT_BLANK.source,
     example: 'duplicate charge annual plan refund',
   })
   @Matches(NOT_BLANK, { message: 'query must contain a word' })
-  @MaxLength(LIMITS.queryLength)
+  @MaxLength(LIMITS.queryLengthCeiling)
   @IsString()
   query!: string;
 }
@@ -91,9 +91,9 @@ export class SendReplyAction {
   type!: 'send_reply';
 
   /** The message sent to the customer of the open ticket. */
-  @ApiProperty({ minLength: 1, maxLength: LIMITS.messageLength, pattern: NOT_BLANK.source })
+  @ApiProperty({ minLength: 1, maxLength: LIMITS.messageLengthCeiling, pattern: NOT_BLANK.source })
   @Matches(NOT_BLANK, { message: 'message must contain a word' })
-  @MaxLength(LIMITS.messageLength)
+  @MaxLength(LIMITS.messageLengthCeiling)
   @IsString()
   message!: string;
 }

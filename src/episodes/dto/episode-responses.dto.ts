@@ -1,11 +1,11 @@
 import { ApiProperty } from '@nestjs/swagger';
 import type { Action } from '../../engine/actions';
 import { COMPONENT_WEIGHTS, type ComponentName } from '../../engine/grader';
-import type { EpisodeStatus } from '../../engine/state';
+import type { EpisodeRowStatus } from '../../episodes/episode.repository';
 import { actionPropertyOptions } from './action-ref';
 import { ActiveTicketDto, ObservationDto } from './observation.dto';
 
-export const EPISODE_STATUSES: EpisodeStatus[] = ['active', 'resolved', 'out_of_steps'];
+export const EPISODE_STATUSES: EpisodeRowStatus[] = ['active', 'resolved', 'out_of_steps', 'expired'];
 const COMPONENT_NAMES = Object.keys(COMPONENT_WEIGHTS) as ComponentName[];
 
 export class ResetInfoDto {
@@ -16,7 +16,7 @@ export class ResetInfoDto {
   max_steps!: number;
   score!: number;
   @ApiProperty({ enum: EPISODE_STATUSES, enumName: 'EpisodeStatus' })
-  status!: EpisodeStatus;
+  status!: EpisodeRowStatus;
   @ApiProperty({ type: String, nullable: true })
   agent!: string | null;
   @ApiProperty({ type: String, nullable: true })
@@ -39,7 +39,7 @@ export class StepInfoDto {
   score!: number;
   step_count!: number;
   @ApiProperty({ enum: EPISODE_STATUSES, enumName: 'EpisodeStatus' })
-  status!: EpisodeStatus;
+  status!: EpisodeRowStatus;
   @ApiProperty({ type: String, nullable: true, description: 'Why the action could not apply, or null.' })
   last_action_error!: string | null;
 }
@@ -83,7 +83,7 @@ export class EpisodeStateDto {
   task_version!: string;
   seed!: number;
   @ApiProperty({ enum: EPISODE_STATUSES, enumName: 'EpisodeStatus' })
-  status!: EpisodeStatus;
+  status!: EpisodeRowStatus;
   done!: boolean;
   step_count!: number;
   max_steps!: number;
@@ -101,7 +101,7 @@ export class GradeResponseDto {
   episode_id!: string;
   task_id!: string;
   @ApiProperty({ enum: EPISODE_STATUSES, enumName: 'EpisodeStatus' })
-  status!: EpisodeStatus;
+  status!: EpisodeRowStatus;
   score!: number;
   components!: ScoreComponentDto[];
 }

@@ -1,7 +1,7 @@
 import { ApiExtraModels, ApiProperty } from '@nestjs/swagger';
 import { actionPropertyOptions } from './action-ref';
 import { Type } from 'class-transformer';
-import { IsDefined, IsNotEmpty, IsObject, IsString, MaxLength, ValidateNested } from 'class-validator';
+import { IsDefined, IsNotEmpty, IsObject, IsOptional, IsString, Matches, MaxLength, ValidateNested } from 'class-validator';
 import { ACTION_TYPES } from '../../engine/vocabulary';
 import { ACTION_DTOS, UnrecognizedAction, type ActionDto } from './actions.dto';
 
@@ -16,6 +16,18 @@ export class StepRequestDto {
   @MaxLength(EPISODE_ID_MAX_LENGTH)
   @IsString()
   episode_id!: string;
+
+  @ApiProperty({
+    required: false,
+    pattern: '^[A-Za-z0-9._:-]{1,128}$',
+    description:
+      'Makes the step idempotent: a retry with the same request_id and action returns the original response ' +
+      'and applies nothing; the same request_id with a different action is refused with 409.',
+  })
+  @Matches(/^[A-Za-z0-9._:-]{1,128}$/, { message: 'request_id must be 1-128 letters, digits, ".", "_", ":" or "-"' })
+  @IsString()
+  @IsOptional()
+  request_id?: string;
 
   @ApiProperty(actionPropertyOptions('One action, chosen by its `type`.'))
   @ValidateNested()

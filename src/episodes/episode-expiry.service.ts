@@ -1,0 +1,46 @@
+import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import { APP_CONFIG, type AppConfig } from '../config/app-config';
+import { EpisodeRepository } from './episode.repository';
+
+/** How often the sweep runs at most; it also runs at start-up. */
+const MAX_SWEEP_INTERVAL_MS = 60_000;
+
+/**
+ * Marks active episodes that nobody has stepped for EPISODE_IDLE_TIMEOUT_MINUTES as `expired`. They are kept
+ * (still listed, exported and verifiable) but can no longer be stepped, and they stop counting towards the
+ * tenant's cap on active episodes.
+ */
+@Injectable()
+export class EpisodeExpiryService implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly logger = new Logger(EpisodeExpiryService.name);
+  private timer: NodeJS.Timeout | null = null;
+
+  constructor(
+    private readonly episodes: EpisodeRepository,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    const timeoutMs = this.config.episodeIdleTimeoutMinutes * 60_000;
+    if (timeoutMs === 0) return;
+    const every = Math.min(MAX_SWEEP_INTERVAL_MS, Math.max(1_000, Math.floor(timeoutMs / 4)));
+    this.timer = setInterval(() => {
+      this.sweep().catch((error: unknown) => this.logger.error(`expiry sweep failed: ${(error as Error).message}`));
+    }, every);
+    this.timer.unref();
+    void this.sweep().catch((error: unknown) => this.logger.error(`expiry sweep failed: ${(error as Error).message}`));
+  }
+
+  onModuleDestroy(): void {
+    if (this.timer) clearInterval(this.timer);
+  }
+
+  /** One sweep; returns how many episodes it expired. */
+  async sweep(now: Date = new Date()): Promise<number> {
+    const timeoutMs = this.config.episodeIdleTimeoutMinutes * 60_000;
+    if (timeoutMs === 0) return 0;
+    const expired = await this.episodes.expireIdleEpisodesOfAllTenants(new Date(now.getTime() - timeoutMs));
+    if (expired > 0) this.logger.log(`expired ${expired} idle episode(s)`);
+    return expired;
+  }
+}
