@@ -15,8 +15,11 @@ export async function createApp(config: AppConfig): Promise<NestExpressApplicati
   // Nest's own messages go through pino too, so the whole log is JSON lines.
   app.useLogger(app.get(Logger));
   app.disable('x-powered-by');
-  // A client that trickles its request in (or never finishes it) is cut off instead of holding a socket forever.
+  // A client that goes quiet mid-request is cut off after REQUEST_TIMEOUT_MS of silence (socket timeout, exact);
+  // one that trickles bytes in is cut off once headers or the whole request take too long (Node checks those
+  // deadlines every few seconds).
   const server = app.getHttpServer() as Server;
+  server.timeout = config.requestTimeoutMs;
   server.requestTimeout = config.requestTimeoutMs;
   server.headersTimeout = Math.min(config.headersTimeoutMs, config.requestTimeoutMs);
   configureApp(app);
