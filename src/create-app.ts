@@ -3,6 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Logger } from 'nestjs-pino';
 import { AppModule } from './app.module';
+import { answerClientErrorsWithErrorBody } from './common/client-error-handler';
 import type { AppConfig } from './config/app-config';
 import { configureApp } from './configure-app';
 
@@ -22,6 +23,7 @@ export async function createApp(config: AppConfig): Promise<NestExpressApplicati
   server.timeout = config.requestTimeoutMs;
   server.requestTimeout = config.requestTimeoutMs;
   server.headersTimeout = Math.min(config.headersTimeoutMs, config.requestTimeoutMs);
+  answerClientErrorsWithErrorBody(server);
   configureApp(app);
   await app.init();
   return app;

@@ -29,6 +29,9 @@ export class JsonBodyMiddleware implements NestMiddleware {
       if (nestingDepth(req.body, MAX_NESTING) > MAX_NESTING) {
         throw new BadRequestException(`the request body is nested more than ${MAX_NESTING} levels deep`);
       }
+      if (!wellFormed(req.body)) {
+        throw new BadRequestException('the request body contains a lone UTF-16 surrogate (\\ud800-\\udfff), which is not text');
+      }
       next();
     });
   }
@@ -49,6 +52,26 @@ function nestingDepth(value: unknown, limit: number): number {
     for (const child of Object.values(node)) stack.push([child, depth + 1]);
   }
   return deepest;
+}
+
+/**
+ * JSON may spell unpaired surrogates ("\\ud800"); they are not Unicode text, and SQLite cannot store them as
+ * UTF-8, so they are refused at the door rather than failing deep inside a query.
+ */
+function wellFormed(value: unknown): boolean {
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (typeof node === 'string') {
+      if (!node.isWellFormed()) return false;
+    } else if (node !== null && typeof node === 'object') {
+      for (const [key, child] of Object.entries(node)) {
+        if (!key.isWellFormed()) return false;
+        stack.push(child);
+      }
+    }
+  }
+  return true;
 }
 
 /** `Content-Length: 0` is no body (type-is counts it as one); chunked bodies are assumed non-empty. */

@@ -1,8 +1,8 @@
 import { ApiExtraModels, ApiProperty } from '@nestjs/swagger';
 import { actionPropertyOptions } from './action-ref';
-import { Type } from 'class-transformer';
+import { plainToInstance, Transform } from 'class-transformer';
 import { IsDefined, IsNotEmpty, IsObject, IsOptional, IsString, Matches, MaxLength, ValidateNested } from 'class-validator';
-import { ACTION_TYPES } from '../../engine/vocabulary';
+import { ACTION_TYPES, type ActionType } from '../../engine/vocabulary';
 import { ACTION_DTOS, UnrecognizedAction, type ActionDto } from './actions.dto';
 
 const actionClasses = Object.values(ACTION_DTOS);
@@ -32,13 +32,18 @@ export class StepRequestDto {
   @ApiProperty(actionPropertyOptions('One action, chosen by its `type`.'))
   @ValidateNested()
   @IsObject()
-  @Type(() => UnrecognizedAction, {
-    keepDiscriminatorProperty: true,
-    discriminator: {
-      property: 'type',
-      subTypes: ACTION_TYPES.map((name) => ({ name, value: ACTION_DTOS[name] })),
-    },
-  })
-  @IsDefined()
+  // Chooses the action class by `type` for plain objects only; anything else (null, arrays, strings) is left
+  // as it is for @IsObject to reject. (class-transformer's own discriminator crashes on null array items.)
+  @Transform(({ value }) => toActionInstance(value), { toClassOnly: true })
   action!: ActionDto;
+}
+
+function toActionInstance(value: unknown): unknown {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return value;
+  const type = (value as { type?: unknown }).type;
+  const cls =
+    typeof type === 'string' && (ACTION_TYPES as readonly string[]).includes(type)
+      ? ACTION_DTOS[type as ActionType]
+      : UnrecognizedAction;
+  return plainToInstance(cls as new () => object, value);
 }
