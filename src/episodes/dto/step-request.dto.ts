@@ -35,6 +35,7 @@ export class StepRequestDto {
   // Chooses the action class by `type` for plain objects only; anything else (null, arrays, strings) is left
   // as it is for @IsObject to reject. (class-transformer's own discriminator crashes on null array items.)
   @Transform(({ value }) => toActionInstance(value), { toClassOnly: true })
+  @IsDefined()
   action!: ActionDto;
 }
 
