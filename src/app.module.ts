@@ -4,6 +4,7 @@ import { ThrottlerModule } from '@nestjs/throttler';
 import { LoggerModule } from 'nestjs-pino';
 import { AuditModule } from './audit/audit.module';
 import { AuthGuard } from './auth/auth.guard';
+import { AuthModule } from './auth/auth.module';
 import { BaselineModule } from './baseline/baseline.module';
 import { GlobalExceptionFilter } from './common/global-exception.filter';
 import { RequestBodyModule } from './common/request-body.module';
@@ -12,7 +13,9 @@ import { APP_CONFIG, type AppConfig } from './config/app-config';
 import { EpisodesModule } from './episodes/episodes.module';
 import { HealthModule } from './health/health.module';
 import { requestLoggingParams } from './logging/request-logging';
+import { McpModule } from './mcp/mcp.module';
 import { OpenApiModule } from './openapi/openapi.module';
+import { OpenEnvModule } from './openenv/openenv.module';
 import { PrismaModule } from './prisma/prisma.module';
 import { TasksModule } from './tasks/tasks.module';
 import { TenantsModule } from './tenants/tenants.module';
@@ -34,10 +37,13 @@ export class AppModule {
         }),
         PrismaModule,
         TenantsModule,
+        AuthModule,
         TasksModule,
         EpisodesModule,
         AuditModule,
         BaselineModule,
+        McpModule,
+        OpenEnvModule,
         HealthModule,
         OpenApiModule,
       ],

@@ -56,13 +56,19 @@ it('the access rules are the intended ones (a new route must be added here, and 
     'GET /episodes/:episode_id/verify': 'audit',
     'GET /episodes/export': 'audit',
     'GET /health': 'public',
+    'GET /mcp': 'tenant',
+    'GET /metadata': 'public',
+    'GET /schema': 'public',
+    'GET /state': 'tenant',
     'GET /state/:episode_id': 'tenant',
+    'DELETE /mcp': 'tenant',
     'GET /stats': 'audit',
     'GET /tasks': 'public',
     'POST /admin/tenants': 'admin',
     'POST /admin/tenants/:slug/keys': 'admin',
     'POST /baseline': 'tenant',
     'POST /grader': 'tenant',
+    'POST /mcp': 'tenant',
     'POST /reset': 'tenant',
     'POST /step': 'tenant',
   });
@@ -72,7 +78,7 @@ it('the OpenAPI document declares security on every protected route and none on 
   const document = (await request(ctx.http).get('/openapi.json').expect(200)).body;
   for (const [path, item] of Object.entries<any>(document.paths)) {
     for (const [method, operation] of Object.entries<any>(item)) {
-      const isPublic = ['/health', '/tasks', '/action_schema'].includes(path);
+      const isPublic = ['/health', '/tasks', '/action_schema', '/metadata', '/schema'].includes(path);
       expect([`${method} ${path}`, operation.security ?? []]).toEqual([
         `${method} ${path}`,
         isPublic ? [] : [{ bearer: [] }, { api_key: [] }],

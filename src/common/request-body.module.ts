@@ -8,6 +8,10 @@ import { JsonBodyMiddleware } from './json-body.middleware';
 @Module({})
 export class RequestBodyModule implements NestModule {
   configure(consumer: MiddlewareConsumer): void {
-    consumer.apply(JsonBodyMiddleware).forRoutes({ path: '*path', method: RequestMethod.ALL });
+    // /mcp reads its own body: a malformed one must get a JSON-RPC error envelope, not the REST error body.
+    consumer
+      .apply(JsonBodyMiddleware)
+      .exclude({ path: 'mcp', method: RequestMethod.ALL })
+      .forRoutes({ path: '*path', method: RequestMethod.ALL });
   }
 }

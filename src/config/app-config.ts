@@ -27,6 +27,8 @@ const envSchema = z.object({
   EPISODE_IDLE_TIMEOUT_MINUTES: z.coerce.number().int().min(0).max(525_600).default(1440),
   REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(30_000),
   HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
+  MAX_SESSIONS_PER_TENANT: z.coerce.number().int().min(1).max(100_000).default(32),
+  SESSION_IDLE_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(86_400_000).default(300_000),
 });
 
 /** The server's settings, validated once at boot; everything else reads this object, never process.env. */
@@ -55,6 +57,10 @@ export interface AppConfig {
   /** A request must be received and answered within this time; headers within HEADERS_TIMEOUT_MS. */
   requestTimeoutMs: number;
   headersTimeoutMs: number;
+  /** Concurrent WebSocket sessions, and MCP sessions, a tenant may hold (each counted on its own). */
+  maxSessionsPerTenant: number;
+  /** A WebSocket or MCP session with no message for this long is closed (its episode stays resumable). */
+  sessionIdleTimeoutMs: number;
 }
 
 /** Never echoed in error messages. */
@@ -107,5 +113,7 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
     episodeIdleTimeoutMinutes: e.EPISODE_IDLE_TIMEOUT_MINUTES,
     requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
     headersTimeoutMs: e.HEADERS_TIMEOUT_MS,
+    maxSessionsPerTenant: e.MAX_SESSIONS_PER_TENANT,
+    sessionIdleTimeoutMs: e.SESSION_IDLE_TIMEOUT_MS,
   };
 }

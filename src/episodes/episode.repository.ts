@@ -73,6 +73,9 @@ export abstract class EpisodeRepository {
 
   abstract find(tenantId: string, episodeId: string): Promise<EpisodeRecord | null>;
 
+  /** The tenant's most recently created episode. */
+  abstract findLatest(tenantId: string): Promise<EpisodeRecord | null>;
+
   /**
    * Reads the episode, lets `decide` compute the step from it, and stores the result (the episode row and a
    * hash-chained action-log row, in one transaction), with nothing else touching the database in between.

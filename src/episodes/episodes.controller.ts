@@ -32,6 +32,17 @@ export class EpisodesController {
     return this.episodes.step(tenantId, body.episode_id, body.action, body.request_id);
   }
 
+  @Get('state')
+  @ApiOperation({
+    operationId: 'getLatestState',
+    summary: "State of the caller's most recent episode (for clients without a session, as OpenEnv's HTTP mode)",
+  })
+  @ApiOkResponse({ type: EpisodeStateDto })
+  @ApiErrors(404)
+  latestState(@CurrentTenant() tenantId: string): Promise<EpisodeStateDto> {
+    return this.episodes.latestState(tenantId);
+  }
+
   @Get('state/:episode_id')
   @ApiOperation({ operationId: 'getState', summary: 'Full state of an episode, with its whole action log' })
   @ApiOkResponse({ type: EpisodeStateDto })

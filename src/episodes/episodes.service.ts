@@ -108,6 +108,18 @@ export class EpisodesService {
     return presentState(task, episode, grade(task, episode.state), actions);
   }
 
+  /** The current observation of an episode (what the agent would see after its last step). */
+  async observation(tenantId: string, episodeId: string) {
+    const episode = await this.require(tenantId, episodeId);
+    return observe(await this.taskOf(episode), episode.state);
+  }
+
+  async latestState(tenantId: string): Promise<EpisodeStateDto> {
+    const latest = await this.episodes.findLatest(tenantId);
+    if (!latest) throw new NotFoundError('this tenant has no episode yet; start one with POST /reset');
+    return this.state(tenantId, latest.id);
+  }
+
   async grade(tenantId: string, episodeId: string): Promise<GradeResponseDto> {
     const episode = await this.require(tenantId, episodeId);
     return presentGrade(episode, grade(await this.taskOf(episode), episode.state));

@@ -57,6 +57,13 @@ export class PrismaEpisodeRepository extends EpisodeRepository {
     return this.prisma.serialized((db) => findRow(db, tenantId, episodeId));
   }
 
+  findLatest(tenantId: string): Promise<EpisodeRecord | null> {
+    return this.prisma.serialized(async (db) => {
+      const row = await db.episode.findFirst({ where: { tenantId }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] });
+      return row ? toRecord(row) : null;
+    });
+  }
+
   applyStep(
     tenantId: string,
     episodeId: string,

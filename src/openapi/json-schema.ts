@@ -49,8 +49,15 @@ function convert(node: Json, include: (name: string) => void): Json {
     }
   }
   if ((node as { nullable?: boolean }).nullable === true) {
-    if (typeof out.type === 'string') out.type = [out.type, 'null'];
-    else return { anyOf: [out, { type: 'null' }] };
+    // A composed schema (a $ref, allOf…) would reject null whatever its `type` says, so it becomes a choice.
+    const composed = ['$ref', 'allOf', 'oneOf', 'anyOf'].some((k) => k in out);
+    if (!composed && typeof out.type === 'string') {
+      out.type = [out.type, 'null'];
+      if (Array.isArray(out.enum)) out.enum = [...out.enum, null];
+    } else {
+      const { description, ...schema } = out;
+      return { ...(description === undefined ? {} : { description }), anyOf: [schema, { type: 'null' }] };
+    }
   }
   return out;
 }

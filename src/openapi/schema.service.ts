@@ -9,6 +9,16 @@ export class SchemaService {
 
   constructor(private readonly document: ApiDocumentService) {}
 
+  /** OpenEnv's /schema: the action, observation and state schemas, from the same document. */
+  environmentSchemas(): { action: Record<string, Json>; observation: Record<string, Json>; state: Record<string, Json> } {
+    const document = this.document.get();
+    return {
+      action: this.actionSchema(),
+      observation: toJsonSchema(document, { $ref: '#/components/schemas/ObservationDto' }, 'SupportDesk observation'),
+      state: toJsonSchema(document, { $ref: '#/components/schemas/EpisodeStateDto' }, 'SupportDesk episode state'),
+    };
+  }
+
   actionSchema(): Record<string, Json> {
     if (!this.cachedActionSchema) {
       const document = this.document.get();

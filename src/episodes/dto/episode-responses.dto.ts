@@ -26,6 +26,8 @@ export class ResetInfoDto {
 
 export class ResetResponseDto {
   episode_id!: string;
+  // Explicit: under ts-jest the Swagger plugin resolves this type to Object.
+  @ApiProperty({ type: () => ObservationDto })
   observation!: ObservationDto;
   /** Always 0 at reset. */
   reward!: number;
@@ -46,6 +48,7 @@ export class StepInfoDto {
 
 export class StepResponseDto {
   episode_id!: string;
+  @ApiProperty({ type: () => ObservationDto })
   observation!: ObservationDto;
   /** Change in score caused by this step (negative when a correct choice is undone). */
   reward!: number;

@@ -1,0 +1,65 @@
+import { Inject, Injectable, UnauthorizedException } from '@nestjs/common';
+import type { IncomingHttpHeaders } from 'node:http';
+import { APP_CONFIG, type AppConfig } from '../config/app-config';
+import { PUBLIC_TENANT } from '../tenants/tenant.constants';
+import { TenantRepository } from '../tenants/tenant.repository';
+import { hashApiKey, sameSecret } from './api-key-secret';
+import type { Principal } from './principal';
+
+/** last_used_at is written at most this often per key, so busy keys do not add a write to every request. */
+const LAST_USED_RESOLUTION_MS = 60_000;
+
+/**
+ * Turns the credentials of a request (HTTP or a WebSocket upgrade) into a principal. Wrong and revoked keys
+ * are a 401, never the public tenant; no key is the public tenant unless REQUIRE_API_KEY is on.
+ */
+@Injectable()
+export class Authenticator {
+  private readonly lastTouched = new Map<string, number>();
+
+  constructor(
+    private readonly tenants: TenantRepository,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  async identify(key: string | null): Promise<Principal> {
+    if (key === null) {
+      if (this.config.requireApiKey) {
+        throw new UnauthorizedException('an API key is required: send "Authorization: Bearer <key>" or "X-API-Key: <key>"');
+      }
+      return { kind: 'tenant', tenantId: PUBLIC_TENANT.id, keyId: null };
+    }
+    if (this.config.adminApiKey !== null && sameSecret(key, this.config.adminApiKey)) return { kind: 'admin' };
+    const record = await this.tenants.findKeyByHash(hashApiKey(key));
+    if (!record || record.revokedAt !== null) throw new UnauthorizedException('the API key is not valid');
+    await this.touch(record.id);
+    return { kind: 'tenant', tenantId: record.tenantId, keyId: record.id };
+  }
+
+  private async touch(keyId: string): Promise<void> {
+    const now = Date.now();
+    if (now - (this.lastTouched.get(keyId) ?? 0) < LAST_USED_RESOLUTION_MS) return;
+    this.lastTouched.set(keyId, now);
+    await this.tenants.touchKey(keyId, new Date(now));
+  }
+}
+
+/**
+ * The key from `Authorization: Bearer <key>` or `X-API-Key: <key>` (or, for WebSocket clients that cannot set
+ * headers, an `api_key` query parameter); a malformed header is a 401.
+ */
+export function presentedKey(headers: IncomingHttpHeaders, queryKey?: string | null): string | null {
+  const authorization = headers.authorization;
+  if (authorization !== undefined) {
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
+    if (!match) throw new UnauthorizedException('the Authorization header must be "Bearer <key>"');
+    return match[1];
+  }
+  const header = headers['x-api-key'];
+  if (header !== undefined) {
+    const value = Array.isArray(header) ? header[0] : header;
+    if (!value || value.trim() === '') throw new UnauthorizedException('the X-API-Key header is empty');
+    return value.trim();
+  }
+  return queryKey && queryKey.trim() !== '' ? queryKey.trim() : null;
+}

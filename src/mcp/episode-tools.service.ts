@@ -1,0 +1,162 @@
+import { HttpException, Injectable } from '@nestjs/common';
+import { NotFoundError } from '../common/domain-errors';
+import { validateBody } from '../common/validate-body';
+import { ACTION_TYPES } from '../engine/vocabulary';
+import { StepRequestDto } from '../episodes/dto/step-request.dto';
+import { EpisodesService } from '../episodes/episodes.service';
+import type { Json } from '../openapi/json-schema';
+import { SchemaService } from '../openapi/schema.service';
+
+export interface ToolDefinition {
+  name: string;
+  description: string;
+  inputSchema: Record<string, Json>;
+  annotations?: { readOnlyHint?: boolean; destructiveHint?: boolean };
+}
+
+export interface ToolResult {
+  content: { type: 'text'; text: string }[];
+  isError?: boolean;
+  [key: string]: unknown;
+}
+
+/** Who is calling and which episode their session is bound to. */
+export interface ToolCaller {
+  tenantId: string;
+  boundEpisodeId: string | null;
+}
+
+const ACTION_DESCRIPTIONS: Record<(typeof ACTION_TYPES)[number], string> = {
+  open_ticket: 'Open a ticket from the inbox and read it in full (customer, body, contract notes, recent events).',
+  search_policy: 'Search the policy knowledge base; returns ranked articles with their full text.',
+  set_priority: 'Set the priority of the open ticket.',
+  route_ticket: 'Route the open ticket to a team.',
+  send_reply: 'Send the customer of the open ticket a reply.',
+  resolve_ticket: 'Resolve the open ticket with a resolution code (and an amount where it needs one). Ends the episode.',
+};
+
+const EPISODE_ID_PROPERTY: Json = {
+  type: 'string',
+  maxLength: 64,
+  description: 'The episode to act on; defaults to the episode this MCP session was bound to at initialize.',
+};
+
+/**
+ * The environment as MCP tools: one per action, with input schemas cut from the same action schema the HTTP
+ * API validates against, and two read-only views. There is deliberately no tool to reset or grade: the
+ * orchestration of an episode stays outside the agent's tool set.
+ */
+@Injectable()
+export class EpisodeTools {
+  private definitions: ToolDefinition[] | null = null;
+
+  constructor(
+    private readonly episodes: EpisodesService,
+    private readonly schemas: SchemaService,
+  ) {}
+
+  list(): ToolDefinition[] {
+    this.definitions ??= this.build();
+    return this.definitions;
+  }
+
+  async call(caller: ToolCaller, name: string, args: Record<string, unknown> | undefined): Promise<ToolResult> {
+    const { episode_id: requested, ...rest } = args ?? {};
+    const episodeId = typeof requested === 'string' ? requested : caller.boundEpisodeId;
+    if (requested !== undefined && typeof requested !== 'string') return failure('episode_id must be a string');
+    if (episodeId === null) {
+      return failure('no episode: pass episode_id, or bind the session to one at initialize (x-episode-id header)');
+    }
+    try {
+      if (name === 'view_inbox') return success(await this.inboxView(caller.tenantId, episodeId));
+      if (name === 'view_ticket') return success(await this.ticketView(caller.tenantId, episodeId));
+      if (!(ACTION_TYPES as readonly string[]).includes(name)) return failure(`unknown tool "${name}"`);
+      const body = await validateBody(StepRequestDto, { episode_id: episodeId, action: { type: name, ...rest } });
+      return success(await this.episodes.step(caller.tenantId, body.episode_id, body.action));
+    } catch (error) {
+      return failure(describeError(error));
+    }
+  }
+
+  private async inboxView(tenantId: string, episodeId: string) {
+    const { instruction, inbox, score, step_count, remaining_steps } = await this.episodes.observation(tenantId, episodeId);
+    return { episode_id: episodeId, instruction, inbox, score, step_count, remaining_steps };
+  }
+
+  private async ticketView(tenantId: string, episodeId: string) {
+    const { active_ticket, last_action_error } = await this.episodes.observation(tenantId, episodeId);
+    return { episode_id: episodeId, active_ticket, last_action_error };
+  }
+
+  private build(): ToolDefinition[] {
+    const schema = this.schemas.actionSchema() as { $defs: Record<string, Json>; oneOf: { $ref: string }[] };
+    const defs = schema.$defs;
+    const actionTools = ACTION_TYPES.map((type): ToolDefinition => {
+      const def = inline(defs[definitionName(schema, type)], defs) as {
+        properties: Record<string, Json>;
+        required?: string[];
+      };
+      const { type: _tag, ...properties } = def.properties;
+      return {
+        name: type,
+        description: ACTION_DESCRIPTIONS[type],
+        inputSchema: {
+          type: 'object',
+          properties: { ...properties, episode_id: EPISODE_ID_PROPERTY },
+          required: (def.required ?? []).filter((field) => field !== 'type'),
+          additionalProperties: false,
+        },
+        annotations: { readOnlyHint: false, destructiveHint: type === 'resolve_ticket' },
+      };
+    });
+    const view = (name: string, description: string): ToolDefinition => ({
+      name,
+      description,
+      inputSchema: { type: 'object', properties: { episode_id: EPISODE_ID_PROPERTY }, additionalProperties: false },
+      annotations: { readOnlyHint: true },
+    });
+    return [
+      ...actionTools,
+      view('view_inbox', 'The task instruction, the inbox (ticket ids and subjects), the score so far and the steps left.'),
+      view('view_ticket', 'The open ticket in full, with its current priority, team and status; null before one is opened.'),
+    ];
+  }
+}
+
+function definitionName(schema: { oneOf: { $ref: string }[] }, type: string): string {
+  const branches = schema.oneOf.map((b) => b.$ref.replace('#/$defs/', ''));
+  const found = branches.find((name) => name.toLowerCase() === `${type.replace(/_/g, '')}action`);
+  if (!found) throw new Error(`no schema for action ${type}`);
+  return found;
+}
+
+/** Replaces `$ref`s into `$defs` with their content, so each tool schema stands alone. */
+function inline(node: Json, defs: Record<string, Json>): Json {
+  if (Array.isArray(node)) return node.map((n) => inline(n, defs));
+  if (node === null || typeof node !== 'object') return node;
+  const ref = (node as { $ref?: string }).$ref;
+  if (typeof ref === 'string') return inline(defs[ref.replace('#/$defs/', '')], defs);
+  const allOf = (node as { allOf?: Json[] }).allOf;
+  if (Array.isArray(allOf) && allOf.length === 1) {
+    const { allOf: _one, ...rest } = node as Record<string, Json>;
+    return { ...(inline(allOf[0], defs) as Record<string, Json>), ...(inline(rest, defs) as Record<string, Json>) };
+  }
+  return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, inline(v, defs)]));
+}
+
+function success(value: unknown): ToolResult {
+  return { content: [{ type: 'text', text: JSON.stringify(value) }] };
+}
+
+function failure(message: string): ToolResult {
+  return { content: [{ type: 'text', text: message }], isError: true };
+}
+
+function describeError(error: unknown): string {
+  if (error instanceof HttpException) {
+    const response = error.getResponse() as { message?: string | string[] };
+    return Array.isArray(response.message) ? response.message.join('; ') : (response.message ?? error.message);
+  }
+  if (error instanceof NotFoundError || error instanceof Error) return error.message;
+  return String(error);
+}

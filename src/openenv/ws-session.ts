@@ -1,0 +1,132 @@
+import { HttpException, HttpStatus, Logger } from '@nestjs/common';
+import { ConflictError, InvalidFieldError, NotFoundError, TooManyError } from '../common/domain-errors';
+import type { WebSocket } from 'ws';
+import { validateBody } from '../common/validate-body';
+import { ResetRequestDto } from '../episodes/dto/reset-request.dto';
+import { StepRequestDto } from '../episodes/dto/step-request.dto';
+import type { EpisodesService } from '../episodes/episodes.service';
+import type { EpisodeTools } from '../mcp/episode-tools.service';
+import { APP_VERSION } from '../common/app-version';
+import { isJsonRpcMessage, JSON_RPC, rpcError } from '../mcp/json-rpc';
+import { errorMessage, WS_ERROR_CODES, type WsErrorCode } from './ws-protocol';
+
+/**
+ * One OpenEnv WebSocket session: bound to the tenant of its upgrade request and to its current episode.
+ * Messages are handled one at a time in arrival order; every step goes through the same service as HTTP, so it is
+ * persisted, hash-chained and tenant-scoped exactly like an HTTP step.
+ */
+export class WsSession {
+  episodeId: string | null = null;
+  lastActive = Date.now();
+  private queue: Promise<void> = Promise.resolve();
+  private readonly logger = new Logger('WsSession');
+
+  constructor(
+    readonly tenantId: string,
+    private readonly socket: WebSocket,
+    private readonly episodes: EpisodesService,
+    private readonly tools: EpisodeTools,
+  ) {}
+
+  receive(raw: string): void {
+    this.lastActive = Date.now();
+    this.queue = this.queue.then(() => this.handle(raw)).catch(() => undefined);
+  }
+
+  private async handle(raw: string): Promise<void> {
+    let message: { type?: unknown; data?: unknown };
+    try {
+      message = JSON.parse(raw);
+    } catch {
+      return this.send(errorMessage(WS_ERROR_CODES.invalidJson, 'the message is not valid JSON'));
+    }
+    if (message === null || typeof message !== 'object' || Array.isArray(message)) {
+      return this.send(errorMessage(WS_ERROR_CODES.invalidJson, 'a message must be a JSON object with a "type"'));
+    }
+    try {
+      switch (message.type) {
+        case 'reset':
+          return await this.reset(message.data);
+        case 'step':
+          return await this.step(message.data);
+        case 'state':
+          return await this.state();
+        case 'mcp':
+          return this.send({ type: 'mcp', data: await this.mcp(message.data) });
+        case 'close':
+          this.socket.close(1000, 'closed by client');
+          return;
+        default:
+          return this.send(
+            errorMessage(WS_ERROR_CODES.unknownType, `unknown message type ${JSON.stringify(message.type)}; use reset, step, state, mcp or close`),
+          );
+      }
+    } catch (error) {
+      this.sendError(error);
+    }
+  }
+
+  private async reset(data: unknown): Promise<void> {
+    const body = await validateBody(ResetRequestDto, data ?? {});
+    const result = await this.episodes.reset(this.tenantId, body);
+    this.episodeId = result.episode_id;
+    this.send({ type: 'observation', data: result });
+  }
+
+  private async step(data: unknown): Promise<void> {
+    if (this.episodeId === null) throw new SessionError('no episode in this session: send a reset first');
+    const body = await validateBody(StepRequestDto, { episode_id: this.episodeId, action: data });
+    this.send({ type: 'observation', data: await this.episodes.step(this.tenantId, body.episode_id, body.action) });
+  }
+
+  private async state(): Promise<void> {
+    if (this.episodeId === null) throw new SessionError('no episode in this session: send a reset first');
+    this.send({ type: 'state', data: await this.episodes.state(this.tenantId, this.episodeId) });
+  }
+
+  /** MCP over the socket: initialize, tools/list and tools/call on the session's episode. */
+  private async mcp(data: unknown): Promise<unknown> {
+    const id = (data as { id?: unknown })?.id;
+    if (!isJsonRpcMessage(data) || Array.isArray(data)) return rpcError(id, JSON_RPC.invalidRequest, 'Invalid Request');
+    const { method, params } = data as { method: string; params?: { name?: string; arguments?: Record<string, unknown> } };
+    const reply = (result: unknown) => ({ jsonrpc: '2.0', id, result });
+    switch (method) {
+      case 'initialize':
+        return reply({
+          protocolVersion: '2025-06-18',
+          capabilities: { tools: {} },
+          serverInfo: { name: 'supportdesk', version: APP_VERSION },
+        });
+      case 'tools/list':
+        return reply({ tools: this.tools.list() });
+      case 'tools/call':
+        if (typeof params?.name !== 'string') return rpcError(id, JSON_RPC.invalidParams, 'params.name is required');
+        return reply(await this.tools.call({ tenantId: this.tenantId, boundEpisodeId: this.episodeId }, params.name, params.arguments));
+      default:
+        return rpcError(id, JSON_RPC.methodNotFound, `method ${method} is not supported`);
+    }
+  }
+
+  private sendError(error: unknown): void {
+    if (error instanceof SessionError) return this.send(errorMessage(WS_ERROR_CODES.session, error.message));
+    if (error instanceof HttpException && error.getStatus() === HttpStatus.UNPROCESSABLE_ENTITY) {
+      const response = error.getResponse() as { message?: string; details?: unknown };
+      return this.send(errorMessage(WS_ERROR_CODES.validation, String(response.message), { details: response.details }));
+    }
+    if (error instanceof InvalidFieldError) {
+      return this.send(errorMessage(WS_ERROR_CODES.validation, error.message, { details: [{ field: error.field, message: error.message }] }));
+    }
+    const code: WsErrorCode = WS_ERROR_CODES.execution;
+    if (error instanceof HttpException || error instanceof NotFoundError || error instanceof ConflictError || error instanceof TooManyError) {
+      return this.send(errorMessage(code, error.message));
+    }
+    this.logger.error('unhandled error in a WebSocket session', error instanceof Error ? error.stack : String(error));
+    this.send(errorMessage(code, 'internal error; it has been logged'));
+  }
+
+  send(message: unknown): void {
+    if (this.socket.readyState === this.socket.OPEN) this.socket.send(JSON.stringify(message));
+  }
+}
+
+class SessionError extends Error {}
