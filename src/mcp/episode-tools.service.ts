@@ -6,6 +6,7 @@ import { StepRequestDto } from '../episodes/dto/step-request.dto';
 import { EpisodesService } from '../episodes/episodes.service';
 import type { Json } from '../openapi/json-schema';
 import { SchemaService } from '../openapi/schema.service';
+import { actionToolSchemas } from './action-tool-schemas';
 
 export interface ToolDefinition {
   name: string;
@@ -25,15 +26,6 @@ export interface ToolCaller {
   tenantId: string;
   boundEpisodeId: string | null;
 }
-
-const ACTION_DESCRIPTIONS: Record<(typeof ACTION_TYPES)[number], string> = {
-  open_ticket: 'Open a ticket from the inbox and read it in full (customer, body, contract notes, recent events).',
-  search_policy: 'Search the policy knowledge base; returns ranked articles with their full text.',
-  set_priority: 'Set the priority of the open ticket.',
-  route_ticket: 'Route the open ticket to a team.',
-  send_reply: 'Send the customer of the open ticket a reply.',
-  resolve_ticket: 'Resolve the open ticket with a resolution code (and an amount where it needs one). Ends the episode.',
-};
 
 const EPISODE_ID_PROPERTY: Json = {
   type: 'string',
@@ -89,26 +81,14 @@ export class EpisodeTools {
   }
 
   private build(): ToolDefinition[] {
-    const schema = this.schemas.actionSchema() as { $defs: Record<string, Json>; oneOf: { $ref: string }[] };
-    const defs = schema.$defs;
-    const actionTools = ACTION_TYPES.map((type): ToolDefinition => {
-      const def = inline(defs[definitionName(schema, type)], defs) as {
-        properties: Record<string, Json>;
-        required?: string[];
-      };
-      const { type: _tag, ...properties } = def.properties;
-      return {
-        name: type,
-        description: ACTION_DESCRIPTIONS[type],
-        inputSchema: {
-          type: 'object',
-          properties: { ...properties, episode_id: EPISODE_ID_PROPERTY },
-          required: (def.required ?? []).filter((field) => field !== 'type'),
-          additionalProperties: false,
-        },
-        annotations: { readOnlyHint: false, destructiveHint: type === 'resolve_ticket' },
-      };
-    });
+    const actionTools = actionToolSchemas(this.schemas.actionSchema()).map(
+      (tool): ToolDefinition => ({
+        name: tool.name,
+        description: tool.description,
+        inputSchema: { ...tool.parameters, properties: { ...tool.parameters.properties, episode_id: EPISODE_ID_PROPERTY } },
+        annotations: { readOnlyHint: false, destructiveHint: tool.name === 'resolve_ticket' },
+      }),
+    );
     const view = (name: string, description: string): ToolDefinition => ({
       name,
       description,
@@ -121,27 +101,6 @@ export class EpisodeTools {
       view('view_ticket', 'The open ticket in full, with its current priority, team and status; null before one is opened.'),
     ];
   }
-}
-
-function definitionName(schema: { oneOf: { $ref: string }[] }, type: string): string {
-  const branches = schema.oneOf.map((b) => b.$ref.replace('#/$defs/', ''));
-  const found = branches.find((name) => name.toLowerCase() === `${type.replace(/_/g, '')}action`);
-  if (!found) throw new Error(`no schema for action ${type}`);
-  return found;
-}
-
-/** Replaces `$ref`s into `$defs` with their content, so each tool schema stands alone. */
-function inline(node: Json, defs: Record<string, Json>): Json {
-  if (Array.isArray(node)) return node.map((n) => inline(n, defs));
-  if (node === null || typeof node !== 'object') return node;
-  const ref = (node as { $ref?: string }).$ref;
-  if (typeof ref === 'string') return inline(defs[ref.replace('#/$defs/', '')], defs);
-  const allOf = (node as { allOf?: Json[] }).allOf;
-  if (Array.isArray(allOf) && allOf.length === 1) {
-    const { allOf: _one, ...rest } = node as Record<string, Json>;
-    return { ...(inline(allOf[0], defs) as Record<string, Json>), ...(inline(rest, defs) as Record<string, Json>) };
-  }
-  return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, inline(v, defs)]));
 }
 
 function success(value: unknown): ToolResult {

@@ -1,0 +1,55 @@
+import { parseArgs } from 'node:util';
+import { runAgent } from './agent-runner';
+import { UnreachableError } from './http-retry';
+import { formatAgentReport } from './report-table';
+
+/**
+ * `npm run agent -- --task <id|all> [--trials k] [--url http://localhost:7860] [--threshold 1.0]`
+ * Model from API_BASE_URL, MODEL_NAME and API_KEY (or HF_TOKEN); SupportDesk key from SUPPORTDESK_API_KEY.
+ */
+async function main(): Promise<number> {
+  const { values } = parseArgs({
+    options: {
+      task: { type: 'string', default: 'all' },
+      trials: { type: 'string', default: '1' },
+      url: { type: 'string', default: 'http://localhost:7860' },
+      threshold: { type: 'string', default: '1' },
+    },
+  });
+  const trials = Number(values.trials);
+  const threshold = Number(values.threshold);
+  if (!Number.isInteger(trials) || trials < 1 || trials > 100) return usage('--trials must be a whole number from 1 to 100');
+  if (!(threshold >= 0 && threshold <= 1)) return usage('--threshold must be between 0 and 1');
+  const modelBaseUrl = process.env.API_BASE_URL;
+  const modelName = process.env.MODEL_NAME;
+  if (!modelBaseUrl || !modelName) return usage('set API_BASE_URL (an OpenAI-compatible …/v1 endpoint) and MODEL_NAME');
+
+  const report = await runAgent(
+    {
+      url: values.url!.replace(/\/+$/, ''),
+      envApiKey: process.env.SUPPORTDESK_API_KEY,
+      modelBaseUrl,
+      modelName,
+      modelApiKey: process.env.API_KEY ?? process.env.HF_TOKEN,
+      tasks: values.task!.split(','),
+      trials,
+      threshold,
+    },
+    (line) => console.log(line),
+  );
+  console.log(`\n${formatAgentReport(report, threshold)}`);
+  return 0;
+}
+
+function usage(message: string): number {
+  console.error(`${message}\nusage: npm run agent -- --task <id|all> [--trials k] [--url http://localhost:7860] [--threshold 1.0]`);
+  return 2;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error(error instanceof UnreachableError ? error.message : `agent run failed: ${(error as Error).message}`);
+    process.exit(error instanceof UnreachableError ? 3 : 1);
+  },
+);

@@ -1,0 +1,96 @@
+import type { AddressInfo } from 'node:net';
+import request from 'supertest';
+import { runAgent } from '../src/agent/agent-runner';
+import { formatAgentReport } from '../src/agent/report-table';
+import type { Action } from '../src/engine/actions';
+import { SOLUTIONS } from './fixtures/solutions';
+import { startScriptedModel } from './support/scripted-model';
+import { startTestApp } from './support/test-app';
+
+let ctx: Awaited<ReturnType<typeof startTestApp>>;
+let url: string;
+
+beforeAll(async () => {
+  ctx = await startTestApp();
+  await ctx.app.listen(0, '127.0.0.1');
+  url = `http://127.0.0.1:${(ctx.app.getHttpServer().address() as AddressInfo).port}`;
+});
+afterAll(() => ctx.app.close());
+
+/** billing always solved; security solved on odd conversations only; logistics resolved the standard (wrong) way. */
+function script(taskId: string, conversation: number, step: number): Action | null {
+  const actions = SOLUTIONS[taskId].actions;
+  if (taskId === 'security_compromised_account' && conversation % 2 === 0 && step === 2) return { type: 'set_priority', priority: 'low' };
+  if (taskId === 'logistics_missing_order_vip' && step === actions.length - 1) return { type: 'resolve_ticket', resolution: 'carrier_trace_opened' };
+  if (taskId === 'billing_duplicate_charge' && conversation === 1 && step === 1 && !script.nudged) {
+    script.nudged = true; // one prose answer without a tool call: the runner must nudge, not give up
+    return null;
+  }
+  return actions[step] ?? null;
+}
+script.nudged = false;
+
+it('runs every task over HTTP, logs the OpenEnv format exactly, and reports pass^k', async () => {
+  const model = await startScriptedModel(script, { failFirst: 1 });
+  const lines: string[] = [];
+  try {
+    const report = await runAgent(
+      { url, modelBaseUrl: model.url, modelName: 'scripted-1', tasks: ['all'], trials: 3, threshold: 1, retry: { baseDelayMs: 1 } },
+      (line) => lines.push(line),
+    );
+    const billing = lines.slice(0, 8);
+    expect(billing[0]).toBe('[START] task=billing_duplicate_charge env=supportdesk model=scripted-1');
+    expect(billing[1]).toBe('[STEP] step=1 action={"type":"open_ticket","ticket_id":"T-1041"} reward=0.05 done=false error=null');
+    expect(billing[2]).toMatch(/^\[STEP\] step=2 action=\{"type":"search_policy","query":"[^"]+"\} reward=0\.10 done=false error=null$/);
+    expect(billing[6]).toBe('[STEP] step=6 action={"type":"resolve_ticket","resolution":"refund_issued","amount":348} reward=0.30 done=true error=null');
+    expect(billing[7]).toBe('[END] success=true steps=6 rewards=0.05,0.10,0.15,0.20,0.20,0.30');
+    for (const line of lines) expect(line).toMatch(/^\[(START|STEP|END)\] /);
+    expect(lines.filter((l) => l.startsWith('[START]'))).toHaveLength(9);
+
+    expect(report.tasks.map((t) => [t.taskId, t.successes, t.scores.length])).toEqual([
+      ['billing_duplicate_charge', 3, 3],
+      ['security_compromised_account', 2, 3],
+      ['logistics_missing_order_vip', 0, 3],
+    ]);
+    // pass^k = mean over tasks of C(c,k)/C(n,k): (3/3 + 2/3 + 0)/3, (1 + 1/3 + 0)/3, (1 + 0 + 0)/3
+    expect(report.passHatK.map((p) => Number(p.value.toFixed(4)))).toEqual([0.5556, 0.4444, 0.3333]);
+    expect(formatAgentReport(report, 1)).toContain('pass^1=0.556  pass^2=0.444  pass^3=0.333');
+
+    // the runs are real, persisted episodes, labelled with the model
+    const episodes = (await request(ctx.http).get('/episodes').query({ agent: 'llm:scripted-1', limit: 50 }).expect(200)).body.items;
+    expect(episodes).toHaveLength(9);
+    // the tools offered to the model are the six actions, with the action schema as parameters
+    expect(model.requests[0].tools.map((t: any) => t.function.name)).toEqual([
+      'open_ticket', 'search_policy', 'set_priority', 'route_ticket', 'send_reply', 'resolve_ticket',
+    ]);
+  } finally {
+    model.server.close();
+  }
+});
+
+it('says clearly when the model endpoint is unreachable', async () => {
+  await expect(
+    runAgent(
+      { url, modelBaseUrl: 'http://127.0.0.1:9/v1', modelName: 'm', tasks: ['billing_duplicate_charge'], trials: 1, threshold: 1, retry: { attempts: 2, baseDelayMs: 1 } },
+      () => undefined,
+    ),
+  ).rejects.toThrow(/the model endpoint is unreachable \(API_BASE_URL=http:\/\/127\.0\.0\.1:9\/v1\)/);
+});
+
+it('a malformed tool call is fed back to the model as an error, without using a step', async () => {
+  const model = await startScriptedModel((taskId, _c, step) =>
+    step === 0 ? ({ type: 'set_priority', priority: 'critical' } as unknown as Action) : step === 1 ? null : null,
+  );
+  const lines: string[] = [];
+  try {
+    const report = await runAgent(
+      { url, modelBaseUrl: model.url, modelName: 'm2', tasks: ['billing_duplicate_charge'], trials: 1, threshold: 1, retry: { baseDelayMs: 1 } },
+      (line) => lines.push(line),
+    );
+    expect(lines[1]).toMatch(/^\[STEP\] step=1 action=\{"type":"set_priority","priority":"critical"\} reward=0\.00 done=false error=action\.priority: priority must be one of/);
+    expect(model.requests[1].messages.at(-1)).toMatchObject({ role: 'tool', content: expect.stringMatching(/^error: /) });
+    expect(report.tasks[0].scores).toEqual([0]);
+  } finally {
+    model.server.close();
+  }
+});
