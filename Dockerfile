@@ -31,6 +31,8 @@ COPY --from=build /app/dist ./dist
 COPY --from=build /app/prisma ./prisma
 COPY --from=build /app/src/config/database-url.ts ./src/config/database-url.ts
 COPY seeds ./seeds
+# README.md is served as /metadata's readme_content; openenv.yaml is the OpenEnv manifest.
+COPY README.md openenv.yaml ./
 COPY scripts ./scripts
 RUN mkdir -p /data && chown node:node /data
 USER node

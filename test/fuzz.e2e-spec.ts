@@ -119,7 +119,7 @@ function requests(episodeIds: string[]): fc.Arbitrary<FuzzRequest> {
       fc.record({ seed: fc.oneof(anyString, fc.constant(-1), fc.constant(1.5), fc.constant(2 ** 31), fc.boolean()) }),
       fc.record({ task_id: fc.constantFrom(...TASK_IDS), tags: fc.oneof(anyString, fc.array(fc.constant('bad tag!'), { minLength: 1 }), fc.array(fc.constant('t'), { minLength: 21, maxLength: 30 })) }),
       fc.record({ agent: fc.oneof(anyNumber, fc.constant('a'.repeat(129))) }),
-      fc.dictionary(fc.string({ minLength: 1, maxLength: 8 }).filter((k) => !['task_id', 'seed', 'agent', 'run_label', 'tags'].includes(k)), anyValue, { minKeys: 1, maxKeys: 3 }),
+      fc.dictionary(fc.string({ minLength: 1, maxLength: 8 }).filter((k) => !['task_id', 'seed', 'agent', 'run_label', 'tags', 'episode_id'].includes(k)), anyValue, { minKeys: 1, maxKeys: 3 }),
     ).map((body) => json('post', '/reset', body)),
     // POST /step: an invalid action, or a valid-looking one aimed at no episode, or a bad episode id
     fc.oneof(

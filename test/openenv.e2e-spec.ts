@@ -76,3 +76,36 @@ it('GET /state without an id is a clear 404 for a tenant with no episode', async
     await ctx.app.close();
   }
 });
+
+it('POST /reset accepts an OpenEnv-style episode_id for the new episode, and refuses a taken one with 409', async () => {
+  const ctx = await startTestApp();
+  try {
+    const res = await request(ctx.http).post('/reset').send({ episode_id: 'run-7.ep-1', seed: 3 }).expect(200);
+    expect(res.body.episode_id).toBe('run-7.ep-1');
+    await request(ctx.http).get('/state/run-7.ep-1').expect(200);
+    const taken = await request(ctx.http).post('/reset').send({ episode_id: 'run-7.ep-1' }).expect(409);
+    expect(taken.body.statusCode).toBe(409);
+    await request(ctx.http).post('/reset').send({ episode_id: 'bad id!' }).expect(422);
+  } finally {
+    await ctx.app.close();
+  }
+});
+
+it('openenv.yaml is a valid manifest naming this server', () => {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const yaml = require('js-yaml') as typeof import('js-yaml');
+  const { readFileSync } = require('node:fs') as typeof import('node:fs');
+  const manifest = yaml.load(readFileSync(`${__dirname}/../openenv.yaml`, 'utf8')) as Record<string, unknown>;
+  expect(manifest).toMatchObject({ spec_version: 1, name: 'supportdesk', type: 'space', runtime: 'docker', port: 7860 });
+  expect(typeof manifest.description).toBe('string');
+});
+
+it('the README carries the Hugging Face Space front matter', () => {
+  const { readFileSync } = require('node:fs') as typeof import('node:fs');
+  const readme = readFileSync(`${__dirname}/../README.md`, 'utf8');
+  const front = readme.match(/^---\n([\s\S]*?)\n---\n/);
+  expect(front).not.toBeNull();
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const yaml = require('js-yaml') as typeof import('js-yaml');
+  expect(yaml.load(front![1])).toMatchObject({ sdk: 'docker', app_port: 7860, tags: expect.arrayContaining(['openenv']) });
+});

@@ -87,7 +87,7 @@ function fromBodyParserError(exception: unknown): Mapped | null {
 /** Prisma and SQLite errors that describe the situation rather than a bug. */
 function fromDatabaseError(exception: unknown): Mapped | null {
   const error = exception as { code?: string; message?: string };
-  if (error?.code === 'P2002') return { status: HttpStatus.CONFLICT, message: 'a record with that key already exists' };
+  if (error?.code === 'P2002') return { status: HttpStatus.CONFLICT, message: 'a record with that key already exists (is the id taken?)' };
   if (error?.code === 'P2025') return { status: HttpStatus.NOT_FOUND, message: 'the record does not exist' };
   if (typeof error?.message === 'string' && /SQLITE_BUSY|database is locked|SocketTimeout|Timed out/i.test(error.message)) {
     return {

@@ -29,7 +29,7 @@ export class EpisodesService {
     const seed = request.seed ?? randomInt(0, MAX_SEED);
     const state = reset(task, seed);
     const episode = await this.episodes.create(tenantId, {
-      id: randomUUID(),
+      id: request.episode_id ?? randomUUID(),
       taskId: task.id,
       taskVersion: version,
       seed,

@@ -29,6 +29,16 @@ export class ResetRequestDto {
   @IsOptional()
   seed?: number;
 
+  @ApiProperty({
+    required: false,
+    pattern: '^[A-Za-z0-9._:-]{1,64}$',
+    description: 'Id for the new episode (as OpenEnv clients may send); omitted, the server assigns a UUID. 409 if taken.',
+  })
+  @Matches(/^[A-Za-z0-9._:-]{1,64}$/, { message: 'episode_id must be 1-64 letters, digits, ".", "_", ":" or "-"' })
+  @IsString()
+  @IsOptional()
+  episode_id?: string;
+
   @ApiProperty({ required: false, maxLength: 128, example: 'gpt-4.1-agent/2026-11-29', description: 'Name and version of the agent, for audit queries.' })
   @MaxLength(128)
   @IsString()
