@@ -149,3 +149,20 @@ describe('sessions', () => {
     client.ws.close();
   });
 });
+
+it('closes a session that stays silent past SESSION_IDLE_TIMEOUT_MS, leaving its episode resumable', async () => {
+  const idle = await startTestApp(undefined, { SESSION_IDLE_TIMEOUT_MS: '1000' });
+  await idle.app.listen(0, '127.0.0.1');
+  try {
+    const url = `ws://127.0.0.1:${(idle.app.getHttpServer().address() as AddressInfo).port}/ws`;
+    const client = await open(url);
+    const started = await client.ask({ type: 'reset', data: {} });
+    const closed = new Promise<number>((resolve) => client.ws.once('close', (code) => resolve(code)));
+    const notice = await client.next();
+    expect(notice).toMatchObject({ type: 'error', data: { code: 'SESSION_ERROR', message: expect.stringMatching(/inactivity/) } });
+    expect(await closed).toBe(1001);
+    await request(idle.http).post('/step').send({ episode_id: started.data.episode_id, action: SOLUTIONS.billing_duplicate_charge.actions[0] }).expect(200);
+  } finally {
+    await idle.app.close();
+  }
+});
