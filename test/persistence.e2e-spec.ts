@@ -6,6 +6,7 @@ import request from 'supertest';
 import { DEFAULT_TASKS_DIR } from '../src/config/app-config';
 import { reset, step } from '../src/engine/engine';
 import type { Action } from '../src/engine/actions';
+import { PrismaService } from '../src/prisma/prisma.service';
 import { parseTask } from '../src/tasks/task-files';
 import { SOLUTIONS } from './fixtures/solutions';
 import { freshDatabaseUrl, startTestApp } from './support/test-app';
@@ -83,12 +84,22 @@ it('each step is stored atomically, and replaying the log reproduces the stored 
   }
 });
 
-it('runs SQLite in WAL mode', async () => {
-  const { app, databaseUrl } = await startTestApp();
-  await app.close();
-  const db = openDatabase(databaseUrl);
-  expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
-  db.close();
+it('runs SQLite in WAL mode, with the configured synchronous level and busy timeout on its connection', async () => {
+  for (const [level, expected] of [['FULL', 2], ['NORMAL', 1]] as const) {
+    const { app, databaseUrl } = await startTestApp(undefined, { SQLITE_SYNCHRONOUS: level, SQLITE_BUSY_TIMEOUT_MS: '4321' });
+    const pragmas = await app.get(PrismaService).serialized(async (db) => ({
+      synchronous: await db.$queryRawUnsafe<{ synchronous: bigint }[]>('PRAGMA synchronous'),
+      timeout: await db.$queryRawUnsafe<{ timeout: bigint }[]>('PRAGMA busy_timeout'),
+      foreignKeys: await db.$queryRawUnsafe<{ foreign_keys: bigint }[]>('PRAGMA foreign_keys'),
+    }));
+    expect(Number(pragmas.synchronous[0].synchronous)).toBe(expected);
+    expect(Number(pragmas.timeout[0].timeout)).toBe(4321);
+    expect(Number(pragmas.foreignKeys[0].foreign_keys)).toBe(1);
+    await app.close();
+    const db = openDatabase(databaseUrl);
+    expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
+    db.close();
+  }
 });
 
 it('concurrent steps on one episode are applied one at a time, each logged once, in order', async () => {

@@ -64,8 +64,6 @@ export class EpisodesService {
    */
   async step(tenantId: string, episodeId: string, action: Action, requestId?: string): Promise<StepResponseDto> {
     this.checkConfiguredLimits(action);
-    // The task version never changes for an episode, so it can be loaded before the serialized step.
-    const task = await this.taskOf(await this.require(tenantId, episodeId));
     const actionHash = sha256Hex(canonicalJson(canonicalAction(action)));
     const outcome = await this.episodes.applyStep(
       tenantId,
@@ -75,6 +73,7 @@ export class EpisodesService {
         if (current.status !== 'active') {
           throw new ConflictError(`episode "${episodeId}" is ${current.status.replace(/_/g, ' ')}; start a new one with POST /reset`);
         }
+        const task = this.tasks.loadedVersion(current.taskId, current.taskVersion);
         const result = step(task, current.state, action);
         const response = presentStep(task, episodeId, result.state, result.reward_milli);
         return {

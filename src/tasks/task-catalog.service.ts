@@ -34,6 +34,15 @@ export class TaskCatalog implements OnModuleInit {
       this.versions.set(key(entry.task.id, entry.version), entry.task);
     }
     this.current = new Map(loaded.map((entry) => [entry.task.id, entry]));
+    // Older versions too, so stepping any episode never waits on a task lookup (there are only a handful).
+    for (const row of await this.repository.listAll()) {
+      if (this.versions.has(key(row.taskId, row.version))) continue;
+      try {
+        this.versions.set(key(row.taskId, row.version), parseTask(`task_versions ${row.taskId}@${row.version}`, JSON.parse(row.contentJson)).task);
+      } catch (error) {
+        this.logger.warn(`stored task version ${row.taskId}@${row.version} no longer validates: ${(error as Error).message}`);
+      }
+    }
     this.logger.log(`loaded ${loaded.length} task(s): ${loaded.map((e) => `${e.task.id}@${e.version}`).join(', ')}`);
   }
 
@@ -62,6 +71,13 @@ export class TaskCatalog implements OnModuleInit {
     const entry = this.current.get(taskId);
     if (!entry) throw new UnknownTaskError(taskId, [...this.current.keys()].sort());
     return entry;
+  }
+
+  /** The exact version an episode ran, from memory (every stored version is loaded at start-up). */
+  loadedVersion(taskId: string, version: string): Task {
+    const task = this.versions.get(key(taskId, version));
+    if (!task) throw new Error(`task version ${taskId}@${version} is not loaded`);
+    return task;
   }
 
   /** The exact version an episode ran, from memory or from the database when the file has since changed. */

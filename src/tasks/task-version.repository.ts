@@ -17,6 +17,13 @@ export class TaskVersionRepository {
     });
   }
 
+  /** Every stored version (one row per task file version ever synced: a handful). */
+  listAll(): Promise<{ taskId: string; version: string; contentJson: string }[]> {
+    return this.prisma.serialized((db) =>
+      db.taskVersion.findMany({ select: { taskId: true, version: true, contentJson: true } }),
+    );
+  }
+
   findContent(taskId: string, version: string): Promise<string | null> {
     return this.prisma.serialized(async (db) => {
       const row = await db.taskVersion.findUnique({ where: { taskId_version: { taskId, version } } });
