@@ -1,6 +1,14 @@
 import { actionToolSchemas } from '../mcp/action-tool-schemas';
 import { endLine, startLine, stepLine } from './eval-log';
-import { HttpStatusError, requestJson, UnreachableError, type RetryOptions } from './http-retry';
+import {
+  createSupportDeskClient,
+  type Action,
+  type ResetRequest,
+  type StepResponse,
+  type SupportDeskClient,
+} from '../client/supportdesk-client';
+import type { Json } from '../openapi/json-schema';
+import { HttpStatusError, requestJson, retryingFetch, UnreachableError, type RetryOptions } from './http-retry';
 import { passHatK } from './pass-hat-k';
 
 export interface AgentRunOptions {
@@ -126,46 +134,52 @@ function toAction(name: string, rawArguments: string): Record<string, unknown> {
   return { type: name, ...(args !== null && typeof args === 'object' && !Array.isArray(args) ? args : { arguments: args }) };
 }
 
+/** The SupportDesk server, reached only through the generated OpenAPI client. */
 class EnvironmentClient {
+  private readonly client: SupportDeskClient;
+
   constructor(
     private readonly base: string,
-    private readonly apiKey: string | undefined,
-    private readonly retry: RetryOptions,
-  ) {}
-
-  private headers() {
-    return this.apiKey ? { authorization: `Bearer ${this.apiKey}` } : undefined;
-  }
-
-  private call(path: string, method: 'GET' | 'POST', body?: unknown) {
-    return requestJson(`${this.base}${path}`, { method, headers: this.headers(), body }, this.retry).catch((error: unknown) => {
-      if (error instanceof UnreachableError) throw new UnreachableError(`the SupportDesk server is unreachable: ${error.message}`);
-      throw error;
-    });
+    apiKey: string | undefined,
+    retry: RetryOptions,
+  ) {
+    this.client = createSupportDeskClient(base, { apiKey, fetch: retryingFetch(retry) });
   }
 
   async tasks() {
-    return (await this.call('/tasks', 'GET')).tasks;
+    return this.unwrap(await this.call(() => this.client.GET('/tasks'))).tasks;
   }
 
-  actionSchema() {
-    return this.call('/action_schema', 'GET');
+  async actionSchema() {
+    return this.unwrap(await this.call(() => this.client.GET('/action_schema'))) as Record<string, Json>;
   }
 
-  reset(body: Record<string, unknown>) {
-    return this.call('/reset', 'POST', body);
+  async reset(body: ResetRequest) {
+    return this.unwrap(await this.call(() => this.client.POST('/reset', { body })));
   }
 
   /** A step's response, or the validation error for a malformed action (422). */
-  async step(episodeId: string, action: Record<string, unknown>): Promise<any> {
+  async step(episodeId: string, action: Record<string, unknown>): Promise<StepResponse | { error: string }> {
+    // The model's arguments are checked by the server, not by the compiler: they come from a model.
+    const result = await this.call(() => this.client.POST('/step', { body: { episode_id: episodeId, action: action as Action } }));
+    if (result.response.status === 422) return { error: (result.error as { message?: string })?.message ?? 'invalid action' };
+    return this.unwrap(result);
+  }
+
+  private async call<T>(request: () => Promise<T>): Promise<T> {
     try {
-      return await this.call('/step', 'POST', { episode_id: episodeId, action });
+      return await request();
     } catch (error) {
-      if (error instanceof HttpStatusError && error.status === 422) {
-        return { error: String((error.body as { message?: string })?.message ?? 'invalid action') };
-      }
+      if (error instanceof UnreachableError) throw new UnreachableError(`the SupportDesk server is unreachable: ${error.message}`);
       throw error;
     }
+  }
+
+  private unwrap<T>(result: { data?: T; error?: unknown; response: Response }): T {
+    if (result.data === undefined) {
+      throw new HttpStatusError(result.response.status, result.error, `${this.base}${new URL(result.response.url).pathname}`);
+    }
+    return result.data;
   }
 }
 

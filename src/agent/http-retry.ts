@@ -22,43 +22,51 @@ export class HttpStatusError extends Error {
 const RETRYABLE = (status: number) => status === 429 || status >= 500;
 
 /**
- * POSTs (or GETs) JSON, retrying 429 and 5xx answers and network failures with exponential back-off. A network
- * failure on every attempt becomes UnreachableError, so callers can say clearly which endpoint is down.
+ * A fetch that times out each attempt and retries network failures, 429 and 5xx with exponential back-off
+ * (following Retry-After when given). After the last attempt it returns the last response, or throws
+ * UnreachableError when the endpoint never answered.
  */
+export function retryingFetch(options: RetryOptions): typeof fetch {
+  const sleep = options.sleep ?? ((ms: number) => new Promise((resolve) => setTimeout(resolve, ms)));
+  return async (input, init) => {
+    let lastError: unknown;
+    for (let attempt = 1; attempt <= options.attempts; attempt++) {
+      let retryAfterMs: number | null = null;
+      try {
+        // A Request body can be read once: each attempt sends a fresh clone.
+        const request = input instanceof Request ? input.clone() : input;
+        const response = await fetch(request, { ...init, signal: AbortSignal.timeout(options.timeoutMs) });
+        if (!RETRYABLE(response.status) || attempt === options.attempts) return response;
+        const header = Number(response.headers.get('retry-after'));
+        retryAfterMs = Number.isFinite(header) && header > 0 ? header * 1000 : null;
+        lastError = new Error(`answered ${response.status}`);
+      } catch (error) {
+        lastError = error;
+      }
+      if (attempt < options.attempts) {
+        await sleep(retryAfterMs ?? options.baseDelayMs * 2 ** (attempt - 1) * (0.5 + Math.random() / 2));
+      }
+    }
+    const url = input instanceof Request ? input.url : String(input);
+    throw new UnreachableError(`cannot reach ${url} after ${options.attempts} attempts: ${describe(lastError)}`);
+  };
+}
+
+/** POSTs (or GETs) JSON through retryingFetch; a non-2xx answer after the retries is an HttpStatusError. */
 export async function requestJson(
   url: string,
   init: { method: 'GET' | 'POST'; headers?: Record<string, string>; body?: unknown },
   options: RetryOptions,
 ): Promise<any> {
-  const sleep = options.sleep ?? ((ms: number) => new Promise((resolve) => setTimeout(resolve, ms)));
-  let lastError: unknown;
-  for (let attempt = 1; attempt <= options.attempts; attempt++) {
-    let retryAfterMs: number | null = null;
-    try {
-      const res = await fetch(url, {
-        method: init.method,
-        headers: { 'content-type': 'application/json', ...init.headers },
-        body: init.body === undefined ? undefined : JSON.stringify(init.body),
-        signal: AbortSignal.timeout(options.timeoutMs),
-      });
-      const text = await res.text();
-      const body = text === '' ? null : safeJson(text);
-      if (res.ok) return body;
-      lastError = new HttpStatusError(res.status, body, url);
-      if (!RETRYABLE(res.status)) throw lastError;
-      const header = Number(res.headers.get('retry-after'));
-      retryAfterMs = Number.isFinite(header) && header > 0 ? header * 1000 : null;
-    } catch (error) {
-      if (error instanceof HttpStatusError && !RETRYABLE(error.status)) throw error;
-      if (!(error instanceof HttpStatusError)) lastError = error;
-    }
-    if (attempt < options.attempts) {
-      const backoff = options.baseDelayMs * 2 ** (attempt - 1) * (0.5 + Math.random() / 2);
-      await sleep(retryAfterMs ?? backoff);
-    }
-  }
-  if (lastError instanceof HttpStatusError) throw lastError;
-  throw new UnreachableError(`cannot reach ${url} after ${options.attempts} attempts: ${describe(lastError)}`);
+  const res = await retryingFetch(options)(url, {
+    method: init.method,
+    headers: { 'content-type': 'application/json', ...init.headers },
+    body: init.body === undefined ? undefined : JSON.stringify(init.body),
+  });
+  const text = await res.text();
+  const body = text === '' ? null : safeJson(text);
+  if (!res.ok) throw new HttpStatusError(res.status, body, url);
+  return body;
 }
 
 function safeJson(text: string): unknown {

@@ -10,14 +10,25 @@ import { TaskCatalog } from '../tasks/task-catalog.service';
 import { PUBLIC_TENANT } from '../tenants/tenant.constants';
 import { formatBaselineTable } from './baseline-table';
 import { BaselineService } from './baseline.service';
+import { runRemoteBaseline } from './remote-baseline';
 
 /**
  * `npm run baseline`: runs the heuristic policy on every task and prints the table. By default it uses a
  * throw-away database, so runs never mix with served episodes and print the same table every time;
- * `--database-url file:...` keeps the episodes in a database of your choice (migrated first).
+ * `--database-url file:...` keeps the episodes in a database of your choice (migrated first), and
+ * `--url http://host:port` runs it against a running server through the generated client
+ * (SUPPORTDESK_API_KEY for its key).
  */
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
+  const urlFlag = args.indexOf('--url');
+  if (urlFlag !== -1) {
+    const url = args[urlFlag + 1];
+    if (!url) throw new ConfigError(['--url needs the server address, e.g. http://localhost:7860']);
+    const { report, difficulties } = await runRemoteBaseline(url, process.env.SUPPORTDESK_API_KEY);
+    console.log(formatBaselineTable(report, difficulties));
+    return;
+  }
   const flag = args.indexOf('--database-url');
   const scratch = flag === -1 ? mkdtempSync(join(tmpdir(), 'supportdesk-baseline-')) : null;
   const databaseUrl = scratch ? `file:${join(scratch, 'baseline.db')}` : args[flag + 1];

@@ -18,6 +18,8 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     .setTitle('SupportDesk')
     .setDescription(DESCRIPTION)
     .setVersion(APP_VERSION)
+    .setLicense('MIT', 'https://opensource.org/licenses/MIT')
+    .addServer('/', 'The server this document was fetched from')
     .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'A tenant API key, or the admin key' }, BEARER_SCHEME)
     .addApiKey({ type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'The same key in a header' }, API_KEY_SCHEME)
     .build();
@@ -25,8 +27,27 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     operationIdFactory: (_controller: string, method: string) => method,
   });
   closeRequestSchemas(document, requestSchemaNames(document));
+  declareCrossCuttingResponses(document);
   applyConfiguredLimits(document, app.get<AppConfig>(APP_CONFIG));
   return document;
+}
+
+/**
+ * What every route shares: public routes say explicitly that they need no credentials (`security: []`), and
+ * every route can answer 429, since the rate limiter sits in front of all of them.
+ */
+function declareCrossCuttingResponses(document: OpenAPIObject): void {
+  for (const item of Object.values(document.paths)) {
+    for (const method of ['get', 'post', 'put', 'patch', 'delete'] as const) {
+      const operation = item[method];
+      if (!operation) continue;
+      operation.security ??= [];
+      operation.responses['429'] ??= {
+        description: 'Too many requests for this tenant; Retry-After says when to retry',
+        content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBodyDto' } } },
+      };
+    }
+  }
 }
 
 /** The DTOs carry hard ceilings; this server's configured limits (MAX_*_LENGTH) are what clients must meet. */
