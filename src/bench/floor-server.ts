@@ -1,0 +1,36 @@
+import 'reflect-metadata';
+import { Body, Controller, HttpCode, Module, Post } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+
+/**
+ * The framework floor for the step benchmark: the same HTTP stack (Nest 11 on express, JSON body parsing) with a
+ * POST /step that answers a constant step-sized response without touching a database.
+ */
+const CONSTANT = JSON.stringify({
+  episode_id: '00000000-0000-4000-8000-000000000000',
+  observation: { task_id: 'bench', instruction: 'x'.repeat(300), inbox: [], active_ticket: null, search_results: null, recent_actions: [], score: 0, step_count: 1, remaining_steps: 99, last_action_error: null },
+  reward: 0,
+  done: false,
+  info: { task_id: 'bench', score: 0, step_count: 1, status: 'active', last_action_error: null },
+});
+
+@Controller()
+class ConstantController {
+  @Post('step')
+  @HttpCode(200)
+  step(@Body() _body: unknown): unknown {
+    return JSON.parse(CONSTANT);
+  }
+}
+
+@Module({ controllers: [ConstantController] })
+class FloorModule {}
+
+async function main(): Promise<void> {
+  const app = await NestFactory.create<NestExpressApplication>(FloorModule, { logger: false });
+  await app.listen(Number(process.env.PORT ?? 0), '127.0.0.1');
+  console.log(`listening ${(app.getHttpServer().address() as { port: number }).port}`);
+}
+
+void main();
