@@ -1,9 +1,11 @@
 import { Agent, request } from 'undici';
+import WebSocket from 'ws';
 
 /*
  * Load generator for the step benchmark, run as a child process so it does not share the server's event loop:
- * `node dist/bench/step-load.js <baseUrl> <clients> <seconds> <step|constant>`. Each client steps its own
- * episode (a fresh one when its budget runs low) and waits for each answer before the next request.
+ * `node dist/bench/step-load.js <baseUrl> <clients> <seconds> <step|constant|ws>`. Each client steps its own
+ * episode (a fresh one when its budget runs low) and waits for each answer before the next request; in `ws`
+ * mode each client is one OpenEnv WebSocket session.
  * Prints one JSON line: requests, errors, requests per second, latency percentiles in ms.
  */
 async function main(): Promise<void> {
@@ -42,8 +44,34 @@ async function main(): Promise<void> {
       remaining = mode === 'step' ? res.json.observation.remaining_steps : 99;
     }
   };
+  /** One OpenEnv session over /ws: reset, then steps, each awaited. */
+  const wsClient = async (index: number) => {
+    const socket = new WebSocket(`${base.replace(/^http/, 'ws')}/ws`);
+    await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
+    const ask = (message: unknown) =>
+      new Promise<any>((resolve) => {
+        socket.once('message', (data) => resolve(JSON.parse(data.toString())));
+        socket.send(JSON.stringify(message));
+      });
+    let remaining = 0;
+    while (Date.now() < deadline) {
+      if (remaining <= 1) {
+        const reset = await ask({ type: 'reset', data: { task_id: 'logistics_missing_order_vip', seed: index } });
+        remaining = reset.data.observation.remaining_steps;
+        continue;
+      }
+      const t = process.hrtime.bigint();
+      const reply = await ask({ type: 'step', data: { type: 'search_policy', query: `courier delivery ${index}` } });
+      if (reply.type !== 'observation') errors++;
+      else {
+        latencies.push(Number(process.hrtime.bigint() - t) / 1e6);
+        remaining = reply.data.observation.remaining_steps;
+      }
+    }
+    socket.close();
+  };
   const started = Date.now();
-  await Promise.all(Array.from({ length: clients }, (_, i) => client(i)));
+  await Promise.all(Array.from({ length: clients }, (_, i) => (mode === 'ws' ? wsClient(i) : client(i))));
   const seconds = (Date.now() - started) / 1000;
   latencies.sort((a, b) => a - b);
   const pct = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * p))] ?? NaN;

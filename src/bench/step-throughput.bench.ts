@@ -12,7 +12,8 @@ import { migrateDatabase } from '../prisma/migrate';
  *  - framework floor: the same HTTP stack answering a constant step-sized response (dist/bench/floor-server.js);
  *  - storage floor: the same per-step writes (episode update + action-log insert, one transaction) done directly
  *    with better-sqlite3 in a loop, with the server's pragmas.
- * The server and the load generator run as separate processes on this machine. BENCH_SECONDS (default 8) per
+ * The same steps are also measured over OpenEnv WebSocket sessions (/ws). The server and the load generator run
+ * as separate processes on this machine. BENCH_SECONDS (default 8) per
  * point; median of BENCH_RUNS (default 3) runs per point. Results: printed table and data/bench/steps.json.
  */
 
@@ -57,7 +58,7 @@ async function waitHealthy(port: number): Promise<void> {
   throw new Error('the server did not become healthy');
 }
 
-function load(port: number, clients: number, mode: 'step' | 'constant'): Load {
+function load(port: number, clients: number, mode: 'step' | 'constant' | 'ws'): Load {
   const out = execFileSync(process.execPath, [join(ROOT, 'dist', 'bench', 'step-load.js'), `http://127.0.0.1:${port}`, String(clients), String(SECONDS), mode], {
     encoding: 'utf8',
   });
@@ -126,12 +127,15 @@ async function main(): Promise<void> {
     for (const clients of CLIENTS) {
       const framework = median(Array.from({ length: RUNS }, () => load(floorServer.port, clients, 'constant')));
       const steps = median(Array.from({ length: RUNS }, () => load(appPort, clients, 'step')));
+      const wsSteps = median(Array.from({ length: RUNS }, () => load(appPort, clients, 'ws')));
       rows.push({
         clients,
         step_rps: Math.round(steps.rps),
         step_p50_ms: Number(steps.p50.toFixed(2)),
         step_p99_ms: Number(steps.p99.toFixed(2)),
         step_errors: steps.errors,
+        ws_step_rps: Math.round(wsSteps.rps),
+        ws_step_p99_ms: Number(wsSteps.p99.toFixed(2)),
         framework_rps: Math.round(framework.rps),
         storage_rps: Math.round(storage.rps),
         vs_framework: Number((steps.rps / framework.rps).toFixed(3)),
