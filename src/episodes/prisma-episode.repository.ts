@@ -91,21 +91,16 @@ export class PrismaEpisodeRepository extends EpisodeRepository {
         error: entry.error,
         createdAt,
       });
-      // The version check is a second guard behind the serialized path: a write computed from a stale read
-      // matches no row and fails instead of overwriting a newer state.
-      const row = await db.$transaction(async (tx) => {
-        const updated = await tx.episode
-          .update({
-            where: { id_tenantId: { id: episodeId, tenantId }, version: episode.version },
-            data: { version: episode.version + 1, chainHead: hash, ...summaryColumns(state, grade) },
-          })
-          .catch((error: unknown) => {
-            if ((error as { code?: string }).code === 'P2025') {
-              throw new ConflictError('the episode changed while this step was applied; retry');
-            }
-            throw error;
-          });
-        await tx.actionLog.create({
+      // One batch transaction (a single BEGIN/COMMIT) for the episode update, its log row and the idempotency
+      // record. The version check is a second guard behind the serialized path: a write computed from a stale
+      // read matches no row, fails, and rolls the whole batch back instead of overwriting a newer state.
+      const writes = [
+        db.episode.update({
+          where: { id_tenantId: { id: episodeId, tenantId }, version: episode.version },
+          data: { version: episode.version + 1, chainHead: hash, ...summaryColumns(state, grade) },
+          select: { updatedAt: true },
+        }),
+        db.actionLog.create({
           data: {
             episodeId,
             tenantId,
@@ -118,23 +113,43 @@ export class PrismaEpisodeRepository extends EpisodeRepository {
             createdAt,
             hash,
           },
-        });
-        if (request) {
-          await tx.stepRequest.create({
-            data: {
-              episodeId,
-              tenantId,
-              requestId: request.requestId,
-              stepIndex: entry.step,
-              actionHash: request.actionHash,
-              responseJson,
-              createdAt,
-            },
-          });
+          select: { id: true },
+        }),
+        ...(request
+          ? [
+              db.stepRequest.create({
+                data: {
+                  episodeId,
+                  tenantId,
+                  requestId: request.requestId,
+                  stepIndex: entry.step,
+                  actionHash: request.actionHash,
+                  responseJson,
+                  createdAt,
+                },
+                select: { requestId: true },
+              }),
+            ]
+          : []),
+      ];
+      let updatedAt: Date;
+      try {
+        [{ updatedAt }] = (await db.$transaction(writes)) as [{ updatedAt: Date }, ...unknown[]];
+      } catch (error) {
+        if ((error as { code?: string }).code === 'P2025') {
+          throw new ConflictError('the episode changed while this step was applied; retry');
         }
-        return updated;
-      });
-      return { kind: 'applied', episode: toRecord(row), responseJson };
+        throw error;
+      }
+      const applied: EpisodeRecord = {
+        ...episode,
+        status: state.status,
+        version: episode.version + 1,
+        state,
+        chainHead: hash,
+        updatedAt,
+      };
+      return { kind: 'applied', episode: applied, responseJson };
     });
   }
 
