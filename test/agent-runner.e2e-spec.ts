@@ -78,9 +78,8 @@ it('says clearly when the model endpoint is unreachable', async () => {
 });
 
 it('a malformed tool call is fed back to the model as an error, without using a step', async () => {
-  const model = await startScriptedModel((taskId, _c, step) =>
-    step === 0 ? ({ type: 'set_priority', priority: 'critical' } as unknown as Action) : step === 1 ? null : null,
-  );
+  // Always the same malformed call: it never uses a step, so the episode ends after three refused turns.
+  const model = await startScriptedModel(() => ({ type: 'set_priority', priority: 'critical' }) as unknown as Action);
   const lines: string[] = [];
   try {
     const report = await runAgent(

@@ -1,9 +1,10 @@
 import 'reflect-metadata';
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { migrateDatabase } from '../prisma/migrate';
 import { generateAuditDataset } from './audit-dataset';
+import { spawnServer, stopServer, waitHealthy } from './server-process';
 
 /*
  * `npm run bench:server`: the server-level figures of the benchmark issue, each from the built server started
@@ -11,38 +12,20 @@ import { generateAuditDataset } from './audit-dataset';
  * serving traffic on databases of 10,000 and 100,000 stored episodes (it should not grow with the store).
  */
 
-const ROOT = resolve(__dirname, '..', '..');
 const ADMIN_KEY = 'bench-admin-key-0123456789abcdef';
 const asAdmin = { authorization: `Bearer ${ADMIN_KEY}` };
 
 function startServer(databaseUrl: string, port: number): ChildProcess {
-  return spawn(process.execPath, [join(ROOT, 'dist', 'main.js')], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      DATABASE_URL: databaseUrl,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'error',
-      RATE_LIMIT_PER_MINUTE: '0',
-      MAX_ACTIVE_EPISODES_PER_TENANT: '0',
-      ADMIN_API_KEY: ADMIN_KEY,
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
+  return spawnServer({
+    DATABASE_URL: databaseUrl,
+    PORT: String(port),
+    RATE_LIMIT_PER_MINUTE: '0',
+    MAX_ACTIVE_EPISODES_PER_TENANT: '0',
+    ADMIN_API_KEY: ADMIN_KEY,
   });
 }
 
-async function untilHealthy(port: number): Promise<void> {
-  for (let i = 0; i < 1000; i++) {
-    try {
-      if ((await fetch(`http://127.0.0.1:${port}/health`)).ok) return;
-    } catch {
-      // not yet
-    }
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  throw new Error('the server did not become healthy');
-}
+const untilHealthy = (port: number) => waitHealthy(`http://127.0.0.1:${port}`);
 
 function rssMb(pid: number): number {
   const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmRSS:'))!;
@@ -57,10 +40,7 @@ async function post(port: number, path: string, body: unknown): Promise<any> {
   return res.json();
 }
 
-async function stop(server: ChildProcess): Promise<void> {
-  server.kill('SIGTERM');
-  await new Promise((r) => server.once('exit', r));
-}
+const stop = stopServer;
 
 /** Serves a fixed mix of traffic (lists, stats, resets, steps), then reads the server's resident memory. */
 async function memoryAfterTraffic(databaseUrl: string, port: number): Promise<number> {

@@ -2,9 +2,10 @@ import 'reflect-metadata';
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { migrateDatabase } from '../prisma/migrate';
+import { ROOT, spawnServer, waitHealthy } from './server-process';
 
 /*
  * `npm run bench:steps`: step throughput and latency over HTTP with full persistence, for 1, 8 and 32 clients
@@ -17,7 +18,6 @@ import { migrateDatabase } from '../prisma/migrate';
  * point; median of BENCH_RUNS (default 3) runs per point. Results: printed table and data/bench/steps.json.
  */
 
-const ROOT = resolve(__dirname, '..', '..');
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const CLIENTS = [1, 8, 32];
@@ -44,18 +44,6 @@ function start(script: string, env: Record<string, string>): Promise<{ child: Ch
     });
     child.once('exit', (code) => reject(new Error(`${script} exited with ${code}`)));
   });
-}
-
-async function waitHealthy(port: number): Promise<void> {
-  for (let i = 0; i < 200; i++) {
-    try {
-      if ((await fetch(`http://127.0.0.1:${port}/health`)).ok) return;
-    } catch {
-      // starting
-    }
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error('the server did not become healthy');
 }
 
 function load(port: number, clients: number, mode: 'step' | 'constant' | 'ws'): Load {
@@ -104,21 +92,14 @@ async function main(): Promise<void> {
 
   const floorServer = await start('bench/floor-server.js', { PORT: '0' });
   const appPort = 17000 + Math.floor(Math.random() * 1000);
-  const app = spawn(process.execPath, [join(ROOT, 'dist', 'main.js')], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      DATABASE_URL: databaseUrl,
-      PORT: String(appPort),
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'error',
-      RATE_LIMIT_PER_MINUTE: '0',
-      MAX_ACTIVE_EPISODES_PER_TENANT: '0',
-      SQLITE_SYNCHRONOUS: SYNCHRONOUS,
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
+  const app = spawnServer({
+    DATABASE_URL: databaseUrl,
+    PORT: String(appPort),
+    RATE_LIMIT_PER_MINUTE: '0',
+    MAX_ACTIVE_EPISODES_PER_TENANT: '0',
+    SQLITE_SYNCHRONOUS: SYNCHRONOUS,
   });
-  await waitHealthy(appPort);
+  await waitHealthy(`http://127.0.0.1:${appPort}`);
 
   const rows: Record<string, unknown>[] = [];
   try {

@@ -64,11 +64,12 @@ export class EpisodesService {
    */
   async step(tenantId: string, episodeId: string, action: Action, requestId?: string): Promise<StepResponseDto> {
     this.checkConfiguredLimits(action);
-    const actionHash = sha256Hex(canonicalJson(canonicalAction(action)));
+    // Hashed only for idempotent requests: it is what tells a retry from a reused id.
+    const requestKey = requestId === undefined ? null : { requestId, actionHash: sha256Hex(canonicalJson(canonicalAction(action))) };
     const outcome = await this.episodes.applyStep(
       tenantId,
       episodeId,
-      requestId === undefined ? null : { requestId, actionHash },
+      requestKey,
       (current) => {
         if (current.status !== 'active') {
           throw new ConflictError(`episode "${episodeId}" is ${current.status.replace(/_/g, ' ')}; start a new one with POST /reset`);
@@ -84,7 +85,7 @@ export class EpisodesService {
         };
       },
     );
-    if (outcome.kind === 'duplicate' && outcome.actionHash !== actionHash) {
+    if (outcome.kind === 'duplicate' && outcome.actionHash !== requestKey?.actionHash) {
       throw new ConflictError(`request_id "${requestId}" was already used on this episode for a different action`);
     }
     return JSON.parse(outcome.responseJson) as StepResponseDto;

@@ -199,7 +199,7 @@ function summaryColumns(state: EpisodeState, grade: GradeBreakdown) {
   };
 }
 
-export function toRecord(row: Episode): EpisodeRecord {
+function toRecord(row: Episode): EpisodeRecord {
   return {
     id: row.id,
     tenantId: row.tenantId,

@@ -12,7 +12,7 @@
  *
  * CRASH_CYCLES (default 10) and CRASH_SEED (default 7) tune it.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -21,10 +21,10 @@ import Database from 'better-sqlite3';
 import { uniformInt } from 'pure-rand/distribution/uniformInt';
 import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus';
 import type { Action } from '../../src/engine/actions';
+import { ROOT, spawnServer, waitHealthy } from '../../src/bench/server-process';
 import { migrateDatabase } from '../../src/prisma/migrate';
 import { SOLUTIONS } from '../fixtures/solutions';
 
-const ROOT = join(__dirname, '..', '..');
 const CYCLES = Number(process.env.CRASH_CYCLES ?? 10);
 const SEED = Number(process.env.CRASH_SEED ?? 7);
 const CLIENTS = 8;
@@ -50,23 +50,7 @@ async function freePort(): Promise<number> {
 }
 
 function startServer(databaseUrl: string, port: number): ChildProcess {
-  return spawn(process.execPath, [join(ROOT, 'dist', 'main.js')], {
-    cwd: ROOT,
-    env: { ...process.env, DATABASE_URL: databaseUrl, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'error', RATE_LIMIT_PER_MINUTE: '0' },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-}
-
-async function waitHealthy(base: string): Promise<void> {
-  for (let i = 0; i < 200; i++) {
-    try {
-      if ((await fetch(`${base}/health`)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  fail('the server did not become healthy');
+  return spawnServer({ DATABASE_URL: databaseUrl, PORT: String(port), RATE_LIMIT_PER_MINUTE: '0' });
 }
 
 async function post(base: string, path: string, body: unknown): Promise<{ status: number; body: any }> {
