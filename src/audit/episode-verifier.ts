@@ -79,7 +79,8 @@ export class EpisodeVerifier {
         finding ??= { index: row.stepIndex, problem: 'replayed reward or score differs from the logged one' };
       }
     }
-    if (state.score_milli !== episode.scoreMilli || canonicalJson(state) !== episode.stateJson) {
+    // Compared in canonical form: the snapshot is stored as plain JSON (key order is the engine's, not sorted).
+    if (state.score_milli !== episode.scoreMilli || canonicalJson(state) !== canonicalJson(JSON.parse(episode.stateJson))) {
       finding ??= { index: rows.length, problem: 'the stored state differs from the replayed one' };
     }
     return { finding, scoreMilli: state.score_milli };

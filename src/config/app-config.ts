@@ -12,6 +12,7 @@ const envSchema = z.object({
   DATABASE_URL: z.string().optional(),
   SQLITE_SYNCHRONOUS: z.enum(['FULL', 'NORMAL']).default('FULL'),
   SQLITE_BUSY_TIMEOUT_MS: z.coerce.number().int().min(0).max(600_000).default(5000),
+  EPISODE_CACHE_SIZE: z.coerce.number().int().min(0).max(1_000_000).default(2048),
   TASKS_DIR: z.string().min(1).default(DEFAULT_TASKS_DIR),
   BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).max(50 * 1024 * 1024).default(256 * 1024),
   LOG_LEVEL: z.enum(['error', 'warn', 'log', 'debug', 'verbose', 'silent']).default('log'),
@@ -38,6 +39,8 @@ export interface AppConfig {
   databaseUrl: string;
   sqliteSynchronous: 'FULL' | 'NORMAL';
   sqliteBusyTimeoutMs: number;
+  /** Active episodes kept in memory between steps (least recently stepped dropped first); 0 turns the cache off. */
+  episodeCacheSize: number;
   tasksDir: string;
   bodyLimitBytes: number;
   logLevel: 'error' | 'warn' | 'log' | 'debug' | 'verbose' | 'silent';
@@ -101,6 +104,7 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
     databaseUrl,
     sqliteSynchronous: e.SQLITE_SYNCHRONOUS,
     sqliteBusyTimeoutMs: e.SQLITE_BUSY_TIMEOUT_MS,
+    episodeCacheSize: e.EPISODE_CACHE_SIZE,
     tasksDir: resolve(e.TASKS_DIR),
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
     logLevel: e.LOG_LEVEL,

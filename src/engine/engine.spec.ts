@@ -188,4 +188,35 @@ describe.each(tasks.map((task) => [task.id, task] as const))('%s', (taskId, task
     step(task, before, open(task));
     expect(JSON.stringify(before)).toBe(snapshot);
   });
+
+  it('never mutates any earlier state, through every kind of action (states are shared with the step cache)', () => {
+    // Deep-frozen: any write into an earlier state, however deep, throws in strict mode.
+    const deepFreeze = <T>(value: T): T => {
+      if (value && typeof value === 'object') {
+        Object.values(value).forEach(deepFreeze);
+        Object.freeze(value);
+      }
+      return value;
+    };
+    for (const taskId of Object.keys(SOLUTIONS)) {
+      const solved = tasks.find((t) => t.id === taskId)!;
+      const actions: Action[] = [
+        { type: 'search_policy', query: solved.title },
+        { type: 'open_ticket', ticket_id: otherTicketId(solved) },
+        { type: 'send_reply', message: 'Looking into it.' },
+        ...SOLUTIONS[taskId].actions,
+      ];
+      let state = deepFreeze(reset(solved, 3));
+      const snapshots = [JSON.stringify(state)];
+      const states = [state];
+      for (const action of actions.slice(0, solved.max_steps)) {
+        if (state.done) break;
+        state = deepFreeze(step(solved, state, action).state);
+        states.push(state);
+        snapshots.push(JSON.stringify(state));
+      }
+      expect(state.done).toBe(true);
+      expect(states.map((s) => JSON.stringify(s))).toEqual(snapshots);
+    }
+  });
 });

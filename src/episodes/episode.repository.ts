@@ -34,12 +34,12 @@ export interface NewEpisode {
 }
 
 /** What one step changes: the new state, its grade, the log entry that explains it, and the response sent. */
-export interface StepWrite {
+export interface StepWrite<R> {
   state: EpisodeState;
   grade: GradeBreakdown;
   entry: HistoryEntry;
-  /** Kept with the request id (when there is one) so a retry gets exactly this response. */
-  responseJson: string;
+  /** Kept (as JSON) with the request id, when there is one, so a retry gets exactly this response. */
+  response: R;
 }
 
 /** A client's request id for a step, with the hash of its action. */
@@ -48,8 +48,8 @@ export interface StepRequestKey {
   actionHash: string;
 }
 
-export type StepOutcome =
-  | { kind: 'applied'; episode: EpisodeRecord; responseJson: string }
+export type StepOutcome<R> =
+  | { kind: 'applied'; response: R }
   | { kind: 'duplicate'; actionHash: string; responseJson: string };
 
 export interface ActionLogRecord {
@@ -78,16 +78,18 @@ export abstract class EpisodeRepository {
 
   /**
    * Reads the episode, lets `decide` compute the step from it, and stores the result (the episode row and a
-   * hash-chained action-log row, in one transaction), with nothing else touching the database in between.
-   * `decide` must be synchronous and may throw to abort. Throws NotFoundError when the tenant has no such episode.
-   * With a request key already used on this episode, nothing is applied and the earlier response is returned.
+   * hash-chained action-log row, in one transaction), with nothing else touching the database in between;
+   * resolves only once that is committed. `decide` must be synchronous and pure (it may run again if the episode
+   * it was given turns out stale) and may throw to abort. Throws NotFoundError when the tenant has no such
+   * episode. With a request key already used on this episode, nothing is applied and the earlier response is
+   * returned.
    */
-  abstract applyStep(
+  abstract applyStep<R>(
     tenantId: string,
     episodeId: string,
     request: StepRequestKey | null,
-    decide: (episode: EpisodeRecord) => StepWrite,
-  ): Promise<StepOutcome>;
+    decide: (episode: EpisodeRecord) => StepWrite<R>,
+  ): Promise<StepOutcome<R>>;
 
   /** A system job, not a tenant's request: marks every tenant's active episodes idle since `cutoff` expired. */
   abstract expireIdleEpisodesOfAllTenants(cutoff: Date): Promise<number>;

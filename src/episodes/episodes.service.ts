@@ -66,26 +66,21 @@ export class EpisodesService {
     this.checkConfiguredLimits(action);
     // Hashed only for idempotent requests: it is what tells a retry from a reused id.
     const requestKey = requestId === undefined ? null : { requestId, actionHash: sha256Hex(canonicalJson(canonicalAction(action))) };
-    const outcome = await this.episodes.applyStep(
-      tenantId,
-      episodeId,
-      requestKey,
-      (current) => {
-        if (current.status !== 'active') {
-          throw new ConflictError(`episode "${episodeId}" is ${current.status.replace(/_/g, ' ')}; start a new one with POST /reset`);
-        }
-        const task = this.tasks.loadedVersion(current.taskId, current.taskVersion);
-        const result = step(task, current.state, action);
-        const response = presentStep(task, episodeId, result.state, result.reward_milli);
-        return {
-          state: result.state,
-          grade: grade(task, result.state),
-          entry: result.state.history[result.state.history.length - 1],
-          responseJson: JSON.stringify(response),
-        };
-      },
-    );
-    if (outcome.kind === 'duplicate' && outcome.actionHash !== requestKey?.actionHash) {
+    const outcome = await this.episodes.applyStep(tenantId, episodeId, requestKey, (current) => {
+      if (current.status !== 'active') {
+        throw new ConflictError(`episode "${episodeId}" is ${current.status.replace(/_/g, ' ')}; start a new one with POST /reset`);
+      }
+      const task = this.tasks.loadedVersion(current.taskId, current.taskVersion);
+      const result = step(task, current.state, action);
+      return {
+        state: result.state,
+        grade: grade(task, result.state),
+        entry: result.state.history[result.state.history.length - 1],
+        response: presentStep(task, episodeId, result.state, result.reward_milli),
+      };
+    });
+    if (outcome.kind === 'applied') return outcome.response;
+    if (outcome.actionHash !== requestKey?.actionHash) {
       throw new ConflictError(`request_id "${requestId}" was already used on this episode for a different action`);
     }
     return JSON.parse(outcome.responseJson) as StepResponseDto;

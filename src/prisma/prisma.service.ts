@@ -1,20 +1,29 @@
 import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { PrismaBetterSQLite3 } from '@prisma/adapter-better-sqlite3';
 import { Mutex } from 'async-mutex';
+import Database from 'better-sqlite3';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { PrismaClient } from '../generated/prisma/client';
+import { GroupCommit, type WriteWork } from './group-commit';
 
 /**
- * Owns the process's one Prisma client. The better-sqlite3 adapter shares a single connection, so a query
- * issued while another request's interactive transaction is open would run inside that transaction
- * (prisma/prisma#29933). The client is therefore private and `serialized` is the only way to reach it:
- * one unit of work at a time, in arrival order.
+ * Owns the process's database connections. The Prisma client's better-sqlite3 adapter shares a single
+ * connection, so a query issued while another request's interactive transaction is open would run inside that
+ * transaction (prisma/prisma#29933). The client is therefore private and `serialized` is the only way to reach
+ * it: one unit of work at a time, in arrival order.
+ *
+ * The step hot path does not go through Prisma: a Prisma model query costs about 0.5 ms of CPU, the same
+ * statement on better-sqlite3 directly a few microseconds. `batched` writes on a second, direct connection with
+ * group commit; its flushes take the same mutex, so the two connections never hold transactions at once.
  */
 @Injectable()
 export class PrismaService implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger(PrismaService.name);
   private readonly mutex = new Mutex();
   private readonly client: PrismaClient;
+  private direct: Database.Database | null = null;
+  private groupCommit: GroupCommit | null = null;
+  private readonly rollbackListeners: Array<() => void> = [];
 
   constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {
     this.client = new PrismaClient({
@@ -31,12 +40,25 @@ export class PrismaService implements OnModuleInit, OnModuleDestroy {
     await this.client.$executeRawUnsafe(`PRAGMA synchronous = ${this.config.sqliteSynchronous}`);
     await this.client.$queryRawUnsafe(`PRAGMA busy_timeout = ${this.config.sqliteBusyTimeoutMs}`);
     await this.client.$executeRawUnsafe('PRAGMA foreign_keys = ON');
+    // The same settings on the direct connection (journal_mode is a property of the file, set above).
+    this.direct = new Database(this.config.databaseUrl.slice('file:'.length), { timeout: this.config.sqliteBusyTimeoutMs });
+    this.direct.pragma(`synchronous = ${this.config.sqliteSynchronous}`);
+    this.direct.pragma('foreign_keys = ON');
+    this.groupCommit = new GroupCommit(
+      this.direct,
+      (flush) => this.mutex.runExclusive(flush),
+      () => this.rollbackListeners.forEach((listener) => listener()),
+    );
     this.logger.log(`SQLite ready (WAL, synchronous=${this.config.sqliteSynchronous})`);
   }
 
   async onModuleDestroy(): Promise<void> {
-    // Let the unit of work in flight finish, then close the connection cleanly.
-    await this.mutex.runExclusive(() => this.client.$disconnect());
+    // Commit what is queued and let the unit of work in flight finish, then close the connections cleanly.
+    await this.groupCommit?.drain();
+    await this.mutex.runExclusive(async () => {
+      this.direct?.close();
+      await this.client.$disconnect();
+    });
   }
 
   /** Cheap round trip used by the health check. */
@@ -52,5 +74,23 @@ export class PrismaService implements OnModuleInit, OnModuleDestroy {
    */
   serialized<T>(work: (db: PrismaClient) => Promise<T>): Promise<T> {
     return this.mutex.runExclusive(() => work(this.client));
+  }
+
+  /**
+   * Runs a synchronous write on the direct connection as part of the next group commit, in submission order;
+   * resolves once its batch is committed. A write that throws is rolled back alone (a savepoint).
+   */
+  batched<T>(work: WriteWork<T>): Promise<T> {
+    return this.commits().write(work);
+  }
+
+  /** `listener` runs when a whole batch was rolled back, before the next batch: drop state cached from it. */
+  onBatchRollback(listener: () => void): void {
+    this.rollbackListeners.push(listener);
+  }
+
+  private commits(): GroupCommit {
+    if (!this.groupCommit) throw new Error('the database is not connected yet');
+    return this.groupCommit;
   }
 }

@@ -1,0 +1,106 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { GroupCommit } from './group-commit';
+
+/** A group commit on a fresh WAL database file, counting its flushes and rollbacks. */
+function setup() {
+  const file = join(mkdtempSync(join(tmpdir(), 'group-commit-')), 'db.sqlite');
+  const db = new Database(file, { timeout: 0 });
+  db.pragma('journal_mode = WAL');
+  db.exec('CREATE TABLE rows (id INTEGER PRIMARY KEY, label TEXT NOT NULL)');
+  const counts = { flushes: 0, rollbacks: 0 };
+  const commits = new GroupCommit(
+    db,
+    async (flush) => {
+      counts.flushes++;
+      flush();
+    },
+    () => counts.rollbacks++,
+  );
+  const insert = (id: number, label = `row ${id}`) => commits.write((sql) => sql.statement('INSERT INTO rows (id, label) VALUES (?, ?)').run(id, label).changes);
+  const reader = () => new Database(file, { readonly: true });
+  return { db, file, commits, counts, insert, reader };
+}
+
+const ids = (db: Database.Database) => (db.prepare('SELECT id FROM rows ORDER BY id').all() as Array<{ id: number }>).map((r) => r.id);
+
+describe('GroupCommit', () => {
+  it('commits the writes submitted together in one transaction, in submission order, and answers each after the commit', async () => {
+    const { commits, counts, insert, reader } = setup();
+    const order: number[] = [];
+    const writes = [1, 2, 3, 4, 5].map((id) => insert(id).then(() => order.push(id)));
+    // A later write in the batch sees what the earlier ones wrote (same transaction).
+    const seen = commits.write((sql) => (sql.statement('SELECT COUNT(*) AS n FROM rows').get() as { n: number }).n);
+    await Promise.all(writes);
+    expect(await seen).toBe(5);
+    expect(counts.flushes).toBe(1);
+    expect(order).toEqual([1, 2, 3, 4, 5]);
+    // Answered means committed: another connection sees every row.
+    const other = reader();
+    expect(ids(other)).toEqual([1, 2, 3, 4, 5]);
+    other.close();
+  });
+
+  it('rolls back a write that throws on its own; the others in its batch are kept', async () => {
+    const { db, commits, insert } = setup();
+    const results = await Promise.allSettled([
+      insert(1),
+      commits.write((sql) => {
+        sql.statement('INSERT INTO rows (id, label) VALUES (?, ?)').run(2, 'half done');
+        throw new Error('refused after a statement');
+      }),
+      insert(1), // primary key taken by the first write: a constraint error, for this write only
+      insert(3),
+    ]);
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'rejected', 'fulfilled']);
+    expect((results[1] as PromiseRejectedResult).reason.message).toBe('refused after a statement');
+    expect((results[2] as PromiseRejectedResult).reason.code).toBe('SQLITE_CONSTRAINT_PRIMARYKEY');
+    expect(ids(db)).toEqual([1, 3]);
+  });
+
+  it('when the batch cannot commit, every write in it is refused, nothing is kept, and the rollback is reported', async () => {
+    const { db, file, counts, insert } = setup();
+    const locker = new Database(file);
+    locker.prepare('BEGIN IMMEDIATE').run(); // another connection holds the write lock past the (zero) busy timeout
+    const results = await Promise.allSettled([insert(1), insert(2)]);
+    expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected']);
+    expect((results[0] as PromiseRejectedResult).reason.code).toBe('SQLITE_BUSY');
+    expect(counts.rollbacks).toBe(1);
+    locker.prepare('ROLLBACK').run();
+    locker.close();
+    expect(db.inTransaction).toBe(false);
+    // The next batch goes through normally.
+    await insert(3);
+    expect(ids(db)).toEqual([3]);
+  });
+
+  it('batches writes that arrive while a flush is waiting for the lock, and drain waits for all of them', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'group-commit-')), 'db.sqlite');
+    const db = new Database(file);
+    db.exec('CREATE TABLE rows (id INTEGER PRIMARY KEY, label TEXT NOT NULL)');
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let flushes = 0;
+    const commits = new GroupCommit(
+      db,
+      async (flush) => {
+        flushes++;
+        await held; // another unit of work holds the database
+        flush();
+      },
+      () => undefined,
+    );
+    const first = commits.write((sql) => sql.statement('INSERT INTO rows (id, label) VALUES (1, ?)').run('a'));
+    await new Promise((resolve) => setImmediate(resolve)); // the flush is now waiting
+    const later = [2, 3, 4].map((id) => commits.write((sql) => sql.statement('INSERT INTO rows (id, label) VALUES (?, ?)').run(id, 'b')));
+    const drained = commits.drain();
+    release();
+    await drained;
+    await Promise.all([first, ...later]);
+    expect(ids(db)).toEqual([1, 2, 3, 4]);
+    // The waiting flush took everything queued by the time it got the lock: one flush, one transaction.
+    expect(flushes).toBe(1);
+  });
+});
