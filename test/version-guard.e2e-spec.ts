@@ -1,5 +1,6 @@
 import Database from 'better-sqlite3';
 import request from 'supertest';
+import { EpisodeExpiryService } from '../src/episodes/episode-expiry.service';
 import { SOLUTIONS } from './fixtures/solutions';
 import { startTestApp } from './support/test-app';
 
@@ -63,7 +64,6 @@ it('the idle sweep moves the version on, so a copy cached before it cannot be wr
   try {
     const id = (await request(ctx.http).post('/reset').send({ task_id: 'logistics_missing_order_vip', seed: 6 }).expect(200)).body.episode_id;
     await request(ctx.http).post('/step').send({ episode_id: id, action: actions[0] }).expect(200);
-    const { EpisodeExpiryService } = await import('../src/episodes/episode-expiry.service');
     expect(await ctx.app.get(EpisodeExpiryService).sweep(new Date(Date.now() + 2 * 60_000))).toBe(1);
     const res = await request(ctx.http).post('/step').send({ episode_id: id, action: actions[1] }).expect(409);
     expect(res.body.message).toMatch(/is expired/);

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import type { ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { migrateDatabase } from '../prisma/migrate';
 import { generateAuditDataset } from './audit-dataset';
@@ -88,6 +88,7 @@ async function main(): Promise<void> {
         baselines.push(Date.now() - t);
       }
       await stop(server);
+      rmSync(fresh.slice('file:'.length), { force: true });
       const memory: Record<string, number> = {};
       for (const episodes of [10_000, 100_000]) {
         const file = join(dir, `audit-${episodes}.db`);

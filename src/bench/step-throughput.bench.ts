@@ -118,6 +118,7 @@ async function main(): Promise<void> {
         ws_step_rps: Math.round(wsSteps.rps),
         ws_step_p99_ms: Number(wsSteps.p99.toFixed(2)),
         framework_rps: Math.round(framework.rps),
+        framework_p99_ms: Number(framework.p99.toFixed(2)),
         storage_rps: Math.round(storage.rps),
         vs_framework: Number((steps.rps / framework.rps).toFixed(3)),
         vs_storage: Number((steps.rps / storage.rps).toFixed(3)),

@@ -10,6 +10,9 @@ export class ConflictError extends Error {}
 /** A quota is used up (429). */
 export class TooManyError extends Error {}
 
+/** The service cannot take the request right now (it is shutting down); the client may retry (503). */
+export class UnavailableError extends Error {}
+
 /** A well-formed request whose field names something that does not exist. */
 export class InvalidFieldError extends Error {
   constructor(

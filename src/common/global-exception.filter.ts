@@ -1,7 +1,7 @@
 import { STATUS_CODES } from 'node:http';
 import { ArgumentsHost, Catch, HttpException, HttpStatus, Logger, type ExceptionFilter } from '@nestjs/common';
 import type { Response } from 'express';
-import { ConflictError, InvalidFieldError, NotFoundError, TooManyError } from './domain-errors';
+import { ConflictError, InvalidFieldError, NotFoundError, TooManyError, UnavailableError } from './domain-errors';
 import type { ErrorBodyDto, ErrorDetailDto } from './error-body.dto';
 
 interface Mapped {
@@ -41,6 +41,9 @@ export class GlobalExceptionFilter implements ExceptionFilter {
     if (exception instanceof NotFoundError) return { status: HttpStatus.NOT_FOUND, message: exception.message };
     if (exception instanceof ConflictError) return { status: HttpStatus.CONFLICT, message: exception.message };
     if (exception instanceof TooManyError) return { status: HttpStatus.TOO_MANY_REQUESTS, message: exception.message };
+    if (exception instanceof UnavailableError) {
+      return { status: HttpStatus.SERVICE_UNAVAILABLE, message: exception.message, headers: { 'Retry-After': '1' } };
+    }
     if (exception instanceof InvalidFieldError) {
       return {
         status: HttpStatus.UNPROCESSABLE_ENTITY,

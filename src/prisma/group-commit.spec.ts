@@ -76,7 +76,7 @@ describe('GroupCommit', () => {
     expect(ids(db)).toEqual([3]);
   });
 
-  it('batches writes that arrive while a flush is waiting for the lock, and drain waits for all of them', async () => {
+  it('batches writes that arrive while a flush is waiting for the lock; close waits for all of them, then refuses new ones', async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'group-commit-')), 'db.sqlite');
     const db = new Database(file);
     db.exec('CREATE TABLE rows (id INTEGER PRIMARY KEY, label TEXT NOT NULL)');
@@ -95,12 +95,13 @@ describe('GroupCommit', () => {
     const first = commits.write((sql) => sql.statement('INSERT INTO rows (id, label) VALUES (1, ?)').run('a'));
     await new Promise((resolve) => setImmediate(resolve)); // the flush is now waiting
     const later = [2, 3, 4].map((id) => commits.write((sql) => sql.statement('INSERT INTO rows (id, label) VALUES (?, ?)').run(id, 'b')));
-    const drained = commits.drain();
+    const closed = commits.close();
     release();
-    await drained;
+    await closed;
     await Promise.all([first, ...later]);
     expect(ids(db)).toEqual([1, 2, 3, 4]);
     // The waiting flush took everything queued by the time it got the lock: one flush, one transaction.
     expect(flushes).toBe(1);
+    await expect(commits.write(() => 1)).rejects.toThrow(/shutting down/);
   });
 });

@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { UnavailableError } from '../common/domain-errors';
 
 /** A prepared statement cache over one connection: the hot path prepares each SQL text once per process. */
 export interface SqlConnection {
@@ -30,6 +31,7 @@ export class GroupCommit implements SqlConnection {
   private queue: Pending[] = [];
   private scheduled = false;
   private idle: Promise<void> = Promise.resolve();
+  private closed = false;
   private readonly runInSavepoint: (work: WriteWork<unknown>) => unknown;
 
   constructor(
@@ -56,14 +58,16 @@ export class GroupCommit implements SqlConnection {
 
   /** Queues `work` for the next batch; resolves with its result once the batch is committed. */
   write<T>(work: WriteWork<T>): Promise<T> {
+    if (this.closed) return Promise.reject(new UnavailableError('the server is shutting down; retry shortly'));
     return new Promise<T>((resolve, reject) => {
       this.queue.push({ work, resolve: resolve as (value: unknown) => void, reject });
       this.schedule();
     });
   }
 
-  /** Resolves when every write queued so far has been committed or refused. */
-  async drain(): Promise<void> {
+  /** Refuses new writes (503), and resolves once every write queued so far has been committed or refused. */
+  async close(): Promise<void> {
+    this.closed = true;
     while (this.queue.length > 0 || this.scheduled) await this.idle;
   }
 

@@ -54,7 +54,7 @@ export class PrismaService implements OnModuleInit, OnModuleDestroy {
 
   async onModuleDestroy(): Promise<void> {
     // Commit what is queued and let the unit of work in flight finish, then close the connections cleanly.
-    await this.groupCommit?.drain();
+    await this.groupCommit?.close();
     await this.mutex.runExclusive(async () => {
       this.direct?.close();
       await this.client.$disconnect();
