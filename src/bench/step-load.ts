@@ -3,9 +3,11 @@ import WebSocket from 'ws';
 
 /*
  * Load generator for the step benchmark, run as a child process so it does not share the server's event loop:
- * `node dist/bench/step-load.js <baseUrl> <clients> <seconds> <step|constant|ws>`. Each client steps its own
- * episode (a fresh one when its budget runs low) and waits for each answer before the next request; in `ws`
- * mode each client is one OpenEnv WebSocket session.
+ * `node dist/bench/step-load.js <baseUrl> <clients> <seconds> <step|constant|pipeline|ws>`. Each client steps its
+ * own episode (a fresh one when its budget runs low) and waits for each answer before the next request; in `ws`
+ * mode each client is one OpenEnv WebSocket session. `pipeline` posts the same step body for an episode that does
+ * not exist: the server's whole request pipeline (logging, body checks, auth, validation, one lookup, the error
+ * body) without the step's work; its expected answer is 404.
  * Prints one JSON line: requests, errors, requests per second, latency percentiles in ms.
  */
 async function main(): Promise<void> {
@@ -39,9 +41,10 @@ async function main(): Promise<void> {
         continue;
       }
       const res = await call('/step', { episode_id: episodeId || 'bench', action: { type: 'search_policy', query: `courier delivery ${index}` } });
-      if (res.status !== 200) errors++;
+      if (res.status !== (mode === 'pipeline' ? 404 : 200)) errors++;
       else latencies.push(res.ms);
-      remaining = mode === 'step' ? res.json.observation.remaining_steps : 99;
+      // A refused step (the episode ended some other way) starts a new episode.
+      remaining = mode !== 'step' ? 99 : res.status === 200 ? res.json.observation.remaining_steps : 0;
     }
   };
   /** One OpenEnv session over /ws: reset, then steps, each awaited. */

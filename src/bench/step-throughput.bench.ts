@@ -13,7 +13,9 @@ import { ROOT, spawnServer, waitHealthy } from './server-process';
  *  - framework floor: the same HTTP stack answering a constant step-sized response (dist/bench/floor-server.js);
  *  - storage floor: the same per-step writes (episode update + action-log insert, one transaction) done directly
  *    with better-sqlite3 in a loop, with the server's pragmas.
- * The same steps are also measured over OpenEnv WebSocket sessions (/ws). The server and the load generator run
+ * Also measured on the server itself: the request pipeline alone (the same step body for an unknown episode, 404),
+ * to tell the cost of the HTTP pipeline from the cost of the step. The same steps are also measured over OpenEnv
+ * WebSocket sessions (/ws). The server and the load generator run
  * as separate processes on this machine. BENCH_SECONDS (default 8) per
  * point; median of BENCH_RUNS (default 3) runs per point. Results: printed table and data/bench/steps.json.
  */
@@ -46,7 +48,7 @@ function start(script: string, env: Record<string, string>): Promise<{ child: Ch
   });
 }
 
-function load(port: number, clients: number, mode: 'step' | 'constant' | 'ws'): Load {
+function load(port: number, clients: number, mode: 'step' | 'constant' | 'pipeline' | 'ws'): Load {
   const out = execFileSync(process.execPath, [join(ROOT, 'dist', 'bench', 'step-load.js'), `http://127.0.0.1:${port}`, String(clients), String(SECONDS), mode], {
     encoding: 'utf8',
   });
@@ -109,6 +111,7 @@ async function main(): Promise<void> {
       const framework = median(Array.from({ length: RUNS }, () => load(floorServer.port, clients, 'constant')));
       const steps = median(Array.from({ length: RUNS }, () => load(appPort, clients, 'step')));
       const wsSteps = median(Array.from({ length: RUNS }, () => load(appPort, clients, 'ws')));
+      const pipeline = median(Array.from({ length: RUNS }, () => load(appPort, clients, 'pipeline')));
       rows.push({
         clients,
         step_rps: Math.round(steps.rps),
@@ -120,8 +123,12 @@ async function main(): Promise<void> {
         framework_rps: Math.round(framework.rps),
         framework_p99_ms: Number(framework.p99.toFixed(2)),
         storage_rps: Math.round(storage.rps),
+        pipeline_rps: Math.round(pipeline.rps),
+        pipeline_p99_ms: Number(pipeline.p99.toFixed(2)),
         vs_framework: Number((steps.rps / framework.rps).toFixed(3)),
         vs_storage: Number((steps.rps / storage.rps).toFixed(3)),
+        ws_vs_framework: Number((wsSteps.rps / framework.rps).toFixed(3)),
+        pipeline_vs_framework: Number((pipeline.rps / framework.rps).toFixed(3)),
       });
     }
   } finally {
