@@ -1,3 +1,4 @@
+import Database from 'better-sqlite3';
 import request from 'supertest';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { EpisodesService } from '../src/episodes/episodes.service';
@@ -66,4 +67,23 @@ it('GET /health answers 503 "unhealthy" when the database cannot be reached', as
   jest.spyOn(app.get(PrismaService), 'ping').mockRejectedValue(new Error('unable to open database file'));
   const res = await request(http).get('/health').expect(503);
   expect(res.body).toMatchObject({ status: 'unhealthy', database: 'error: unable to open database file' });
+});
+
+it('once shutdown has begun, a step or reset is refused with 503 and Retry-After, and nothing is written', async () => {
+  const ctx = await startTestApp();
+  try {
+    const id = (await request(ctx.http).post('/reset').send({ seed: 1 }).expect(200)).body.episode_id;
+    // What app.close() does first: queued writes are committed, then new ones are refused.
+    await ctx.app.get(PrismaService).onModuleDestroy();
+    const step = await request(ctx.http).post('/step').send({ episode_id: id, action: { type: 'search_policy', query: 'refund' } }).expect(503);
+    expect(step.headers['retry-after']).toBe('1');
+    expect(step.body).toEqual({ statusCode: 503, error: 'Service Unavailable', message: 'the server is shutting down; retry shortly' });
+    await request(ctx.http).post('/reset').send({}).expect(503);
+    const db = new Database(ctx.databaseUrl.slice('file:'.length), { readonly: true });
+    expect(db.prepare('SELECT COUNT(*) AS n FROM episodes').get()).toEqual({ n: 1 });
+    expect(db.prepare('SELECT COUNT(*) AS n FROM action_log').get()).toEqual({ n: 0 });
+    db.close();
+  } finally {
+    await ctx.app.close();
+  }
 });

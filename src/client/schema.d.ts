@@ -974,7 +974,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description The episode is finished or changed concurrently */
+            /** @description Conflicts with the current state: the episode is finished or changed concurrently, an id is taken, or a request_id was used for another action */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -1899,6 +1899,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description Conflicts with the current state: the episode is finished or changed concurrently, an id is taken, or a request_id was used for another action */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
             /** @description Request body too large */
             413: {
                 headers: {
@@ -1928,6 +1937,15 @@ export interface operations {
             };
             /** @description Too many requests for this tenant; Retry-After says when to retry */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description The database is busy, or the server is shutting down; nothing was changed, retry after `Retry-After` */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2201,7 +2219,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description The episode is finished or changed concurrently */
+            /** @description Conflicts with the current state: the episode is finished or changed concurrently, an id is taken, or a request_id was used for another action */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -2239,6 +2257,15 @@ export interface operations {
             };
             /** @description Too many requests for this tenant; Retry-After says when to retry */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description The database is busy, or the server is shutting down; nothing was changed, retry after `Retry-After` */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,7 +1,7 @@
-import type { EpisodeState } from '../engine/state';
+import type { Episode } from '../generated/prisma/client';
 import type { SqlConnection } from '../prisma/group-commit';
 import type { ComponentColumns } from './action-chain';
-import type { EpisodeRecord, EpisodeRowStatus } from './episode.repository';
+import type { ActionLogRecord, EpisodeRecord } from './episode.repository';
 
 /*
  * The statements of the step hot path (reset and step), on the direct connection. They write exactly the
@@ -12,48 +12,23 @@ import type { EpisodeRecord, EpisodeRowStatus } from './episode.repository';
 /** DateTime as Prisma stores it in SQLite: ISO 8601 text with an explicit UTC offset, so text order is time order. */
 export const sqliteTimestamp = (date: Date): string => date.toISOString().replace('Z', '+00:00');
 
-interface EpisodeRow {
-  id: string;
-  tenant_id: string;
-  task_id: string;
-  task_version: string;
-  seed: number;
-  status: string;
-  version: number;
-  agent: string | null;
-  run_label: string | null;
-  tags_json: string;
-  state_json: string;
-  chain_head: string;
-  created_at: string;
-  updated_at: string;
-}
+/** The episode columns a step needs, named and typed as Prisma's `Episode` model names them. */
+export type EpisodeRow = Pick<
+  Episode,
+  'id' | 'tenantId' | 'taskId' | 'taskVersion' | 'seed' | 'status' | 'version' | 'agent' | 'runLabel' | 'tagsJson' | 'stateJson' | 'chainHead' | 'createdAt' | 'updatedAt'
+>;
 
-export function selectEpisode(sql: SqlConnection, tenantId: string, episodeId: string): EpisodeRecord | null {
+export function selectEpisode(sql: SqlConnection, tenantId: string, episodeId: string): EpisodeRow | null {
   const row = sql
     .statement(
-      `SELECT id, tenant_id, task_id, task_version, seed, status, version, agent, run_label, tags_json, state_json,
-              chain_head, created_at, updated_at
+      `SELECT id, tenant_id AS tenantId, task_id AS taskId, task_version AS taskVersion, seed, status, version, agent,
+              run_label AS runLabel, tags_json AS tagsJson, state_json AS stateJson, chain_head AS chainHead,
+              created_at AS createdAt, updated_at AS updatedAt
          FROM episodes WHERE id = ? AND tenant_id = ?`,
     )
-    .get(episodeId, tenantId) as EpisodeRow | undefined;
+    .get(episodeId, tenantId) as (Omit<EpisodeRow, 'createdAt' | 'updatedAt'> & { createdAt: string; updatedAt: string }) | undefined;
   if (!row) return null;
-  return {
-    id: row.id,
-    tenantId: row.tenant_id,
-    status: row.status as EpisodeRowStatus,
-    taskId: row.task_id,
-    taskVersion: row.task_version,
-    seed: row.seed,
-    version: row.version,
-    agent: row.agent,
-    runLabel: row.run_label,
-    tags: JSON.parse(row.tags_json) as string[],
-    state: JSON.parse(row.state_json) as EpisodeState,
-    chainHead: row.chain_head,
-    createdAt: new Date(row.created_at),
-    updatedAt: new Date(row.updated_at),
-  };
+  return { ...row, createdAt: new Date(row.createdAt), updatedAt: new Date(row.updatedAt) };
 }
 
 export function countActiveEpisodes(sql: SqlConnection, tenantId: string): number {
@@ -68,6 +43,33 @@ export interface EpisodeSummary extends ComponentColumns {
   stateJson: string;
 }
 
+/** The summary columns in the order both statements below list them. */
+const SUMMARY_COLUMNS = [
+  'status',
+  'step_count',
+  'score_milli',
+  'state_json',
+  'opened_milli',
+  'policy_milli',
+  'priority_milli',
+  'routing_milli',
+  'reply_milli',
+  'resolution_milli',
+] as const;
+
+const summaryValues = (s: EpisodeSummary) => [
+  s.status,
+  s.stepCount,
+  s.scoreMilli,
+  s.stateJson,
+  s.openedMilli,
+  s.policyMilli,
+  s.priorityMilli,
+  s.routingMilli,
+  s.replyMilli,
+  s.resolutionMilli,
+];
+
 export function insertEpisode(
   sql: SqlConnection,
   episode: Omit<EpisodeRecord, 'state' | 'status' | 'updatedAt' | 'chainHead' | 'version'>,
@@ -76,10 +78,9 @@ export function insertEpisode(
   const now = sqliteTimestamp(episode.createdAt);
   sql
     .statement(
-      `INSERT INTO episodes (id, tenant_id, task_id, task_version, seed, status, step_count, score_milli, version,
-         state_json, agent, run_label, tags_json, opened_milli, policy_milli, priority_milli, routing_milli, reply_milli,
-         resolution_milli, created_at, updated_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO episodes (id, tenant_id, task_id, task_version, seed, version, agent, run_label, tags_json,
+         ${SUMMARY_COLUMNS.join(', ')}, created_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, 0, ?, ?, ?, ${SUMMARY_COLUMNS.map(() => '?').join(', ')}, ?, ?)`,
     )
     .run(
       episode.id,
@@ -87,19 +88,10 @@ export function insertEpisode(
       episode.taskId,
       episode.taskVersion,
       episode.seed,
-      summary.status,
-      summary.stepCount,
-      summary.scoreMilli,
-      summary.stateJson,
       episode.agent,
       episode.runLabel,
       JSON.stringify(episode.tags),
-      summary.openedMilli,
-      summary.policyMilli,
-      summary.priorityMilli,
-      summary.routingMilli,
-      summary.replyMilli,
-      summary.resolutionMilli,
+      ...summaryValues(summary),
       now,
       now,
     );
@@ -117,43 +109,14 @@ export function updateEpisodeStep(
 ): boolean {
   const { changes } = sql
     .statement(
-      `UPDATE episodes SET version = version + 1, chain_head = ?, status = ?, step_count = ?, score_milli = ?,
-         state_json = ?, opened_milli = ?, policy_milli = ?, priority_milli = ?, routing_milli = ?, reply_milli = ?,
-         resolution_milli = ?, updated_at = ?
+      `UPDATE episodes SET version = version + 1, chain_head = ?, ${SUMMARY_COLUMNS.map((c) => `${c} = ?`).join(', ')}, updated_at = ?
        WHERE id = ? AND tenant_id = ? AND version = ?`,
     )
-    .run(
-      chainHead,
-      summary.status,
-      summary.stepCount,
-      summary.scoreMilli,
-      summary.stateJson,
-      summary.openedMilli,
-      summary.policyMilli,
-      summary.priorityMilli,
-      summary.routingMilli,
-      summary.replyMilli,
-      summary.resolutionMilli,
-      sqliteTimestamp(updatedAt),
-      key.episodeId,
-      key.tenantId,
-      key.expectedVersion,
-    );
+    .run(chainHead, ...summaryValues(summary), sqliteTimestamp(updatedAt), key.episodeId, key.tenantId, key.expectedVersion);
   return changes === 1;
 }
 
-export interface ActionLogInsert {
-  episodeId: string;
-  tenantId: string;
-  stepIndex: number;
-  actionJson: string;
-  rewardMilli: number;
-  scoreAfterMilli: number;
-  outcome: string;
-  error: string | null;
-  createdAt: Date;
-  hash: string;
-}
+export type ActionLogInsert = ActionLogRecord & { episodeId: string; tenantId: string };
 
 export function insertActionLog(sql: SqlConnection, row: ActionLogInsert): void {
   sql

@@ -18,7 +18,7 @@ export class EpisodesController {
   @HttpCode(200)
   @ApiOperation({ operationId: 'reset', summary: 'Start an episode (an empty body starts the easy task)' })
   @ApiOkResponse({ type: ResetResponseDto })
-  @ApiErrors(400, 413, 415, 422)
+  @ApiErrors(400, 409, 413, 415, 422, 503)
   reset(@CurrentTenant() tenantId: string, @Body() body: ResetRequestDto): Promise<ResetResponseDto> {
     return this.episodes.reset(tenantId, body);
   }
@@ -27,7 +27,7 @@ export class EpisodesController {
   @HttpCode(200)
   @ApiOperation({ operationId: 'step', summary: 'Apply one action to an episode' })
   @ApiOkResponse({ type: StepResponseDto })
-  @ApiErrors(400, 404, 409, 413, 415, 422)
+  @ApiErrors(400, 404, 409, 413, 415, 422, 503)
   step(@CurrentTenant() tenantId: string, @Body() body: StepRequestDto): Promise<StepResponseDto> {
     return this.episodes.step(tenantId, body.episode_id, body.action, body.request_id);
   }

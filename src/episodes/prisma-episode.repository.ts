@@ -4,7 +4,7 @@ import { ConflictError, NotFoundError, TooManyError } from '../common/domain-err
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import type { EpisodeState } from '../engine/state';
 import type { GradeBreakdown } from '../engine/grader';
-import type { Episode, PrismaClient } from '../generated/prisma/client';
+import type { PrismaClient } from '../generated/prisma/client';
 import type { SqlConnection } from '../prisma/group-commit';
 import { PrismaService } from '../prisma/prisma.service';
 import { CHAIN_GENESIS, chainHash, componentColumns } from './action-chain';
@@ -17,6 +17,7 @@ import {
   selectEpisode,
   selectStepRequest,
   updateEpisodeStep,
+  type EpisodeRow,
   type EpisodeSummary,
 } from './episode-sql';
 import {
@@ -112,7 +113,7 @@ export class PrismaEpisodeRepository extends EpisodeRepository {
   ): Promise<StepOutcome<R>> {
     return this.prisma.batched((sql) => {
       const cached = this.cache.get(tenantId, episodeId);
-      const episode = cached ?? selectEpisode(sql, tenantId, episodeId);
+      const episode = cached ?? readEpisode(sql, tenantId, episodeId);
       if (!episode) throw new NotFoundError(`no episode "${episodeId}"`);
       if (request) {
         const prior = selectStepRequest(sql, tenantId, episodeId, request.requestId);
@@ -125,7 +126,7 @@ export class PrismaEpisodeRepository extends EpisodeRepository {
         this.cache.forget(tenantId, episodeId);
         if (!cached) throw new ConflictError('the episode changed while this step was applied; retry');
         // The cached copy was stale (another writer moved the row on): compute the step again from the row.
-        const fresh = selectEpisode(sql, tenantId, episodeId);
+        const fresh = readEpisode(sql, tenantId, episodeId);
         if (!fresh) throw new NotFoundError(`no episode "${episodeId}"`);
         return this.writeStep(sql, fresh, request, decide);
       }
@@ -218,6 +219,11 @@ async function findRow(db: PrismaClient, tenantId: string, episodeId: string): P
   return row ? toRecord(row) : null;
 }
 
+function readEpisode(sql: SqlConnection, tenantId: string, episodeId: string): EpisodeRecord | null {
+  const row = selectEpisode(sql, tenantId, episodeId);
+  return row ? toRecord(row) : null;
+}
+
 /** Columns copied out of the snapshot and the grade so episodes can be filtered and aggregated in SQL. */
 function summaryOf(state: EpisodeState, grade: GradeBreakdown): EpisodeSummary {
   return {
@@ -231,7 +237,7 @@ function summaryOf(state: EpisodeState, grade: GradeBreakdown): EpisodeSummary {
   };
 }
 
-function toRecord(row: Episode): EpisodeRecord {
+function toRecord(row: EpisodeRow): EpisodeRecord {
   return {
     id: row.id,
     tenantId: row.tenantId,
