@@ -73,12 +73,13 @@ it('once shutdown has begun, a step or reset is refused with 503 and Retry-After
   const ctx = await startTestApp();
   try {
     const id = (await request(ctx.http).post('/reset').send({ seed: 1 }).expect(200)).body.episode_id;
-    // What app.close() does first: queued writes are committed, then new ones are refused.
-    await ctx.app.get(PrismaService).onModuleDestroy();
+    // What app.close() does once the HTTP server is closed: queued writes are committed, then new ones refused.
+    await ctx.app.get(PrismaService).onApplicationShutdown();
     const step = await request(ctx.http).post('/step').send({ episode_id: id, action: { type: 'search_policy', query: 'refund' } }).expect(503);
     expect(step.headers['retry-after']).toBe('1');
     expect(step.body).toEqual({ statusCode: 503, error: 'Service Unavailable', message: 'the server is shutting down; retry shortly' });
     await request(ctx.http).post('/reset').send({}).expect(503);
+    await request(ctx.http).get(`/state/${id}`).expect(503); // a Prisma read, which would otherwise reconnect
     const db = new Database(ctx.databaseUrl.slice('file:'.length), { readonly: true });
     expect(db.prepare('SELECT COUNT(*) AS n FROM episodes').get()).toEqual({ n: 1 });
     expect(db.prepare('SELECT COUNT(*) AS n FROM action_log').get()).toEqual({ n: 0 });

@@ -1,4 +1,5 @@
-import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
+import { UnavailableError } from '../common/domain-errors';
 import { PrismaBetterSQLite3 } from '@prisma/adapter-better-sqlite3';
 import { Mutex } from 'async-mutex';
 import Database from 'better-sqlite3';
@@ -17,13 +18,16 @@ import { GroupCommit, type WriteWork } from './group-commit';
  * group commit; its flushes take the same mutex, so the two connections never hold transactions at once.
  */
 @Injectable()
-export class PrismaService implements OnModuleInit, OnModuleDestroy {
+export class PrismaService implements OnModuleInit, OnApplicationShutdown {
   private readonly logger = new Logger(PrismaService.name);
   private readonly mutex = new Mutex();
   private readonly client: PrismaClient;
   private direct: Database.Database | null = null;
   private groupCommit: GroupCommit | null = null;
   private readonly rollbackListeners: Array<() => void> = [];
+  /** Set once the connections are closed: Prisma would otherwise reopen one on the next query. */
+  private closed = false;
+  private shutdown: Promise<void> | null = null;
 
   constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {
     this.client = new PrismaClient({
@@ -52,13 +56,21 @@ export class PrismaService implements OnModuleInit, OnModuleDestroy {
     this.logger.log(`SQLite ready (WAL, synchronous=${this.config.sqliteSynchronous})`);
   }
 
-  async onModuleDestroy(): Promise<void> {
-    // Commit what is queued and let the unit of work in flight finish, then close the connections cleanly.
-    await this.groupCommit?.close();
-    await this.mutex.runExclusive(async () => {
-      this.direct?.close();
-      await this.client.$disconnect();
-    });
+  /**
+   * Runs after the HTTP server has closed (Nest closes it after the destroy hooks), so no request still in flight
+   * finds the database gone. Commits what is queued, lets the unit of work in flight finish, then closes both
+   * connections cleanly (the last close checkpoints and removes the WAL).
+   */
+  onApplicationShutdown(): Promise<void> {
+    this.shutdown ??= (async () => {
+      await this.groupCommit?.close();
+      await this.mutex.runExclusive(async () => {
+        this.closed = true;
+        this.direct?.close();
+        await this.client.$disconnect();
+      });
+    })();
+    return this.shutdown;
   }
 
   /** Cheap round trip used by the health check. */
@@ -73,7 +85,10 @@ export class PrismaService implements OnModuleInit, OnModuleDestroy {
    * anything slower holds every other request back.
    */
   serialized<T>(work: (db: PrismaClient) => Promise<T>): Promise<T> {
-    return this.mutex.runExclusive(() => work(this.client));
+    return this.mutex.runExclusive(() => {
+      if (this.closed) throw new UnavailableError('the server is shutting down; retry shortly');
+      return work(this.client);
+    });
   }
 
   /**

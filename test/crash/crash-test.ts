@@ -49,8 +49,13 @@ async function freePort(): Promise<number> {
   });
 }
 
+/** The server process of the moment, killed if the test fails so that no server outlives it. */
+let live: ChildProcess | null = null;
+
 function startServer(databaseUrl: string, port: number): ChildProcess {
-  return spawnServer({ DATABASE_URL: databaseUrl, PORT: String(port), RATE_LIMIT_PER_MINUTE: '0' });
+  // No cap on active episodes: many cycles open more than the default cap allows (the cap is tested elsewhere).
+  live = spawnServer({ DATABASE_URL: databaseUrl, PORT: String(port), RATE_LIMIT_PER_MINUTE: '0', MAX_ACTIVE_EPISODES_PER_TENANT: '0' });
+  return live;
 }
 
 async function post(base: string, path: string, body: unknown): Promise<{ status: number; body: any }> {
@@ -246,5 +251,6 @@ async function main(): Promise<void> {
 
 main().catch((error: unknown) => {
   console.error(error instanceof Error ? error.message : error);
+  live?.kill('SIGKILL');
   process.exit(1);
 });
