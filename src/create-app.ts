@@ -4,6 +4,7 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Logger } from 'nestjs-pino';
 import { AppModule } from './app.module';
 import { answerClientErrorsWithErrorBody } from './common/client-error-handler';
+import { limitConnections } from './common/connection-limits';
 import type { AppConfig } from './config/app-config';
 import { configureApp } from './configure-app';
 
@@ -24,6 +25,7 @@ export async function createApp(config: AppConfig): Promise<NestExpressApplicati
   server.requestTimeout = config.requestTimeoutMs;
   server.headersTimeout = Math.min(config.headersTimeoutMs, config.requestTimeoutMs);
   answerClientErrorsWithErrorBody(server);
+  limitConnections(server, config);
   configureApp(app);
   await app.init();
   return app;

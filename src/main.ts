@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
+import { hardenBuiltins } from './common/harden-builtins';
 import { ConfigError, loadConfig } from './config/app-config';
 import { createApp } from './create-app';
 
@@ -15,6 +16,8 @@ async function bootstrap(): Promise<void> {
     throw error;
   }
   const app = await createApp(config);
+  // Everything is loaded: from here on, built-ins every tenant shares cannot be changed (prototype pollution).
+  hardenBuiltins();
   await app.listen(config.port, config.host);
   Logger.log(`SupportDesk listening on http://${config.host}:${config.port} (docs at /docs)`, 'Bootstrap');
 }

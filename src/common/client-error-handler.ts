@@ -1,5 +1,6 @@
-import { STATUS_CODES, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import type { Duplex } from 'node:stream';
+import { answerRawAndClose } from './raw-http-answer';
 
 /**
  * Requests Node's HTTP parser rejects before the app sees them (headers too large, a malformed request line,
@@ -7,16 +8,12 @@ import type { Duplex } from 'node:stream';
  */
 export function answerClientErrorsWithErrorBody(server: Server): void {
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
-    if (!socket.writable || (error as { code?: string }).code === 'ECONNRESET') {
+    if (error.code === 'ECONNRESET') {
       socket.destroy();
       return;
     }
     const [status, message] = describe(error.code);
-    const body = JSON.stringify({ statusCode: status, error: STATUS_CODES[status], message });
-    socket.end(
-      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
-        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
-    );
+    answerRawAndClose(socket, status, message);
   });
 }
 

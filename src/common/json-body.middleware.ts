@@ -2,6 +2,7 @@ import { BadRequestException, Inject, Injectable, UnsupportedMediaTypeException,
 import express, { type NextFunction, type Request, type Response } from 'express';
 import typeis from 'type-is';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
+import { jsonInputProblem } from './json-input';
 
 /**
  * express.json() run as a Nest middleware, so its failures (malformed JSON, body over the limit) are thrown
@@ -26,52 +27,11 @@ export class JsonBodyMiddleware implements NestMiddleware {
     return new Promise<void>((resolve, reject) => {
       this.parse(req, res, (error?: unknown) => (error ? reject(error) : resolve()));
     }).then(() => {
-      if (nestingDepth(req.body, MAX_NESTING) > MAX_NESTING) {
-        throw new BadRequestException(`the request body is nested more than ${MAX_NESTING} levels deep`);
-      }
-      if (!wellFormed(req.body)) {
-        throw new BadRequestException('the request body contains a lone UTF-16 surrogate (\\ud800-\\udfff), which is not text');
-      }
+      const problem = jsonInputProblem(req.body, 'the request body');
+      if (problem) throw new BadRequestException(problem);
       next();
     });
   }
-}
-
-/** No request of this API nests deeper than a few levels; validators recurse, so deeper bodies stop here. */
-const MAX_NESTING = 16;
-
-/** Depth of a parsed JSON value, counted iteratively and only up to `limit + 1`. */
-function nestingDepth(value: unknown, limit: number): number {
-  let deepest = 0;
-  const stack: [unknown, number][] = [[value, 0]];
-  while (stack.length > 0) {
-    const [node, depth] = stack.pop()!;
-    if (node === null || typeof node !== 'object') continue;
-    if (depth + 1 > deepest) deepest = depth + 1;
-    if (deepest > limit) return deepest;
-    for (const child of Object.values(node)) stack.push([child, depth + 1]);
-  }
-  return deepest;
-}
-
-/**
- * JSON may spell unpaired surrogates ("\\ud800"); they are not Unicode text, and SQLite cannot store them as
- * UTF-8, so they are refused at the door rather than failing deep inside a query.
- */
-function wellFormed(value: unknown): boolean {
-  const stack: unknown[] = [value];
-  while (stack.length > 0) {
-    const node = stack.pop();
-    if (typeof node === 'string') {
-      if (!node.isWellFormed()) return false;
-    } else if (node !== null && typeof node === 'object') {
-      for (const [key, child] of Object.entries(node)) {
-        if (!key.isWellFormed()) return false;
-        stack.push(child);
-      }
-    }
-  }
-  return true;
 }
 
 /** `Content-Length: 0` is no body (type-is counts it as one); chunked bodies are assumed non-empty. */

@@ -1,4 +1,4 @@
-import { UnprocessableEntityException, ValidationPipe, type ValidationError } from '@nestjs/common';
+import { UnprocessableEntityException, ValidationPipe, type ArgumentMetadata, type ValidationError } from '@nestjs/common';
 import type { ErrorDetailDto } from './error-body.dto';
 
 /** Flattens class-validator's tree into `field: message` pairs with dotted paths. */
@@ -15,7 +15,7 @@ export function flattenValidationErrors(errors: ValidationError[], parent = ''):
  * failures are 422 with field-level details.
  */
 export function createValidationPipe(): ValidationPipe {
-  return new ValidationPipe({
+  return new StrictValidationPipe({
     whitelist: true,
     forbidNonWhitelisted: true,
     forbidUnknownValues: true,
@@ -31,5 +31,34 @@ export function createValidationPipe(): ValidationPipe {
         details,
       });
     },
+  });
+}
+
+/** Names every object inherits; no DTO declares one. */
+const INHERITED_NAMES = new Set(Object.getOwnPropertyNames(Object.prototype));
+
+/**
+ * class-validator's whitelist looks field names up in a plain object, so a field named like an inherited member
+ * ("constructor", "toString", "valueOf"...) counts as declared and slips through `forbidNonWhitelisted`. Such
+ * fields are refused here first, with the message the whitelist gives any unknown field.
+ */
+class StrictValidationPipe extends ValidationPipe {
+  override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    if (metadata.type === 'body' || metadata.type === 'query') {
+      const details = inheritedNameFields(value);
+      if (details.length > 0) {
+        throw new UnprocessableEntityException({ message: details.map((d) => `${d.field}: ${d.message}`).join('; '), details });
+      }
+    }
+    return super.transform(value, metadata);
+  }
+}
+
+function inheritedNameFields(value: unknown, parent = ''): ErrorDetailDto[] {
+  if (value === null || typeof value !== 'object') return [];
+  return Object.entries(value).flatMap(([key, child]) => {
+    const field = parent ? `${parent}.${key}` : key;
+    if (INHERITED_NAMES.has(key)) return [{ field, message: `property ${key} should not exist` }];
+    return inheritedNameFields(child, field);
   });
 }

@@ -30,6 +30,8 @@ const envSchema = z.object({
   HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
   MAX_SESSIONS_PER_TENANT: z.coerce.number().int().min(1).max(100_000).default(32),
   SESSION_IDLE_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(86_400_000).default(300_000),
+  MAX_CONNECTIONS: z.coerce.number().int().min(1).max(1_000_000).default(1000),
+  MAX_CONNECTIONS_PER_CLIENT: z.coerce.number().int().min(1).max(1_000_000).default(256),
 });
 
 /** The server's settings, validated once at boot; everything else reads this object, never process.env. */
@@ -64,6 +66,9 @@ export interface AppConfig {
   maxSessionsPerTenant: number;
   /** A WebSocket or MCP session with no message for this long is closed (its episode stays resumable). */
   sessionIdleTimeoutMs: number;
+  /** Open connections the server holds at once, and per client address; past either, 503 and closed. */
+  maxConnections: number;
+  maxConnectionsPerClient: number;
 }
 
 /** Never echoed in error messages. */
@@ -119,5 +124,7 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
     headersTimeoutMs: e.HEADERS_TIMEOUT_MS,
     maxSessionsPerTenant: e.MAX_SESSIONS_PER_TENANT,
     sessionIdleTimeoutMs: e.SESSION_IDLE_TIMEOUT_MS,
+    maxConnections: e.MAX_CONNECTIONS,
+    maxConnectionsPerClient: e.MAX_CONNECTIONS_PER_CLIENT,
   };
 }

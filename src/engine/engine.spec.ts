@@ -156,6 +156,31 @@ describe.each(tasks.map((task) => [task.id, task] as const))('%s', (taskId, task
     expect(state.last_action_error).toBe('open a ticket before you set the priority');
   });
 
+  it.each(['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf', '__defineGetter__'])(
+    'a ticket id named %j is an unknown ticket, also in a state read back from JSON or naming it active',
+    (ticketId) => {
+      const changes: Action[] = [
+        { type: 'set_priority', priority: 'urgent' },
+        { type: 'route_ticket', team: 'vip_concierge' },
+        { type: 'resolve_ticket', resolution: 'no_action_needed' },
+      ];
+      const { state } = run(task, [{ type: 'open_ticket', ticket_id: ticketId }, ...changes]);
+      expect(state.history[0].error).toBe(`no ticket "${ticketId}" in the inbox`);
+      expect(state.active_ticket_id).toBeNull();
+      // As an earlier release may have stored it: a plain JSON snapshot whose active ticket is that name.
+      const stored: EpisodeState = { ...JSON.parse(JSON.stringify(reset(task, 7))), active_ticket_id: ticketId };
+      let current = stored;
+      for (const action of changes) {
+        const result = step(task, current, action);
+        expect(result.error).toMatch(/^open a ticket before you/);
+        current = result.state;
+      }
+      expect(({} as Record<string, unknown>).priority).toBeUndefined();
+      expect((Object as unknown as Record<string, unknown>).team).toBeUndefined();
+      expect((Object.prototype.toString as unknown as Record<string, unknown>).priority).toBeUndefined();
+    },
+  );
+
   it('a ticket that is already resolved cannot be changed', () => {
     const resolved = task.inbox.find((t) => t.status === 'resolved')!;
     const { state } = run(task, [

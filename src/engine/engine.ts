@@ -2,7 +2,7 @@ import { canonicalAction, type Action } from './actions';
 import { grade } from './grader';
 import { isSearchable, searchPolicies } from './policy-search';
 import { seededShuffle } from './seeded-order';
-import type { EpisodeState, TicketState } from './state';
+import { emptyRecord, ticketStateOf, type EpisodeState, type TicketState } from './state';
 import type { Task } from './task.schema';
 import { RESOLUTIONS_ALLOWING_AMOUNT, RESOLUTIONS_REQUIRING_AMOUNT } from './vocabulary';
 
@@ -21,7 +21,7 @@ export interface StepResult {
 
 /** Starts an episode. Pure: the same task and seed always give the same state. */
 export function reset(task: Task, seed: number): EpisodeState {
-  const tickets: Record<string, TicketState> = {};
+  const tickets = emptyRecord<TicketState>();
   for (const ticket of task.inbox) {
     tickets[ticket.id] = { priority: ticket.priority, team: ticket.team, status: ticket.status };
   }
@@ -88,7 +88,7 @@ export function step(task: Task, previous: EpisodeState, rawAction: Action): Ste
  * replaced, so they are shared. A deep clone cost a quarter of a step.
  */
 function copyForStep(previous: EpisodeState): EpisodeState {
-  const tickets: EpisodeState['tickets'] = {};
+  const tickets = emptyRecord<TicketState>();
   for (const [id, ticket] of Object.entries(previous.tickets)) tickets[id] = { ...ticket };
   return {
     ...previous,
@@ -111,7 +111,7 @@ const failed = (error: string): Applied => ({ outcome: 'not applied', error });
 function apply(task: Task, state: EpisodeState, action: Action): Applied {
   switch (action.type) {
     case 'open_ticket': {
-      if (!(action.ticket_id in state.tickets)) {
+      if (ticketStateOf(state, action.ticket_id) === undefined) {
         return failed(`no ticket "${action.ticket_id}" in the inbox`);
       }
       state.active_ticket_id = action.ticket_id;
@@ -169,8 +169,9 @@ function changeActiveTicket(
   change: (ticket: TicketState, ticketId: string) => string,
 ): Applied {
   const ticketId = state.active_ticket_id;
-  if (ticketId === null) return failed(`open a ticket before you ${what}`);
-  const ticket = state.tickets[ticketId];
+  // An episode stored by an earlier release may name a ticket that is not in the inbox (e.g. "__proto__").
+  const ticket = ticketId === null ? undefined : ticketStateOf(state, ticketId);
+  if (ticketId === null || ticket === undefined) return failed(`open a ticket before you ${what}`);
   if (ticket.status === 'resolved') return failed(`ticket ${ticketId} is already resolved`);
   return { outcome: change(ticket, ticketId), error: null };
 }

@@ -45,7 +45,7 @@ export interface Observation {
 /** What the agent sees: only what a human agent at a support desk would see. Never the answer key. */
 export function observe(task: Task, state: EpisodeState): Observation {
   const tickets = new Map(task.inbox.map((t) => [t.id, t]));
-  const active = state.active_ticket_id === null ? null : tickets.get(state.active_ticket_id)!;
+  const active = state.active_ticket_id === null ? undefined : tickets.get(state.active_ticket_id);
   return {
     task_id: task.id,
     instruction: task.instruction,
@@ -58,15 +58,17 @@ export function observe(task: Task, state: EpisodeState): Observation {
         status: state.tickets[id].status,
       };
     }),
-    active_ticket: active && {
-      ticket_id: active.id,
-      customer: { ...active.customer },
-      subject: active.subject,
-      body: active.body,
-      contract_notes: [...active.contract_notes],
-      recent_events: active.recent_events.map((e) => ({ ...e })),
-      ...state.tickets[active.id],
-    },
+    active_ticket: active
+      ? {
+          ticket_id: active.id,
+          customer: { ...active.customer },
+          subject: active.subject,
+          body: active.body,
+          contract_notes: [...active.contract_notes],
+          recent_events: active.recent_events.map((e) => ({ ...e })),
+          ...state.tickets[active.id],
+        }
+      : null,
     search_results: state.last_search,
     recent_actions: state.history.slice(-LIMITS.recentActions).map(({ step, action, outcome, error }) => ({
       step,

@@ -72,3 +72,19 @@ export interface EpisodeState {
   score_milli: number;
   last_action_error: string | null;
 }
+
+/**
+ * A record for keys that come from outside (ticket ids): no prototype, so "__proto__", "constructor" or
+ * "toString" are plain missing keys rather than doors into the built-ins every tenant shares.
+ */
+export function emptyRecord<T>(): Record<string, T> {
+  return Object.create(null) as Record<string, T>;
+}
+
+/**
+ * The state of a ticket of this episode, or undefined for any id that is not one. Own keys only: a snapshot read
+ * back from JSON is an ordinary object, whose inherited members must never count as tickets.
+ */
+export function ticketStateOf(state: EpisodeState, ticketId: string): TicketState | undefined {
+  return Object.hasOwn(state.tickets, ticketId) ? state.tickets[ticketId] : undefined;
+}

@@ -4,6 +4,7 @@ import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import express, { type Request, type Response } from 'express';
 import { Access } from '../auth/access.decorator';
 import { CurrentTenant } from '../auth/current-principal.decorator';
+import { jsonInputProblem } from '../common/json-input';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { EpisodesService } from '../episodes/episodes.service';
 import { isJsonRpcMessage, JSON_RPC, rpcError } from './json-rpc';
@@ -40,6 +41,11 @@ export class McpController {
   async post(@CurrentTenant() tenantId: string, @Req() req: Request, @Res() res: Response): Promise<void> {
     const body = await this.readBody(req, res);
     if (body === undefined) return;
+    const problem = jsonInputProblem(body, 'the message');
+    if (problem) {
+      res.status(400).json(rpcError(null, JSON_RPC.invalidRequest, problem));
+      return;
+    }
     const id = (body as { id?: unknown })?.id;
     if (!isJsonRpcMessage(body)) {
       res.status(200).json(rpcError(id, JSON_RPC.invalidRequest, 'Invalid Request: expected a JSON-RPC 2.0 message'));

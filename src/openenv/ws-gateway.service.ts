@@ -4,6 +4,7 @@ import { HttpException, Inject, Injectable, Logger, type BeforeApplicationShutdo
 import { HttpAdapterHost } from '@nestjs/core';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { Authenticator, presentedKey } from '../auth/authenticator';
+import { answerRawAndClose } from '../common/raw-http-answer';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { EpisodesService } from '../episodes/episodes.service';
 import { EpisodeTools } from '../mcp/episode-tools.service';
@@ -11,6 +12,9 @@ import { errorMessage, WS_ERROR_CODES } from './ws-protocol';
 import { WsSession } from './ws-session';
 
 export const WS_PATH = '/ws';
+
+/** Frames up to this many times BODY_LIMIT_BYTES are read (and refused); larger ones close the connection. */
+const WS_HARD_LIMIT_FACTOR = 4;
 
 /**
  * OpenEnv WebSocket sessions at /ws, on the same HTTP server. The upgrade request is authenticated like any
@@ -36,10 +40,20 @@ export class WsGateway implements OnApplicationBootstrap, BeforeApplicationShutd
   onApplicationBootstrap(): void {
     const server = this.adapterHost.httpAdapter?.getHttpServer() as Server | undefined;
     if (!server) return; // an application context without HTTP (the baseline CLI)
-    this.wss = new WebSocketServer({ noServer: true, maxPayload: this.config.bodyLimitBytes });
+    // Messages over BODY_LIMIT_BYTES are answered with an error and the session goes on; only far larger frames
+    // (which would have to be buffered first) close the connection (1009).
+    this.wss = new WebSocketServer({ noServer: true, maxPayload: WS_HARD_LIMIT_FACTOR * this.config.bodyLimitBytes });
     server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+      socket.on('error', () => undefined); // a client that vanishes mid-handshake is not the server's error
       const url = new URL(request.url ?? '/', 'http://localhost');
-      if (url.pathname !== WS_PATH) return; // not ours; let other listeners (if any) answer
+      // Node hands every Upgrade request to this listener and nothing else answers it: a socket left unanswered
+      // here would be held forever.
+      if (url.pathname !== WS_PATH) {
+        return answerRawAndClose(socket, 404, `upgrades are served only at ${WS_PATH} (WebSocket); ${url.pathname} has none`);
+      }
+      if (request.headers.upgrade?.toLowerCase() !== 'websocket') {
+        return answerRawAndClose(socket, 400, `${WS_PATH} upgrades to WebSocket only`);
+      }
       this.upgrade(request, socket, head, url).catch((error: unknown) => {
         this.logger.error(`WebSocket upgrade failed: ${String(error)}`);
         socket.destroy();
@@ -52,10 +66,10 @@ export class WsGateway implements OnApplicationBootstrap, BeforeApplicationShutd
     let tenantId: string;
     try {
       const principal = await this.authenticator.identify(presentedKey(request.headers, url.searchParams.get('api_key')));
-      if (principal.kind !== 'tenant') return reject(socket, 403, 'the admin key cannot run episodes; use a tenant key');
+      if (principal.kind !== 'tenant') return answerRawAndClose(socket, 403, 'the admin key cannot run episodes; use a tenant key');
       tenantId = principal.tenantId;
     } catch (error) {
-      return reject(socket, error instanceof HttpException ? error.getStatus() : 401, (error as Error).message);
+      return answerRawAndClose(socket, error instanceof HttpException ? error.getStatus() : 401, (error as Error).message);
     }
     this.wss!.handleUpgrade(request, socket, head, (ws) => this.accept(ws, tenantId));
   }
@@ -76,7 +90,13 @@ export class WsGateway implements OnApplicationBootstrap, BeforeApplicationShutd
     }
     const session = new WsSession(tenantId, ws, this.episodes, this.tools);
     this.sessions.set(ws, session);
-    ws.on('message', (data, isBinary) => session.receive(isBinary ? '' : data.toString()));
+    ws.on('message', (data: Buffer, isBinary) => {
+      if (data.length > this.config.bodyLimitBytes) {
+        session.refuse(`the message is ${data.length} bytes, more than BODY_LIMIT_BYTES (${this.config.bodyLimitBytes})`);
+      } else {
+        session.receive(isBinary ? '' : data.toString());
+      }
+    });
     ws.on('close', () => this.sessions.delete(ws));
     ws.on('error', () => this.sessions.delete(ws));
   }
@@ -99,12 +119,4 @@ export class WsGateway implements OnApplicationBootstrap, BeforeApplicationShutd
     this.sessions.clear();
     this.wss?.close();
   }
-}
-
-function reject(socket: Duplex, status: number, message: string): void {
-  const body = JSON.stringify({ statusCode: status, error: status === 403 ? 'Forbidden' : 'Unauthorized', message });
-  socket.end(
-    `HTTP/1.1 ${status} ${status === 403 ? 'Forbidden' : 'Unauthorized'}\r\nContent-Type: application/json\r\n` +
-      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
-  );
 }

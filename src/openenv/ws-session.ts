@@ -1,6 +1,7 @@
 import { HttpException, HttpStatus, Logger } from '@nestjs/common';
 import { ConflictError, InvalidFieldError, NotFoundError, TooManyError } from '../common/domain-errors';
 import type { WebSocket } from 'ws';
+import { jsonInputProblem } from '../common/json-input';
 import { validateBody } from '../common/validate-body';
 import { ResetRequestDto } from '../episodes/dto/reset-request.dto';
 import { StepRequestDto } from '../episodes/dto/step-request.dto';
@@ -33,6 +34,12 @@ export class WsSession {
     this.queue = this.queue.then(() => this.handle(raw)).catch(() => undefined);
   }
 
+  /** Answers a message refused before it was read (too large), in its turn among the others. */
+  refuse(reason: string): void {
+    this.lastActive = Date.now();
+    this.queue = this.queue.then(() => this.send(errorMessage(WS_ERROR_CODES.validation, reason)));
+  }
+
   private async handle(raw: string): Promise<void> {
     let message: { type?: unknown; data?: unknown };
     try {
@@ -43,6 +50,8 @@ export class WsSession {
     if (message === null || typeof message !== 'object' || Array.isArray(message)) {
       return this.send(errorMessage(WS_ERROR_CODES.invalidJson, 'a message must be a JSON object with a "type"'));
     }
+    const problem = jsonInputProblem(message, 'the message');
+    if (problem) return this.send(errorMessage(WS_ERROR_CODES.invalidJson, problem));
     try {
       switch (message.type) {
         case 'reset':

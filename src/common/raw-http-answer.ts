@@ -1,0 +1,28 @@
+import { STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
+
+/**
+ * Answers on a socket the HTTP layer has not (or no longer) wrapped in a response — a refused upgrade, a
+ * connection over its cap, a request Node's parser rejected — with the service's error body, then closes the
+ * socket for good: once the answer is flushed it is destroyed, whatever the client does next, so a socket
+ * answered here never lingers (a client that never closes its side would otherwise hold a descriptor).
+ */
+export function answerRawAndClose(socket: Duplex, status: number, message: string, headers: Record<string, string> = {}): void {
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
+  // Whatever else the client sends is read and dropped: closing with unread input would reset the connection
+  // and could destroy the answer before the client reads it.
+  socket.resume();
+  const error = STATUS_CODES[status] ?? 'Error';
+  const body = JSON.stringify({ statusCode: status, error, message });
+  const extra = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join('');
+  socket.end(
+    `HTTP/1.1 ${status} ${error}\r\nContent-Type: application/json; charset=utf-8\r\n${extra}` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    () => socket.destroy(),
+  );
+  // end()'s callback never runs if the peer stops reading; the socket is destroyed regardless.
+  setTimeout(() => socket.destroy(), 2000).unref();
+}
