@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { hardenBuiltins } from './common/harden-builtins';
 import { ConfigError, loadConfig } from './config/app-config';
-import { createApp } from './create-app';
+import { createApp } from './app/create-app';
 
 async function bootstrap(): Promise<void> {
   let config;

@@ -2,7 +2,7 @@ import { RequestMethod } from '@nestjs/common';
 import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
 import { ModulesContainer } from '@nestjs/core';
 import request from 'supertest';
-import { ACCESS_METADATA } from '../src/auth/access.decorator';
+import { ACCESS_METADATA } from '../src/access/access.decorator';
 import { startTestApp } from './support/test-app';
 
 interface Route {

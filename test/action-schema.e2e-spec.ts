@@ -1,9 +1,9 @@
 import Ajv2020 from 'ajv/dist/2020';
 import request from 'supertest';
-import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { startTestApp } from './support/test-app';
 
-let app: NestExpressApplication;
+let app: NestFastifyApplication;
 let schema: any;
 let validate: ReturnType<Ajv2020['compile']>;
 

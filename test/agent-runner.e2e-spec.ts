@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import request from 'supertest';
-import { runAgent } from '../src/agent/agent-runner';
-import { formatAgentReport } from '../src/agent/report-table';
+import { runAgent } from '../tools/agent/agent-runner';
+import { formatAgentReport } from '../tools/agent/report-table';
 import type { Action } from '../src/engine/actions';
 import { SOLUTIONS } from './fixtures/solutions';
 import { startScriptedModel } from './support/scripted-model';

@@ -1,11 +1,11 @@
-import Database from 'better-sqlite3';
+import BetterSqlite3 from 'better-sqlite3';
 import request from 'supertest';
-import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { EpisodesService } from '../src/episodes/episodes.service';
-import { PrismaService } from '../src/prisma/prisma.service';
+import { Database } from '../src/database/database.service';
 import { startTestApp } from './support/test-app';
 
-let app: NestExpressApplication;
+let app: NestFastifyApplication;
 let http: any;
 
 beforeAll(async () => {
@@ -15,7 +15,7 @@ afterAll(() => app.close());
 afterEach(() => jest.restoreAllMocks());
 
 async function episodeCount(): Promise<number> {
-  return app.get(PrismaService).serialized((db) => db.episode.count());
+  return app.get(Database).serialized((db) => db.episode.count());
 }
 
 it.each([
@@ -31,7 +31,13 @@ it.each([
 
 it.each(['null', '5', '"text"', '{"task_id": '])('a JSON body %s that is not an object is a 400', async (body) => {
   const res = await request(http).post('/reset').set('content-type', 'application/json').send(body).expect(400);
-  expect(res.body).toEqual({ statusCode: 400, error: 'Bad Request', message: 'the request body is not a valid JSON object' });
+  expect(res.body).toEqual({
+    statusCode: 400,
+    error: 'Bad Request',
+    code: 'MALFORMED_INPUT',
+    message: 'the request body is not a valid JSON object',
+    request_id: res.headers['x-request-id'],
+  });
 });
 
 it('a refused body is still logged: the request id is echoed on the 400', async () => {
@@ -53,7 +59,13 @@ it('an unexpected failure is a generic 500 with the error body and no internals'
   jest.spyOn(app.get(EpisodesService), 'grade').mockRejectedValue(new Error('secret detail at /srv/app/x.ts:12'));
   jest.spyOn(console, 'error').mockImplementation(() => undefined);
   const res = await request(http).post('/grader').send({ episode_id: 'x' }).expect(500);
-  expect(res.body).toEqual({ statusCode: 500, error: 'Internal Server Error', message: 'internal error; it has been logged' });
+  expect(res.body).toEqual({
+    statusCode: 500,
+    error: 'Internal Server Error',
+    code: 'INTERNAL',
+    message: 'internal error; it has been logged',
+    request_id: res.headers['x-request-id'],
+  });
 });
 
 it('a busy database is a 503 with Retry-After', async () => {
@@ -64,7 +76,7 @@ it('a busy database is a 503 with Retry-After', async () => {
 });
 
 it('GET /health answers 503 "unhealthy" when the database cannot be reached', async () => {
-  jest.spyOn(app.get(PrismaService), 'ping').mockRejectedValue(new Error('unable to open database file'));
+  jest.spyOn(app.get(Database), 'ping').mockRejectedValue(new Error('unable to open database file'));
   const res = await request(http).get('/health').expect(503);
   expect(res.body).toMatchObject({ status: 'unhealthy', database: 'error: unable to open database file' });
 });
@@ -74,13 +86,19 @@ it('once shutdown has begun, a step or reset is refused with 503 and Retry-After
   try {
     const id = (await request(ctx.http).post('/reset').send({ seed: 1 }).expect(200)).body.episode_id;
     // What app.close() does once the HTTP server is closed: queued writes are committed, then new ones refused.
-    await ctx.app.get(PrismaService).onApplicationShutdown();
+    await ctx.app.get(Database).onApplicationShutdown();
     const step = await request(ctx.http).post('/step').send({ episode_id: id, action: { type: 'search_policy', query: 'refund' } }).expect(503);
     expect(step.headers['retry-after']).toBe('1');
-    expect(step.body).toEqual({ statusCode: 503, error: 'Service Unavailable', message: 'the server is shutting down; retry shortly' });
+    expect(step.body).toEqual({
+      statusCode: 503,
+      error: 'Service Unavailable',
+      code: 'UNAVAILABLE',
+      message: 'the server is shutting down; retry shortly',
+      request_id: step.headers['x-request-id'],
+    });
     await request(ctx.http).post('/reset').send({}).expect(503);
     await request(ctx.http).get(`/state/${id}`).expect(503); // a Prisma read, which would otherwise reconnect
-    const db = new Database(ctx.databaseUrl.slice('file:'.length), { readonly: true });
+    const db = new BetterSqlite3(ctx.databaseUrl.slice('file:'.length), { readonly: true });
     expect(db.prepare('SELECT COUNT(*) AS n FROM episodes').get()).toEqual({ n: 1 });
     expect(db.prepare('SELECT COUNT(*) AS n FROM action_log').get()).toEqual({ n: 0 });
     db.close();

@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net';
-import { runRemoteBaseline } from '../src/baseline/remote-baseline';
-import { createSupportDeskClient, type Action, type SupportDeskClient } from '../src/client/supportdesk-client';
+import { runBaseline } from '../src/baseline';
+import { remoteEnvironment } from '../tools/cli/remote-environment';
+import { createSupportDeskClient, type Action, type SupportDeskClient } from '../client/supportdesk-client';
 import { SOLUTIONS } from './fixtures/solutions';
 import { startTestApp } from './support/test-app';
 
@@ -44,10 +45,9 @@ it('surfaces the service error body on 4xx, typed', async () => {
 
 it('the baseline in --url mode runs through the client and scores exactly as POST /baseline', async () => {
   const url = `http://127.0.0.1:${(ctx.app.getHttpServer().address() as AddressInfo).port}`;
-  const remote = await runRemoteBaseline(url);
+  const remote = await remoteEnvironment(url);
+  const report = await runBaseline(remote.environment, remote.taskIds, remote.limits);
   const local = await client.POST('/baseline', { body: {} });
-  expect(remote.report.results.map((r) => [r.task_id, r.score, r.steps])).toEqual(
-    local.data!.results.map((r) => [r.task_id, r.score, r.steps]),
-  );
-  expect(remote.report.mean_score).toBe(local.data!.mean_score);
+  expect(report.results.map((r) => [r.task_id, r.score, r.steps])).toEqual(local.data!.results.map((r) => [r.task_id, r.score, r.steps]));
+  expect(report.mean_score).toBe(local.data!.mean_score);
 });

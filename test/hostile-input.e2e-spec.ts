@@ -4,7 +4,7 @@ import Database from 'better-sqlite3';
 import request from 'supertest';
 import WebSocket from 'ws';
 import { canonicalJson } from '../src/common/canonical-json';
-import { CHAIN_GENESIS, chainHash } from '../src/episodes/action-chain';
+import { CHAIN_GENESIS, chainHash } from '../src/episodes/hash-chain';
 import { startTestApp } from './support/test-app';
 
 /*

@@ -1,12 +1,12 @@
 import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
+import BetterSqlite3 from 'better-sqlite3';
 import request from 'supertest';
 import { DEFAULT_TASKS_DIR } from '../src/config/app-config';
 import { reset, step } from '../src/engine/engine';
 import type { Action } from '../src/engine/actions';
-import { PrismaService } from '../src/prisma/prisma.service';
+import { Database } from '../src/database/database.service';
 import { parseTask } from '../src/tasks/task-files';
 import { SOLUTIONS } from './fixtures/solutions';
 import { freshDatabaseUrl, startTestApp } from './support/test-app';
@@ -14,7 +14,7 @@ import { freshDatabaseUrl, startTestApp } from './support/test-app';
 const billing = SOLUTIONS.billing_duplicate_charge;
 
 function openDatabase(databaseUrl: string) {
-  return new Database(databaseUrl.slice('file:'.length), { readonly: true });
+  return new BetterSqlite3(databaseUrl.slice('file:'.length), { readonly: true });
 }
 
 async function stepAll(http: any, episodeId: string, actions: Action[]) {
@@ -87,7 +87,7 @@ it('each step is stored atomically, and replaying the log reproduces the stored 
 it('runs SQLite in WAL mode, with the configured synchronous level and busy timeout on its connection', async () => {
   for (const [level, expected] of [['FULL', 2], ['NORMAL', 1]] as const) {
     const { app, databaseUrl } = await startTestApp(undefined, { SQLITE_SYNCHRONOUS: level, SQLITE_BUSY_TIMEOUT_MS: '4321' });
-    const pragmas = await app.get(PrismaService).serialized(async (db) => ({
+    const pragmas = await app.get(Database).serialized(async (db) => ({
       synchronous: await db.$queryRawUnsafe<{ synchronous: bigint }[]>('PRAGMA synchronous'),
       timeout: await db.$queryRawUnsafe<{ timeout: bigint }[]>('PRAGMA busy_timeout'),
       foreignKeys: await db.$queryRawUnsafe<{ foreign_keys: bigint }[]>('PRAGMA foreign_keys'),

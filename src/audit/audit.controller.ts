@@ -1,9 +1,9 @@
 import { Controller, Get, Param, Query, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
-import type { Response } from 'express';
-import { Access } from '../auth/access.decorator';
-import { CurrentPrincipal } from '../auth/current-principal.decorator';
-import type { Principal } from '../auth/principal';
+import type { FastifyReply } from 'fastify';
+import { Access } from '../access/access.decorator';
+import { CurrentPrincipal } from '../access/current-principal.decorator';
+import type { Principal } from '../access/principal';
 import { ApiErrors } from '../common/api-errors.decorator';
 import { AuditService } from './audit.service';
 import {
@@ -42,9 +42,9 @@ export class AuditController {
   async export(
     @CurrentPrincipal() principal: Principal,
     @Query() query: ExportQueryDto,
-    @Res() res: Response,
+    @Res() reply: FastifyReply,
   ): Promise<void> {
-    await streamLines(res, this.audit.exportLines(principal, query), 'application/x-ndjson; charset=utf-8');
+    await streamLines(reply, this.audit.exportLines(principal, query), 'application/x-ndjson; charset=utf-8');
   }
 
   @Get('episodes/:episode_id')

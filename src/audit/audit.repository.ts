@@ -1,10 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import type { ActionLog, Episode, Prisma } from '../generated/prisma/client';
-import { COMPONENT_COLUMN_NAMES } from '../episodes/action-chain';
-import { PrismaService } from '../prisma/prisma.service';
+import { COMPONENT_COLUMN_NAMES } from '../episodes';
+import { Database } from '../database/database.service';
+import { sqliteTimestamp } from '../database/sqlite-timestamp';
 import type { AuditScope, EpisodeCursor, EpisodeFilters } from './audit-scope';
 
-export type EpisodeRow = Omit<Episode, 'stateJson'>;
+/** An episode without its state snapshot: what listings and summaries need. */
+export type EpisodeSummaryRow = Omit<Episode, 'stateJson'>;
 export type ActionRow = Omit<ActionLog, 'id' | 'tenantId'>;
 
 /** One bucket of the score histogram: the episodes of a group that scored exactly `scoreMilli`. */
@@ -20,23 +22,23 @@ export interface ScoreBucket {
 /** Audit reads. The scope comes first in every method and is part of every query. */
 @Injectable()
 export class AuditRepository {
-  constructor(private readonly prisma: PrismaService) {}
+  constructor(private readonly database: Database) {}
 
   /** One page, newest first, strictly after `cursor`. */
-  listEpisodes(scope: AuditScope, filters: EpisodeFilters, cursor: EpisodeCursor | null, take: number): Promise<EpisodeRow[]> {
+  listEpisodes(scope: AuditScope, filters: EpisodeFilters, cursor: EpisodeCursor | null, take: number): Promise<EpisodeSummaryRow[]> {
     const where: Prisma.EpisodeWhereInput = { AND: [scopeWhere(scope), filterWhere(filters), cursorWhere(cursor)] };
-    return this.prisma.serialized((db) =>
+    return this.database.serialized((db) =>
       db.episode.findMany({ where, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], take, omit: { stateJson: true } }),
     );
   }
 
   findEpisode(scope: AuditScope, episodeId: string): Promise<Episode | null> {
-    return this.prisma.serialized((db) => db.episode.findFirst({ where: { AND: [scopeWhere(scope), { id: episodeId }] } }));
+    return this.database.serialized((db) => db.episode.findFirst({ where: { AND: [scopeWhere(scope), { id: episodeId }] } }));
   }
 
   /** Action rows of several episodes at once (for the export), in step order. */
   actionsOf(scope: AuditScope, episodeIds: string[]): Promise<ActionRow[]> {
-    return this.prisma.serialized((db) =>
+    return this.database.serialized((db) =>
       db.actionLog.findMany({
         where: { AND: [scopeWhere(scope), { episodeId: { in: episodeIds } }] },
         orderBy: [{ episodeId: 'asc' }, { stepIndex: 'asc' }],
@@ -64,7 +66,7 @@ export class AuditRepository {
       FROM episodes e INDEXED BY episodes_stats_covering_idx
       WHERE ${clause}
       GROUP BY e.tenant_id, e.task_id, e.score_milli${byAgent ? ', e.agent' : ''}`;
-    return this.prisma.serialized(async (db) => {
+    return this.database.serialized(async (db) => {
       const rows = await db.$queryRawUnsafe<Record<string, unknown>[]>(sql, ...params);
       return rows.map((row) => ({
         taskId: String(row.task_id),
@@ -124,17 +126,9 @@ function sqlWhere(scope: AuditScope, f: EpisodeFilters): { clause: string; param
   if (f.tag !== undefined) {
     add('EXISTS (SELECT 1 FROM episode_tags t WHERE t.episode_id = e.id AND t.tenant_id = e.tenant_id AND t.tag = ?)', f.tag);
   }
-  if (f.createdAfter) add('e.created_at >= ?', storedTimestamp(f.createdAfter));
-  if (f.createdBefore) add('e.created_at < ?', storedTimestamp(f.createdBefore));
+  if (f.createdAfter) add('e.created_at >= ?', sqliteTimestamp(f.createdAfter));
+  if (f.createdBefore) add('e.created_at < ?', sqliteTimestamp(f.createdBefore));
   if (f.minScoreMilli !== undefined) add('e.score_milli >= ?', f.minScoreMilli);
   if (f.maxScoreMilli !== undefined) add('e.score_milli <= ?', f.maxScoreMilli);
   return { clause: parts.join(' AND '), params };
-}
-
-/**
- * Prisma's SQLite adapter stores DateTime as ISO-8601 text with a "+00:00" offset ("2026-11-29T13:03:49.714+00:00"),
- * which sorts chronologically as text; comparisons must use exactly that form.
- */
-export function storedTimestamp(date: Date): string {
-  return date.toISOString().replace('Z', '+00:00');
 }

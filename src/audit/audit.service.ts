@@ -1,14 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import type { Principal } from '../auth/principal';
-import { InvalidFieldError, NotFoundError } from '../common/domain-errors';
+import type { Principal } from '../access/principal';
+import { InvalidFieldError, NotFoundError } from '../common/errors/domain-errors';
 import { grade } from '../engine/grader';
 import type { EpisodeState } from '../engine/state';
-import type { EpisodeRowStatus } from '../episodes/episode.repository';
-import { presentActionLog, presentComponents, toPoints } from '../episodes/episode.presenter';
 import { TaskCatalog } from '../tasks/task-catalog.service';
 import { TenantsService } from '../tenants/tenants.service';
 import type { AuditScope, EpisodeFilters } from './audit-scope';
-import { AuditRepository, type EpisodeRow } from './audit.repository';
+import { AuditRepository, type EpisodeSummaryRow } from './audit.repository';
 import type {
   EpisodeActionsDto,
   EpisodeDetailDto,
@@ -21,6 +19,7 @@ import type { EpisodeFiltersDto, ListEpisodesQueryDto, StatsQueryDto } from './d
 import { decodeCursor, encodeCursor } from './episode-cursor';
 import { EpisodeVerifier } from './episode-verifier';
 import { summarizeHistogram } from './score-stats';
+import { presentActionLog, presentComponents, toPoints, type EpisodeRowStatus } from '../episodes';
 
 const EXPORT_PAGE_SIZE = 200;
 
@@ -48,7 +47,7 @@ export class AuditService {
 
   async get(principal: Principal, episodeId: string): Promise<EpisodeDetailDto> {
     const episode = await this.require(principal, episodeId);
-    const task = await this.catalog.version(episode.taskId, episode.taskVersion);
+    const task = await this.catalog.fetchVersion(episode.taskId, episode.taskVersion);
     const state = JSON.parse(episode.stateJson) as EpisodeState;
     return { ...presentSummary(episode), components: presentComponents(grade(task, state)) };
   }
@@ -143,7 +142,7 @@ export class AuditService {
   }
 }
 
-function scopeOfEpisode(episode: EpisodeRow): AuditScope {
+function scopeOfEpisode(episode: EpisodeSummaryRow): AuditScope {
   return { kind: 'tenant', tenantId: episode.tenantId };
 }
 
@@ -161,7 +160,7 @@ function toFilters(query: EpisodeFiltersDto): EpisodeFilters {
   };
 }
 
-export function presentSummary(episode: EpisodeRow): EpisodeSummaryDto {
+export function presentSummary(episode: EpisodeSummaryRow): EpisodeSummaryDto {
   return {
     episode_id: episode.id,
     tenant_id: episode.tenantId,

@@ -1,4 +1,4 @@
-import { InvalidFieldError } from '../common/domain-errors';
+import { InvalidFieldError } from '../common/errors/domain-errors';
 import type { EpisodeCursor } from './audit-scope';
 
 /** Opaque to clients: base64url of the last item's creation time and id. */

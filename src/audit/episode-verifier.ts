@@ -4,12 +4,11 @@ import type { Action } from '../engine/actions';
 import { reset, step } from '../engine/engine';
 import type { EpisodeState } from '../engine/state';
 import type { Task } from '../engine/task.schema';
-import { CHAIN_GENESIS, chainHash } from '../episodes/action-chain';
-import { toPoints } from '../episodes/episode.presenter';
 import type { Episode } from '../generated/prisma/client';
 import { TaskCatalog } from '../tasks/task-catalog.service';
 import type { ActionRow } from './audit.repository';
 import type { VerifyReportDto } from './dto/audit-responses.dto';
+import { CHAIN_GENESIS, chainHash, toPoints } from '../episodes';
 
 interface Finding {
   index: number;
@@ -27,7 +26,7 @@ export class EpisodeVerifier {
 
   async verify(episode: Episode, rows: ActionRow[]): Promise<VerifyReportDto> {
     const chain = this.checkChain(episode, rows);
-    const task = await this.catalog.version(episode.taskId, episode.taskVersion);
+    const task = await this.catalog.fetchVersion(episode.taskId, episode.taskVersion);
     const replay = this.replay(task, episode, rows);
     const first = [chain, replay.finding].filter((f): f is Finding => f !== null).sort((a, b) => a.index - b.index)[0];
     return {

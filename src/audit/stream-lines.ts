@@ -1,16 +1,19 @@
 import { once } from 'node:events';
-import type { Response } from 'express';
+import type { FastifyReply } from 'fastify';
 
 /**
  * Writes lines as they are produced, waiting for the socket to drain when its buffer is full, so a slow reader
  * holds back the producer instead of the server buffering the whole export. Errors before the first line
- * propagate (and get the service's error body); after it, the stream is cut, which the client sees as a
- * truncated download rather than a success.
+ * propagate (and get the service's error body); after it, the response is taken over from the platform and the
+ * stream is cut on error, which the client sees as a truncated download rather than a success.
  */
-export async function streamLines(res: Response, lines: AsyncIterable<string>, contentType: string): Promise<void> {
+export async function streamLines(reply: FastifyReply, lines: AsyncIterable<string>, contentType: string): Promise<void> {
   const iterator = lines[Symbol.asyncIterator]();
   const first = await iterator.next();
-  res.status(200).setHeader('content-type', contentType);
+  reply.hijack();
+  const res = reply.raw;
+  res.statusCode = 200;
+  res.setHeader('content-type', contentType);
   try {
     for (let item = first; !item.done; item = await iterator.next()) {
       if (res.destroyed) {
@@ -22,6 +25,6 @@ export async function streamLines(res: Response, lines: AsyncIterable<string>, c
     res.end();
   } catch (error) {
     res.destroy(error as Error);
-    throw error;
+    throw error; // logged by the error filter, which sends nothing once the response has started
   }
 }

@@ -1,9 +1,10 @@
-import { ForbiddenException, Injectable, UnauthorizedException, type CanActivate, type ExecutionContext } from '@nestjs/common';
+import type { IncomingHttpHeaders } from 'node:http';
+import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import type { Request } from 'express';
-import { ACCESS_METADATA, type AccessLevel } from './access.decorator';
+import { ForbiddenError, UnauthenticatedError } from '../common/errors/domain-errors';
+import { ACCESS_METADATA, type AccessLevel } from '../access/access.decorator';
 import { Authenticator, presentedKey } from './authenticator';
-import type { RequestWithPrincipal } from './principal';
+import type { RequestWithPrincipal } from '../access/principal';
 
 /**
  * The one authentication and authorization point. Routes say who may call them with @Access; a route that
@@ -21,22 +22,22 @@ export class AuthGuard implements CanActivate {
       context.getHandler(),
       context.getClass(),
     ]);
-    if (!level) throw new ForbiddenException('this route declares no access rule');
+    if (!level) throw new ForbiddenError('this route declares no access rule');
     if (level === 'public') return true;
 
-    const request = context.switchToHttp().getRequest<Request & RequestWithPrincipal>();
+    const request = context.switchToHttp().getRequest<{ headers: IncomingHttpHeaders } & RequestWithPrincipal>();
     const key = presentedKey(request.headers);
     if (level === 'admin' && key === null) {
-      throw new UnauthorizedException('this route needs the admin key: send "Authorization: Bearer <admin key>"');
+      throw new UnauthenticatedError('this route needs the admin key: send "Authorization: Bearer <admin key>"');
     }
     const principal = await this.authenticator.identify(key);
     request.principal = principal;
 
     if (level === 'admin' && principal.kind !== 'admin') {
-      throw new ForbiddenException('this route needs the admin key');
+      throw new ForbiddenError('this route needs the admin key');
     }
     if (level === 'tenant' && principal.kind === 'admin') {
-      throw new ForbiddenException('the admin key manages tenants and reads audits; run episodes with a tenant key');
+      throw new ForbiddenError('the admin key manages tenants and reads audits; run episodes with a tenant key');
     }
     return true;
   }

@@ -1,10 +1,11 @@
-import { Inject, Injectable, UnauthorizedException } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import type { IncomingHttpHeaders } from 'node:http';
+import { UnauthenticatedError } from '../common/errors/domain-errors';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { PUBLIC_TENANT } from '../tenants/tenant.constants';
 import { TenantRepository } from '../tenants/tenant.repository';
-import { hashApiKey, sameSecret } from './api-key-secret';
-import type { Principal } from './principal';
+import { hashApiKey, sameSecret } from '../tenants/api-key-secret';
+import type { Principal } from '../access/principal';
 
 /** last_used_at is written at most this often per key, so busy keys do not add a write to every request. */
 const LAST_USED_RESOLUTION_MS = 60_000;
@@ -25,13 +26,13 @@ export class Authenticator {
   async identify(key: string | null): Promise<Principal> {
     if (key === null) {
       if (this.config.requireApiKey) {
-        throw new UnauthorizedException('an API key is required: send "Authorization: Bearer <key>" or "X-API-Key: <key>"');
+        throw new UnauthenticatedError('an API key is required: send "Authorization: Bearer <key>" or "X-API-Key: <key>"');
       }
       return { kind: 'tenant', tenantId: PUBLIC_TENANT.id, keyId: null };
     }
     if (this.config.adminApiKey !== null && sameSecret(key, this.config.adminApiKey)) return { kind: 'admin' };
     const record = await this.tenants.findKeyByHash(hashApiKey(key));
-    if (!record || record.revokedAt !== null) throw new UnauthorizedException('the API key is not valid');
+    if (!record || record.revokedAt !== null) throw new UnauthenticatedError('the API key is not valid');
     await this.touch(record.id);
     return { kind: 'tenant', tenantId: record.tenantId, keyId: record.id };
   }
@@ -52,13 +53,13 @@ export function presentedKey(headers: IncomingHttpHeaders, queryKey?: string | n
   const authorization = headers.authorization;
   if (authorization !== undefined) {
     const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
-    if (!match) throw new UnauthorizedException('the Authorization header must be "Bearer <key>"');
+    if (!match) throw new UnauthenticatedError('the Authorization header must be "Bearer <key>"');
     return match[1];
   }
   const header = headers['x-api-key'];
   if (header !== undefined) {
     const value = Array.isArray(header) ? header[0] : header;
-    if (!value || value.trim() === '') throw new UnauthorizedException('the X-API-Key header is empty');
+    if (!value || value.trim() === '') throw new UnauthenticatedError('the X-API-Key header is empty');
     return value.trim();
   }
   return queryKey && queryKey.trim() !== '' ? queryKey.trim() : null;

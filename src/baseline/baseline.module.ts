@@ -1,8 +1,8 @@
 import { Module } from '@nestjs/common';
-import { EpisodesModule } from '../episodes/episodes.module';
 import { TasksModule } from '../tasks/tasks.module';
 import { BaselineController } from './baseline.controller';
 import { BaselineService } from './baseline.service';
+import { EpisodesModule } from '../episodes';
 
 @Module({
   imports: [EpisodesModule, TasksModule],

@@ -51,7 +51,7 @@ function repeatedCharge(ticket: ActiveTicketView): number | undefined {
 }
 
 /** The server's input limits, so the agent never sends what it would refuse. */
-export interface AgentLimits {
+export interface PolicyLimits {
   maxMessageLength: number;
   maxQueryLength: number;
 }
@@ -84,7 +84,7 @@ export class HeuristicAgent {
   /** How often each action type was taken while working the chosen ticket. */
   private readonly taken = new Map<Action['type'], number>();
 
-  constructor(private readonly limits: AgentLimits) {}
+  constructor(private readonly limits: PolicyLimits) {}
 
   act(observation: Observation): Action {
     const ticket = observation.active_ticket;

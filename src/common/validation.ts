@@ -1,8 +1,8 @@
-import { UnprocessableEntityException, ValidationPipe, type ArgumentMetadata, type ValidationError } from '@nestjs/common';
-import type { ErrorDetailDto } from './error-body.dto';
+import { ValidationPipe, type ArgumentMetadata, type ValidationError } from '@nestjs/common';
+import { ValidationFailedError, type FieldProblem } from './errors/domain-errors';
 
 /** Flattens class-validator's tree into `field: message` pairs with dotted paths. */
-export function flattenValidationErrors(errors: ValidationError[], parent = ''): ErrorDetailDto[] {
+export function flattenValidationErrors(errors: ValidationError[], parent = ''): FieldProblem[] {
   return errors.flatMap((error) => {
     const field = parent ? `${parent}.${error.property}` : error.property;
     const own = Object.values(error.constraints ?? {}).map((message) => ({ field, message }));
@@ -11,8 +11,8 @@ export function flattenValidationErrors(errors: ValidationError[], parent = ''):
 }
 
 /**
- * One pipe for every route: unknown fields are rejected (not silently dropped), nothing is coerced, and
- * failures are 422 with field-level details.
+ * One pipe for every route (and for /ws messages and MCP tool arguments): unknown fields are rejected (not
+ * silently dropped), nothing is coerced, and failures are a ValidationFailedError (422) naming every field.
  */
 export function createValidationPipe(): ValidationPipe {
   return new StrictValidationPipe({
@@ -24,13 +24,7 @@ export function createValidationPipe(): ValidationPipe {
     transform: true,
     transformOptions: { enableImplicitConversion: false },
     validationError: { target: false, value: false },
-    exceptionFactory: (errors) => {
-      const details = flattenValidationErrors(errors);
-      return new UnprocessableEntityException({
-        message: details.map((d) => `${d.field}: ${d.message}`).join('; ') || 'validation failed',
-        details,
-      });
-    },
+    exceptionFactory: (errors) => new ValidationFailedError(flattenValidationErrors(errors)),
   });
 }
 
@@ -47,14 +41,14 @@ class StrictValidationPipe extends ValidationPipe {
     if (metadata.type === 'body' || metadata.type === 'query') {
       const details = inheritedNameFields(value);
       if (details.length > 0) {
-        throw new UnprocessableEntityException({ message: details.map((d) => `${d.field}: ${d.message}`).join('; '), details });
+        throw new ValidationFailedError(details);
       }
     }
     return super.transform(value, metadata);
   }
 }
 
-function inheritedNameFields(value: unknown, parent = ''): ErrorDetailDto[] {
+function inheritedNameFields(value: unknown, parent = ''): FieldProblem[] {
   if (value === null || typeof value !== 'object') return [];
   return Object.entries(value).flatMap(([key, child]) => {
     const field = parent ? `${parent}.${key}` : key;

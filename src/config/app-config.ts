@@ -1,10 +1,11 @@
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
+import { PROJECT_ROOT } from '../common/project-root';
 import { z } from 'zod';
 import { LIMITS } from '../engine/vocabulary';
 import { resolveDatabaseUrl } from './database-url';
 
-/** Where the task files live: seeds/tasks at the project root, the same from src/ and dist/. */
-export const DEFAULT_TASKS_DIR = resolve(__dirname, '..', '..', 'seeds', 'tasks');
+/** Where the task files live: seeds/tasks at the project root. */
+export const DEFAULT_TASKS_DIR = join(PROJECT_ROOT, 'seeds', 'tasks');
 
 const envSchema = z.object({
   PORT: z.coerce.number().int().min(1).max(65535).default(7860),

@@ -8,6 +8,7 @@ import type {
   ActionLogEntryDto,
   EpisodeStateDto,
   GradeResponseDto,
+  ResetResponseDto,
   ScoreComponentDto,
   StepResponseDto,
 } from './dto/episode-responses.dto';
@@ -22,6 +23,27 @@ export function presentComponents(breakdown: GradeBreakdown): ScoreComponentDto[
     earned: toPoints(c.earned_milli),
     why: c.why,
   }));
+}
+
+export function presentReset(task: Task, episode: EpisodeRecord): ResetResponseDto {
+  const { state } = episode;
+  return {
+    episode_id: episode.id,
+    observation: observe(task, state),
+    reward: 0,
+    done: false,
+    info: {
+      task_id: task.id,
+      task_version: episode.taskVersion,
+      seed: episode.seed,
+      max_steps: state.max_steps,
+      score: toPoints(state.score_milli),
+      status: state.status,
+      agent: episode.agent,
+      run_label: episode.runLabel,
+      tags: episode.tags,
+    },
+  };
 }
 
 export function presentStep(task: Task, episodeId: string, state: EpisodeState, rewardMilli: number): StepResponseDto {

@@ -42,10 +42,12 @@ export interface StepWrite<R> {
   response: R;
 }
 
-/** A client's request id for a step, with the hash of its action. */
+/**
+ * A client's request id for a step. The repository stores it with the hash of the step's canonical action
+ * (sha256 of its canonical JSON), which tells a retry from a reused id.
+ */
 export interface StepRequestKey {
   requestId: string;
-  actionHash: string;
 }
 
 export type StepOutcome<R> =
@@ -71,6 +73,7 @@ export abstract class EpisodeRepository {
   /** Creates the episode unless the tenant already has `maxActive` active ones (0: no cap); then TooManyError. */
   abstract create(tenantId: string, episode: NewEpisode, maxActive: number): Promise<EpisodeRecord>;
 
+  /** One episode with its state (active ones from the same cache as steps). */
   abstract find(tenantId: string, episodeId: string): Promise<EpisodeRecord | null>;
 
   /** The tenant's most recently created episode. */

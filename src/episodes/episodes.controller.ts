@@ -1,8 +1,8 @@
 import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiErrors } from '../common/api-errors.decorator';
-import { Access } from '../auth/access.decorator';
-import { CurrentTenant } from '../auth/current-principal.decorator';
+import { Access } from '../access/access.decorator';
+import { CurrentTenant } from '../access/current-principal.decorator';
 import { EpisodeStateDto, ResetResponseDto, StepResponseDto } from './dto/episode-responses.dto';
 import { ResetRequestDto } from './dto/reset-request.dto';
 import { StepRequestDto } from './dto/step-request.dto';

@@ -5,12 +5,12 @@ import { EpisodeRepository } from './episode.repository';
 import { EpisodesController } from './episodes.controller';
 import { EpisodesService } from './episodes.service';
 import { GraderController } from './grader.controller';
-import { PrismaEpisodeRepository } from './prisma-episode.repository';
+import { SqliteEpisodeRepository } from './sqlite-episode.repository';
 
 @Module({
   imports: [TasksModule],
   controllers: [EpisodesController, GraderController],
-  providers: [EpisodesService, EpisodeExpiryService, { provide: EpisodeRepository, useClass: PrismaEpisodeRepository }],
+  providers: [EpisodesService, EpisodeExpiryService, { provide: EpisodeRepository, useClass: SqliteEpisodeRepository }],
   exports: [EpisodesService],
 })
 export class EpisodesModule {}

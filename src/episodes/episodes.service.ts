@@ -1,17 +1,18 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { canonicalJson, sha256Hex } from '../common/canonical-json';
+import { ConflictError, InvalidFieldError, NotFoundError } from '../common/errors/domain-errors';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
-import { ConflictError, InvalidFieldError, NotFoundError } from '../common/domain-errors';
 import { canonicalAction, type Action } from '../engine/actions';
 import { reset, step } from '../engine/engine';
 import { grade } from '../engine/grader';
-import { observe } from '../engine/observation';
-import { TaskCatalog, UnknownTaskError } from '../tasks/task-catalog.service';
-import type { ResetResponseDto, StepResponseDto, EpisodeStateDto, GradeResponseDto } from './dto/episode-responses.dto';
+import { observe, type Observation } from '../engine/observation';
+import type { Task } from '../engine/task.schema';
+import { TaskCatalog, TaskVersionNotLoadedError, UnknownTaskError } from '../tasks/task-catalog.service';
+import type { EpisodeStateDto, GradeResponseDto, ResetResponseDto, StepResponseDto } from './dto/episode-responses.dto';
 import { MAX_SEED, type ResetRequestDto } from './dto/reset-request.dto';
 import { EpisodeRepository, type EpisodeRecord } from './episode.repository';
-import { presentGrade, presentState, presentStep, toPoints } from './episode.presenter';
+import { presentGrade, presentReset, presentState, presentStep } from './episode.presenter';
 
 /** The task an empty `POST /reset` starts. */
 export const DEFAULT_TASK_ID = 'billing_duplicate_charge';
@@ -28,34 +29,22 @@ export class EpisodesService {
     const { task, version } = this.latestTask(request.task_id ?? DEFAULT_TASK_ID);
     const seed = request.seed ?? randomInt(0, MAX_SEED);
     const state = reset(task, seed);
-    const episode = await this.episodes.create(tenantId, {
-      id: request.episode_id ?? randomUUID(),
-      taskId: task.id,
-      taskVersion: version,
-      seed,
-      agent: request.agent ?? null,
-      runLabel: request.run_label ?? null,
-      tags: [...new Set(request.tags ?? [])].sort(),
-      state,
-      grade: grade(task, state),
-    }, this.config.maxActiveEpisodesPerTenant);
-    return {
-      episode_id: episode.id,
-      observation: observe(task, state),
-      reward: 0,
-      done: false,
-      info: {
-        task_id: task.id,
-        task_version: version,
+    const episode = await this.episodes.create(
+      tenantId,
+      {
+        id: request.episode_id ?? randomUUID(),
+        taskId: task.id,
+        taskVersion: version,
         seed,
-        max_steps: state.max_steps,
-        score: toPoints(state.score_milli),
-        status: state.status,
-        agent: episode.agent,
-        run_label: episode.runLabel,
-        tags: episode.tags,
+        agent: request.agent ?? null,
+        runLabel: request.run_label ?? null,
+        tags: [...new Set(request.tags ?? [])].sort(),
+        state,
+        grade: grade(task, state),
       },
-    };
+      this.config.maxActiveEpisodesPerTenant,
+    );
+    return presentReset(task, episode);
   }
 
   /**
@@ -64,13 +53,30 @@ export class EpisodesService {
    */
   async step(tenantId: string, episodeId: string, action: Action, requestId?: string): Promise<StepResponseDto> {
     this.checkConfiguredLimits(action);
-    // Hashed only for idempotent requests: it is what tells a retry from a reused id.
-    const requestKey = requestId === undefined ? null : { requestId, actionHash: sha256Hex(canonicalJson(canonicalAction(action))) };
-    const outcome = await this.episodes.applyStep(tenantId, episodeId, requestKey, (current) => {
+    const request = requestId === undefined ? null : { requestId };
+    let outcome;
+    try {
+      outcome = await this.applyStep(tenantId, episodeId, action, request);
+    } catch (error) {
+      // The episode runs a task version another server process stored after this one started: load it, retry.
+      if (!(error instanceof TaskVersionNotLoadedError)) throw error;
+      await this.tasks.fetchVersion(error.taskId, error.version);
+      outcome = await this.applyStep(tenantId, episodeId, action, request);
+    }
+    if (outcome.kind === 'applied') return outcome.response;
+    // A request id seen before: the original response if it is the same action (hashed as the repository does).
+    if (outcome.actionHash !== sha256Hex(canonicalJson(canonicalAction(action)))) {
+      throw new ConflictError(`request_id "${requestId}" was already used on this episode for a different action`);
+    }
+    return JSON.parse(outcome.responseJson) as StepResponseDto;
+  }
+
+  private applyStep(tenantId: string, episodeId: string, action: Action, request: { requestId: string } | null) {
+    return this.episodes.applyStep(tenantId, episodeId, request, (current) => {
       if (current.status !== 'active') {
         throw new ConflictError(`episode "${episodeId}" is ${current.status.replace(/_/g, ' ')}; start a new one with POST /reset`);
       }
-      const task = this.tasks.loadedVersion(current.taskId, current.taskVersion);
+      const task = this.tasks.version(current.taskId, current.taskVersion);
       const result = step(task, current.state, action);
       return {
         state: result.state,
@@ -79,11 +85,6 @@ export class EpisodesService {
         response: presentStep(task, episodeId, result.state, result.reward_milli),
       };
     });
-    if (outcome.kind === 'applied') return outcome.response;
-    if (outcome.actionHash !== requestKey?.actionHash) {
-      throw new ConflictError(`request_id "${requestId}" was already used on this episode for a different action`);
-    }
-    return JSON.parse(outcome.responseJson) as StepResponseDto;
   }
 
   /** Reply and query limits are configuration, so they are checked here rather than in the static DTO. */
@@ -104,7 +105,7 @@ export class EpisodesService {
   }
 
   /** The current observation of an episode (what the agent would see after its last step). */
-  async observation(tenantId: string, episodeId: string) {
+  async observation(tenantId: string, episodeId: string): Promise<Observation> {
     const episode = await this.require(tenantId, episodeId);
     return observe(await this.taskOf(episode), episode.state);
   }
@@ -135,7 +136,7 @@ export class EpisodesService {
     return episode;
   }
 
-  private taskOf(episode: EpisodeRecord) {
-    return this.tasks.version(episode.taskId, episode.taskVersion);
+  private taskOf(episode: EpisodeRecord): Promise<Task> {
+    return this.tasks.fetchVersion(episode.taskId, episode.taskVersion);
   }
 }

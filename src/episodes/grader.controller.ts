@@ -1,8 +1,8 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiErrors } from '../common/api-errors.decorator';
-import { Access } from '../auth/access.decorator';
-import { CurrentTenant } from '../auth/current-principal.decorator';
+import { Access } from '../access/access.decorator';
+import { CurrentTenant } from '../access/current-principal.decorator';
 import { GraderRequestDto } from './dto/episode-ref.dto';
 import { GradeResponseDto } from './dto/episode-responses.dto';
 import { EpisodesService } from './episodes.service';

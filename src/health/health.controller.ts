@@ -1,8 +1,8 @@
 import { Controller, Get, HttpStatus, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
-import { Access } from '../auth/access.decorator';
+import { Access } from '../access/access.decorator';
 import { HealthDto } from './health.dto';
-import type { Response } from 'express';
+import type { FastifyReply } from 'fastify';
 import { HealthService } from './health.service';
 
 @ApiTags('service')
@@ -15,9 +15,9 @@ export class HealthController {
   @ApiOperation({ operationId: 'health', summary: 'Liveness and database check' })
   @ApiOkResponse({ type: HealthDto })
   @ApiServiceUnavailableResponse({ type: HealthDto, description: 'The database cannot be reached' })
-  async check(@Res({ passthrough: true }) res: Response): Promise<HealthDto> {
+  async check(@Res({ passthrough: true }) reply: FastifyReply): Promise<HealthDto> {
     const report = await this.health.check();
-    if (report.status !== 'healthy') res.status(HttpStatus.SERVICE_UNAVAILABLE);
+    if (report.status !== 'healthy') reply.code(HttpStatus.SERVICE_UNAVAILABLE);
     return report;
   }
 }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { APP_VERSION } from '../common/app-version';
-import { PrismaService } from '../prisma/prisma.service';
+import { Database } from '../database/database.service';
 import { TaskCatalog } from '../tasks/task-catalog.service';
 import type { HealthDto } from './health.dto';
 
@@ -9,14 +9,14 @@ export class HealthService {
   private readonly startedAt = Date.now();
 
   constructor(
-    private readonly prisma: PrismaService,
+    private readonly database: Database,
     private readonly catalog: TaskCatalog,
   ) {}
 
   async check(): Promise<HealthDto> {
     let database = 'ok';
     try {
-      await this.prisma.ping();
+      await this.database.ping();
     } catch (error) {
       database = `error: ${(error as Error).message.split('\n')[0]}`;
     }

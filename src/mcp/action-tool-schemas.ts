@@ -1,5 +1,5 @@
 import { ACTION_TYPES, type ActionType } from '../engine/vocabulary';
-import type { Json } from '../openapi/json-schema';
+import type { Json } from '../common/json';
 
 export const ACTION_DESCRIPTIONS: Record<ActionType, string> = {
   open_ticket: 'Open a ticket from the inbox and read it in full (customer, body, contract notes, recent events).',

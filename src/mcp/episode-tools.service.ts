@@ -1,10 +1,9 @@
-import { HttpException, Injectable } from '@nestjs/common';
-import { NotFoundError } from '../common/domain-errors';
+import { Injectable, Logger } from '@nestjs/common';
+import { translateError } from '../common/errors/error-translator';
 import { validateBody } from '../common/validate-body';
 import { ACTION_TYPES } from '../engine/vocabulary';
-import { StepRequestDto } from '../episodes/dto/step-request.dto';
-import { EpisodesService } from '../episodes/episodes.service';
-import type { Json } from '../openapi/json-schema';
+import { EpisodesService, StepRequestDto } from '../episodes';
+import type { Json } from '../common/json';
 import { SchemaService } from '../openapi/schema.service';
 import { actionToolSchemas } from './action-tool-schemas';
 
@@ -40,6 +39,7 @@ const EPISODE_ID_PROPERTY: Json = {
  */
 @Injectable()
 export class EpisodeTools {
+  private readonly logger = new Logger(EpisodeTools.name);
   private definitions: ToolDefinition[] | null = null;
 
   constructor(
@@ -66,7 +66,9 @@ export class EpisodeTools {
       const body = await validateBody(StepRequestDto, { episode_id: episodeId, action: { type: name, ...rest } });
       return success(await this.episodes.step(caller.tenantId, body.episode_id, body.action));
     } catch (error) {
-      return failure(describeError(error));
+      const translated = translateError(error);
+      if (translated.unexpected) this.logger.error('unhandled error in an MCP tool call', error instanceof Error ? error.stack : String(error));
+      return failure(translated.message);
     }
   }
 
@@ -109,13 +111,4 @@ function success(value: unknown): ToolResult {
 
 function failure(message: string): ToolResult {
   return { content: [{ type: 'text', text: message }], isError: true };
-}
-
-function describeError(error: unknown): string {
-  if (error instanceof HttpException) {
-    const response = error.getResponse() as { message?: string | string[] };
-    return Array.isArray(response.message) ? response.message.join('; ') : (response.message ?? error.message);
-  }
-  if (error instanceof NotFoundError || error instanceof Error) return error.message;
-  return String(error);
 }

@@ -1,109 +1,104 @@
 import { Controller, Delete, Get, HttpCode, Inject, Post, Req, Res } from '@nestjs/common';
 import { ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
-import express, { type Request, type Response } from 'express';
-import { Access } from '../auth/access.decorator';
-import { CurrentTenant } from '../auth/current-principal.decorator';
-import { jsonInputProblem } from '../common/json-input';
+import { RouteConfig } from '@nestjs/platform-fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Access } from '../access/access.decorator';
+import { CurrentTenant } from '../access/current-principal.decorator';
+import { isJsonRpcMessage, JSON_RPC, JSON_RPC_ROUTE, rpcError } from '../common/json-rpc';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
-import { EpisodesService } from '../episodes/episodes.service';
-import { isJsonRpcMessage, JSON_RPC, rpcError } from './json-rpc';
+import { EpisodesService } from '../episodes';
 import { McpSessions } from './mcp-sessions.service';
 
 const SESSION_HEADER = 'mcp-session-id';
 
 /**
- * MCP over streamable HTTP. Malformed JSON-RPC is answered here with an error envelope and HTTP 200 (as
- * OpenEnv's validator expects); well-formed messages go to the SDK transport of their session.
+ * MCP over streamable HTTP. A body that is not JSON gets a JSON-RPC parse error (the route is flagged JSON-RPC
+ * for the error filter), and malformed JSON-RPC an error envelope, both with HTTP 200 as OpenEnv's validator
+ * expects; well-formed messages go to the SDK transport of their session, which writes the raw response.
  */
 @ApiTags('mcp')
 @Access.Tenant()
 @Controller('mcp')
 export class McpController {
-  private readonly parse: express.RequestHandler;
-
   constructor(
     private readonly sessions: McpSessions,
     private readonly episodes: EpisodesService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {
-    this.parse = express.json({ limit: config.bodyLimitBytes, strict: false, type: () => true });
-  }
+  ) {}
 
   @Post()
   @HttpCode(200)
+  @RouteConfig({ [JSON_RPC_ROUTE]: true })
   @ApiOperation({
     operationId: 'mcp',
     summary: 'Model Context Protocol (JSON-RPC 2.0, streamable HTTP): initialize, tools/list, tools/call',
   })
   @ApiBody({ schema: { type: 'object', additionalProperties: true, description: 'A JSON-RPC 2.0 message' } })
   @ApiOkResponse({ schema: { type: 'object', additionalProperties: true, description: 'A JSON-RPC 2.0 response' } })
-  async post(@CurrentTenant() tenantId: string, @Req() req: Request, @Res() res: Response): Promise<void> {
-    const body = await this.readBody(req, res);
-    if (body === undefined) return;
-    const problem = jsonInputProblem(body, 'the message');
-    if (problem) {
-      res.status(400).json(rpcError(null, JSON_RPC.invalidRequest, problem));
-      return;
-    }
+  async post(@CurrentTenant() tenantId: string, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    const body = request.body;
     const id = (body as { id?: unknown })?.id;
     if (!isJsonRpcMessage(body)) {
-      res.status(200).json(rpcError(id, JSON_RPC.invalidRequest, 'Invalid Request: expected a JSON-RPC 2.0 message'));
+      await reply.code(200).send(rpcError(id, JSON_RPC.invalidRequest, 'Invalid Request: expected a JSON-RPC 2.0 message'));
       return;
     }
-    const sessionId = req.headers[SESSION_HEADER];
+    const sessionId = request.headers[SESSION_HEADER];
     if (typeof sessionId === 'string') {
       const session = this.sessions.find(sessionId, tenantId);
       if (!session) {
-        res.status(404).json(rpcError(id, JSON_RPC.serverError, 'unknown or expired MCP session; initialize a new one'));
+        await reply.code(404).send(rpcError(id, JSON_RPC.serverError, 'unknown or expired MCP session; initialize a new one'));
         return;
       }
-      await session.transport.handleRequest(req, res, body);
+      reply.hijack();
+      await session.transport.handleRequest(request.raw, reply.raw, body);
       return;
     }
     if (!isInitializeRequest(body)) {
-      res.status(200).json(rpcError(id, JSON_RPC.serverError, 'no MCP session: send initialize first'));
+      await reply.code(200).send(rpcError(id, JSON_RPC.serverError, 'no MCP session: send initialize first'));
       return;
     }
     if (this.sessions.countFor(tenantId) >= this.config.maxSessionsPerTenant) {
-      res.status(200).json(rpcError(id, JSON_RPC.serverError, `too many MCP sessions for this tenant (at most ${this.config.maxSessionsPerTenant})`));
+      await reply.code(200).send(rpcError(id, JSON_RPC.serverError, `too many MCP sessions for this tenant (at most ${this.config.maxSessionsPerTenant})`));
       return;
     }
-    const boundEpisodeId = await this.boundEpisode(req, tenantId);
+    const boundEpisodeId = await this.boundEpisode(request, tenantId);
     if (boundEpisodeId === false) {
-      res.status(200).json(rpcError(id, JSON_RPC.invalidParams, 'the episode to bind (x-episode-id) does not exist for this tenant'));
+      await reply.code(200).send(rpcError(id, JSON_RPC.invalidParams, 'the episode to bind (x-episode-id) does not exist for this tenant'));
       return;
     }
     const transport = await this.sessions.open({ tenantId, boundEpisodeId });
-    await transport.handleRequest(req, res, body);
+    reply.hijack();
+    await transport.handleRequest(request.raw, reply.raw, body);
   }
 
   @Get()
   @ApiOperation({ operationId: 'mcpStream', summary: 'MCP server-to-client stream of a session (mcp-session-id header)' })
-  async stream(@CurrentTenant() tenantId: string, @Req() req: Request, @Res() res: Response): Promise<void> {
-    await this.forward(tenantId, req, res);
+  async stream(@CurrentTenant() tenantId: string, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    await this.forward(tenantId, request, reply);
   }
 
   @Delete()
   @ApiOperation({ operationId: 'mcpClose', summary: 'End an MCP session (mcp-session-id header)' })
-  async close(@CurrentTenant() tenantId: string, @Req() req: Request, @Res() res: Response): Promise<void> {
-    await this.forward(tenantId, req, res);
+  async close(@CurrentTenant() tenantId: string, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    await this.forward(tenantId, request, reply);
   }
 
-  private async forward(tenantId: string, req: Request, res: Response): Promise<void> {
-    const sessionId = req.headers[SESSION_HEADER];
+  private async forward(tenantId: string, request: FastifyRequest, reply: FastifyReply): Promise<void> {
+    const sessionId = request.headers[SESSION_HEADER];
     const session = typeof sessionId === 'string' ? this.sessions.find(sessionId, tenantId) : null;
     if (!session) {
-      res.status(404).json(rpcError(null, JSON_RPC.serverError, 'unknown or expired MCP session'));
+      await reply.code(404).send(rpcError(null, JSON_RPC.serverError, 'unknown or expired MCP session'));
       return;
     }
-    await session.transport.handleRequest(req, res);
+    reply.hijack();
+    await session.transport.handleRequest(request.raw, reply.raw);
   }
 
   /** The episode named at initialize (x-episode-id header or episode_id query), null for none, false if foreign. */
-  private async boundEpisode(req: Request, tenantId: string): Promise<string | null | false> {
-    const header = req.headers['x-episode-id'];
-    const query = req.query.episode_id;
+  private async boundEpisode(request: FastifyRequest, tenantId: string): Promise<string | null | false> {
+    const header = request.headers['x-episode-id'];
+    const query = (request.query as Record<string, unknown> | undefined)?.episode_id;
     const episodeId = typeof header === 'string' ? header : typeof query === 'string' ? query : null;
     if (episodeId === null) return null;
     try {
@@ -112,20 +107,5 @@ export class McpController {
     } catch {
       return false;
     }
-  }
-
-  /** The parsed body, or undefined after answering a parse error with a JSON-RPC envelope. */
-  private readBody(req: Request, res: Response): Promise<unknown> {
-    return new Promise((resolve) => {
-      this.parse(req, res, (error?: unknown) => {
-        if (error) {
-          const tooLarge = (error as { type?: string }).type === 'entity.too.large';
-          res.status(tooLarge ? 413 : 200).json(rpcError(null, JSON_RPC.parseError, tooLarge ? 'the message is too large' : 'Parse error: the body is not valid JSON'));
-          resolve(undefined);
-          return;
-        }
-        resolve(req.body ?? {});
-      });
-    });
   }
 }

@@ -1,8 +1,8 @@
 import { Module } from '@nestjs/common';
-import { EpisodesModule } from '../episodes/episodes.module';
 import { EpisodeTools } from './episode-tools.service';
 import { McpController } from './mcp.controller';
 import { McpSessions } from './mcp-sessions.service';
+import { EpisodesModule } from '../episodes';
 
 @Module({
   imports: [EpisodesModule],

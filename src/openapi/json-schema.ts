@@ -1,6 +1,6 @@
 import type { OpenAPIObject } from '@nestjs/swagger';
 
-export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+import type { Json } from '../common/json';
 
 const COMPONENT_PREFIX = '#/components/schemas/';
 

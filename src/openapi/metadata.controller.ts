@@ -2,8 +2,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Controller, Get } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
-import { Access } from '../auth/access.decorator';
+import { Access } from '../access/access.decorator';
 import { APP_VERSION } from '../common/app-version';
+import { PROJECT_ROOT } from '../common/project-root';
 import { SchemaService } from './schema.service';
 
 export class MetadataDto {
@@ -34,7 +35,7 @@ const DESCRIPTION =
 
 function readReadme(): string | undefined {
   try {
-    return readFileSync(join(__dirname, '..', '..', 'README.md'), 'utf8');
+    return readFileSync(join(PROJECT_ROOT, 'README.md'), 'utf8');
   } catch {
     return undefined;
   }

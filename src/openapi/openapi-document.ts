@@ -1,6 +1,6 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
-import { API_KEY_SCHEME, BEARER_SCHEME } from '../auth/access.decorator';
+import { API_KEY_SCHEME, BEARER_SCHEME } from '../access/access.decorator';
 import { APP_VERSION } from '../common/app-version';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 

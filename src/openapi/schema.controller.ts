@@ -1,6 +1,6 @@
 import { Controller, Get } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { Access } from '../auth/access.decorator';
+import { Access } from '../access/access.decorator';
 import { SchemaService } from './schema.service';
 
 @ApiTags('service')

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ApiDocumentService } from './api-document.service';
-import { toJsonSchema, type Json } from './json-schema';
+import type { Json } from '../common/json';
+import { toJsonSchema } from './json-schema';
 
 /** Schemas served to agents, cut from the OpenAPI document so they cannot drift from the DTOs. */
 @Injectable()

@@ -1,15 +1,16 @@
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { HttpException, Inject, Injectable, Logger, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
+import { Inject, Injectable, Logger, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { Authenticator, presentedKey } from '../auth/authenticator';
-import { answerRawAndClose } from '../common/raw-http-answer';
+import { translateError } from '../common/errors/error-translator';
+import { answerRawAndClose } from '../http/raw-http-answer';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
-import { EpisodesService } from '../episodes/episodes.service';
 import { EpisodeTools } from '../mcp/episode-tools.service';
 import { errorMessage, WS_ERROR_CODES } from './ws-protocol';
 import { WsSession } from './ws-session';
+import { EpisodesService } from '../episodes';
 
 export const WS_PATH = '/ws';
 
@@ -69,7 +70,9 @@ export class WsGateway implements OnApplicationBootstrap, BeforeApplicationShutd
       if (principal.kind !== 'tenant') return answerRawAndClose(socket, 403, 'the admin key cannot run episodes; use a tenant key');
       tenantId = principal.tenantId;
     } catch (error) {
-      return answerRawAndClose(socket, error instanceof HttpException ? error.getStatus() : 401, (error as Error).message);
+      const translated = translateError(error);
+      if (translated.unexpected) this.logger.error(`WebSocket authentication failed: ${error instanceof Error ? error.stack : String(error)}`);
+      return answerRawAndClose(socket, translated.status, translated.message, translated.headers);
     }
     this.wss!.handleUpgrade(request, socket, head, (ws) => this.accept(ws, tenantId));
   }

@@ -1,14 +1,12 @@
-import { HttpException, HttpStatus, Logger } from '@nestjs/common';
-import { ConflictError, InvalidFieldError, NotFoundError, TooManyError } from '../common/domain-errors';
+import { Logger } from '@nestjs/common';
 import type { WebSocket } from 'ws';
+import { APP_VERSION } from '../common/app-version';
+import { translateError } from '../common/errors/error-translator';
 import { jsonInputProblem } from '../common/json-input';
 import { validateBody } from '../common/validate-body';
-import { ResetRequestDto } from '../episodes/dto/reset-request.dto';
-import { StepRequestDto } from '../episodes/dto/step-request.dto';
-import type { EpisodesService } from '../episodes/episodes.service';
-import type { EpisodeTools } from '../mcp/episode-tools.service';
-import { APP_VERSION } from '../common/app-version';
-import { isJsonRpcMessage, JSON_RPC, rpcError } from '../mcp/json-rpc';
+import { ResetRequestDto, StepRequestDto, type EpisodesService } from '../episodes';
+import { isJsonRpcMessage, JSON_RPC, rpcError } from '../common/json-rpc';
+import type { EpisodeTools } from '../mcp';
 import { errorMessage, WS_ERROR_CODES, type WsErrorCode } from './ws-protocol';
 
 /**
@@ -116,21 +114,20 @@ export class WsSession {
     }
   }
 
+  /** Errors in OpenEnv's codes, worded by the service's one translator (the HTTP status goes along as `status`). */
   private sendError(error: unknown): void {
     if (error instanceof SessionError) return this.send(errorMessage(WS_ERROR_CODES.session, error.message));
-    if (error instanceof HttpException && error.getStatus() === HttpStatus.UNPROCESSABLE_ENTITY) {
-      const response = error.getResponse() as { message?: string; details?: unknown };
-      return this.send(errorMessage(WS_ERROR_CODES.validation, String(response.message), { details: response.details }));
+    const translated = translateError(error);
+    if (translated.unexpected) {
+      this.logger.error('unhandled error in a WebSocket session', error instanceof Error ? error.stack : String(error));
     }
-    if (error instanceof InvalidFieldError) {
-      return this.send(errorMessage(WS_ERROR_CODES.validation, error.message, { details: [{ field: error.field, message: error.message }] }));
-    }
-    const code: WsErrorCode = WS_ERROR_CODES.execution;
-    if (error instanceof HttpException || error instanceof NotFoundError || error instanceof ConflictError || error instanceof TooManyError) {
-      return this.send(errorMessage(code, error.message));
-    }
-    this.logger.error('unhandled error in a WebSocket session', error instanceof Error ? error.stack : String(error));
-    this.send(errorMessage(code, 'internal error; it has been logged'));
+    const code: WsErrorCode = translated.code === 'VALIDATION_FAILED' ? WS_ERROR_CODES.validation : WS_ERROR_CODES.execution;
+    this.send(
+      errorMessage(code, translated.message, {
+        status: translated.status,
+        ...(translated.details ? { details: translated.details } : {}),
+      }),
+    );
   }
 
   send(message: unknown): void {

@@ -14,6 +14,16 @@ export class UnknownTaskError extends Error {
   }
 }
 
+/** An episode runs a task version this process has not loaded (another process stored it after this one started). */
+export class TaskVersionNotLoadedError extends Error {
+  constructor(
+    readonly taskId: string,
+    readonly version: string,
+  ) {
+    super(`task version ${taskId}@${version} is not loaded`);
+  }
+}
+
 /** Task files are synced at start-up; episodes then resolve their task by the exact version they ran. */
 @Injectable()
 export class TaskCatalog implements OnModuleInit {
@@ -73,15 +83,18 @@ export class TaskCatalog implements OnModuleInit {
     return entry;
   }
 
-  /** The exact version an episode ran, from memory (every stored version is loaded at start-up). */
-  loadedVersion(taskId: string, version: string): Task {
+  /**
+   * The exact version an episode ran, from memory: every version stored when this process started is loaded,
+   * so this never waits. A version stored since (by another process on the same file) needs `fetchVersion`.
+   */
+  version(taskId: string, version: string): Task {
     const task = this.versions.get(key(taskId, version));
-    if (!task) throw new Error(`task version ${taskId}@${version} is not loaded`);
+    if (!task) throw new TaskVersionNotLoadedError(taskId, version);
     return task;
   }
 
-  /** The exact version an episode ran, from memory or from the database when the file has since changed. */
-  async version(taskId: string, version: string): Promise<Task> {
+  /** The exact version an episode ran, from memory, or read from the database and kept. */
+  async fetchVersion(taskId: string, version: string): Promise<Task> {
     const cached = this.versions.get(key(taskId, version));
     if (cached) return cached;
     const content = await this.repository.findContent(taskId, version);

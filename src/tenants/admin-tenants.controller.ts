@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { Access } from '../auth/access.decorator';
+import { Access } from '../access/access.decorator';
 import { ApiErrors } from '../common/api-errors.decorator';
 import {
   ApiKeyDto,

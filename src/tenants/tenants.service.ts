@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable, OnModuleInit } from '@nestjs/common';
-import { generateApiKey, hashApiKey, visiblePrefix } from '../auth/api-key-secret';
-import { ConflictError, NotFoundError } from '../common/domain-errors';
+import { generateApiKey, hashApiKey, visiblePrefix } from './api-key-secret';
+import { ConflictError, NotFoundError } from '../common/errors/domain-errors';
 import type { ApiKeyDto, CreatedApiKeyDto, TenantDto } from './dto/tenant.dto';
 import { PUBLIC_TENANT } from './tenant.constants';
 import { TenantRepository, type ApiKeyRecord } from './tenant.repository';

@@ -21,8 +21,8 @@ import Database from 'better-sqlite3';
 import { uniformInt } from 'pure-rand/distribution/uniformInt';
 import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus';
 import type { Action } from '../../src/engine/actions';
-import { ROOT, spawnServer, waitHealthy } from '../../src/bench/server-process';
-import { migrateDatabase } from '../../src/prisma/migrate';
+import { ROOT, spawnServer, waitHealthy } from '../../tools/bench/server-process';
+import { migrateDatabase } from '../../src/database/migrate';
 import { SOLUTIONS } from '../fixtures/solutions';
 
 const CYCLES = Number(process.env.CRASH_CYCLES ?? 10);

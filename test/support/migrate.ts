@@ -1,1 +1,1 @@
-export { migrateDatabase } from '../../src/prisma/migrate';
+export { migrateDatabase } from '../../src/database/migrate';

@@ -1,10 +1,10 @@
 import { copyFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { loadConfig, type AppConfig } from '../../src/config/app-config';
 import { hardenBuiltins } from '../../src/common/harden-builtins';
-import { createApp } from '../../src/create-app';
+import { createApp } from '../../src/app/create-app';
 
 /** A fresh copy of the migrated template database, in its own folder. */
 export function freshDatabaseUrl(): string {
@@ -22,7 +22,7 @@ export function testConfig(overrides: Record<string, string> = {}): AppConfig {
 
 /** The real app (real module, real pipes and filters) on a real SQLite file, not listening. */
 export async function startTestApp(databaseUrl = freshDatabaseUrl(), overrides: Record<string, string> = {}) {
-  const app: NestExpressApplication = await createApp(testConfig({ DATABASE_URL: databaseUrl, ...overrides }));
+  const app: NestFastifyApplication = await createApp(testConfig({ DATABASE_URL: databaseUrl, ...overrides }));
   // CI runs the whole suite once more with the production backstop on (main.ts hardens after building the app).
   if (process.env.SUPPORTDESK_TEST_HARDEN_BUILTINS === '1') hardenBuiltins();
   return { app, databaseUrl, http: app.getHttpServer() };

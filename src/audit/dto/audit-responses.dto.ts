@@ -1,6 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import type { EpisodeRowStatus } from '../../episodes/episode.repository';
-import { ActionLogEntryDto, EPISODE_STATUSES, ScoreComponentDto } from '../../episodes/dto/episode-responses.dto';
+import { ActionLogEntryDto, EPISODE_STATUSES, ScoreComponentDto, type EpisodeRowStatus } from '../../episodes';
 
 export class EpisodeSummaryDto {
   episode_id!: string;

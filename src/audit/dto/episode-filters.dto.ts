@@ -1,9 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsIn, IsISO8601, IsNumber, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
-import type { EpisodeRowStatus } from '../../episodes/episode.repository';
-import { EPISODE_STATUSES } from '../../episodes/dto/episode-responses.dto';
-import { TAG_PATTERN } from '../../episodes/dto/reset-request.dto';
+import { EPISODE_STATUSES, TAG_PATTERN, type EpisodeRowStatus } from '../../episodes';
 
 /** Filters shared by the listing, the export and the statistics. All optional; all combine with AND. */
 export class EpisodeFiltersDto {

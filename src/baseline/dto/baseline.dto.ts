@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { ArrayMaxSize, IsArray, IsOptional, IsString, MaxLength } from 'class-validator';
-import { ScoreComponentDto } from '../../episodes/dto/episode-responses.dto';
+import { ScoreComponentDto } from '../../episodes';
 
 export class BaselineRequestDto {
   @ApiProperty({ required: false, type: [String], maxItems: 20, description: 'Tasks to run; omitted, all of them.' })

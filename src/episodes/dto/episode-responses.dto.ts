@@ -1,7 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import type { Action } from '../../engine/actions';
 import { COMPONENT_WEIGHTS, type ComponentName } from '../../engine/grader';
-import type { EpisodeRowStatus } from '../../episodes/episode.repository';
+import type { EpisodeRowStatus } from '../episode.repository';
 import { actionPropertyOptions } from './action-ref';
 import { ActiveTicketDto, ObservationDto } from './observation.dto';
 

@@ -1,0 +1,42 @@
+import type { Server } from 'node:http';
+import { NestFactory } from '@nestjs/core';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { SwaggerModule } from '@nestjs/swagger';
+import type { DestinationStream } from 'pino';
+import type { AppConfig } from '../config/app-config';
+import { limitConnections } from '../http/connection-limits';
+import { createHttpAdapter } from '../http/http-platform';
+import { createLogger, PinoNestLogger } from '../http/request-logging';
+import { ApiDocumentService } from '../openapi/api-document.service';
+import { buildOpenApiDocument } from '../openapi/openapi-document';
+import { AppModule } from './app.module';
+
+export interface CreateAppOptions {
+  /** Where the log goes instead of stdout (tests read it). */
+  logDestination?: DestinationStream;
+}
+
+/** Builds the full application for a configuration, ready to serve but not listening (main.ts, tests and tools). */
+export async function createApp(config: AppConfig, options: CreateAppOptions = {}): Promise<NestFastifyApplication> {
+  const logger = createLogger(config, options.logDestination);
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule.register(config), createHttpAdapter(config, logger), {
+    bodyParser: false,
+    bufferLogs: true,
+  });
+  app.useLogger(new PinoNestLogger(logger));
+  app.enableShutdownHooks();
+  // A client that goes quiet mid-request is cut off after REQUEST_TIMEOUT_MS of silence (socket timeout, exact);
+  // one that trickles bytes in is cut off once headers or the whole request take too long (Node checks those
+  // deadlines every few seconds).
+  const server = app.getHttpServer() as Server;
+  server.timeout = config.requestTimeoutMs;
+  server.requestTimeout = config.requestTimeoutMs;
+  server.headersTimeout = Math.min(config.headersTimeoutMs, config.requestTimeoutMs);
+  limitConnections(server, config);
+  const document = buildOpenApiDocument(app);
+  app.get(ApiDocumentService).set(document);
+  SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'openapi.json', yamlDocumentUrl: 'openapi.yaml' });
+  await app.init();
+  await app.getHttpAdapter().getInstance().ready();
+  return app;
+}

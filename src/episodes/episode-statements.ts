@@ -1,0 +1,171 @@
+import type { SqlConnection } from '../database/group-commit';
+import { sqliteTimestamp } from '../database/sqlite-timestamp';
+import type { Episode } from '../generated/prisma/client';
+import type { ComponentColumns } from './score-columns';
+import type { ActionLogRecord, EpisodeRecord } from './episode.repository';
+
+/*
+ * The statements of the step hot path (reset, step and reads of one episode), on the direct connection. They
+ * write exactly the columns and formats the Prisma schema declares, so Prisma reads these rows like its own (the
+ * e2e suites read every row written here back through Prisma). Their text is snapshotted in
+ * queries/episode-statements.sql: a change to SQL shows up there as a reviewable diff.
+ */
+
+/** The summary columns a step rewrites, in the order the statements list them. */
+const SUMMARY_COLUMNS = [
+  'status',
+  'step_count',
+  'score_milli',
+  'state_json',
+  'opened_milli',
+  'policy_milli',
+  'priority_milli',
+  'routing_milli',
+  'reply_milli',
+  'resolution_milli',
+] as const;
+
+/** Every statement this file runs, by name. */
+export const EPISODE_STATEMENTS = {
+  selectEpisode: `SELECT id, tenant_id AS tenantId, task_id AS taskId, task_version AS taskVersion, seed, status, version, agent,
+       run_label AS runLabel, tags_json AS tagsJson, state_json AS stateJson, chain_head AS chainHead,
+       created_at AS createdAt, updated_at AS updatedAt
+  FROM episodes WHERE id = ? AND tenant_id = ?`,
+  selectEpisodeVersion: `SELECT version FROM episodes WHERE id = ? AND tenant_id = ?`,
+  countActiveEpisodes: `SELECT COUNT(*) AS n FROM episodes WHERE tenant_id = ? AND status = 'active'`,
+  insertEpisode: `INSERT INTO episodes (id, tenant_id, task_id, task_version, seed, version, agent, run_label, tags_json,
+  ${SUMMARY_COLUMNS.join(', ')}, created_at, updated_at)
+VALUES (?, ?, ?, ?, ?, 0, ?, ?, ?, ${SUMMARY_COLUMNS.map(() => '?').join(', ')}, ?, ?)`,
+  insertEpisodeTag: `INSERT INTO episode_tags (episode_id, tenant_id, tag) VALUES (?, ?, ?)`,
+  updateEpisodeStep: `UPDATE episodes SET version = version + 1, chain_head = ?, ${SUMMARY_COLUMNS.map((c) => `${c} = ?`).join(', ')}, updated_at = ?
+WHERE id = ? AND tenant_id = ? AND version = ?`,
+  insertActionLog: `INSERT INTO action_log (episode_id, tenant_id, step_index, action_json, reward_milli, score_after_milli, outcome,
+  error, created_at, hash)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  selectStepRequest: `SELECT action_hash AS actionHash, response_json AS responseJson
+  FROM step_requests WHERE episode_id = ? AND request_id = ? AND tenant_id = ?`,
+  insertStepRequest: `INSERT INTO step_requests (episode_id, tenant_id, request_id, step_index, action_hash, response_json, created_at)
+VALUES (?, ?, ?, ?, ?, ?, ?)`,
+} as const;
+
+/** One episode with its state snapshot: the columns a step reads, named and typed as Prisma's `Episode` names them. */
+export type EpisodeWithStateRow = Pick<
+  Episode,
+  'id' | 'tenantId' | 'taskId' | 'taskVersion' | 'seed' | 'status' | 'version' | 'agent' | 'runLabel' | 'tagsJson' | 'stateJson' | 'chainHead' | 'createdAt' | 'updatedAt'
+>;
+
+export function selectEpisode(sql: SqlConnection, tenantId: string, episodeId: string): EpisodeWithStateRow | null {
+  const row = sql.statement(EPISODE_STATEMENTS.selectEpisode).get(episodeId, tenantId) as
+    | (Omit<EpisodeWithStateRow, 'createdAt' | 'updatedAt'> & { createdAt: string; updatedAt: string })
+    | undefined;
+  if (!row) return null;
+  return { ...row, createdAt: new Date(row.createdAt), updatedAt: new Date(row.updatedAt) };
+}
+
+/** The row's version alone: tells whether a cached copy is still the stored episode. */
+export function selectEpisodeVersion(sql: SqlConnection, tenantId: string, episodeId: string): number | null {
+  const row = sql.statement(EPISODE_STATEMENTS.selectEpisodeVersion).get(episodeId, tenantId) as { version: number } | undefined;
+  return row?.version ?? null;
+}
+
+export function countActiveEpisodes(sql: SqlConnection, tenantId: string): number {
+  return (sql.statement(EPISODE_STATEMENTS.countActiveEpisodes).get(tenantId) as { n: number }).n;
+}
+
+/** The columns a step rewrites: the snapshot, its summary, and the component scores for statistics. */
+export interface EpisodeSummary extends ComponentColumns {
+  status: string;
+  stepCount: number;
+  scoreMilli: number;
+  stateJson: string;
+}
+
+const summaryValues = (s: EpisodeSummary) => [
+  s.status,
+  s.stepCount,
+  s.scoreMilli,
+  s.stateJson,
+  s.openedMilli,
+  s.policyMilli,
+  s.priorityMilli,
+  s.routingMilli,
+  s.replyMilli,
+  s.resolutionMilli,
+];
+
+export function insertEpisode(
+  sql: SqlConnection,
+  episode: Omit<EpisodeRecord, 'state' | 'status' | 'updatedAt' | 'chainHead' | 'version'>,
+  summary: EpisodeSummary,
+): void {
+  const now = sqliteTimestamp(episode.createdAt);
+  sql
+    .statement(EPISODE_STATEMENTS.insertEpisode)
+    .run(
+      episode.id,
+      episode.tenantId,
+      episode.taskId,
+      episode.taskVersion,
+      episode.seed,
+      episode.agent,
+      episode.runLabel,
+      JSON.stringify(episode.tags),
+      ...summaryValues(summary),
+      now,
+      now,
+    );
+  const insertTag = sql.statement(EPISODE_STATEMENTS.insertEpisodeTag);
+  for (const tag of episode.tags) insertTag.run(episode.id, episode.tenantId, tag);
+}
+
+/** The step's write of the episode row, only if it is still at `expectedVersion`; false when it was not. */
+export function updateEpisodeStep(
+  sql: SqlConnection,
+  key: { tenantId: string; episodeId: string; expectedVersion: number },
+  chainHead: string,
+  summary: EpisodeSummary,
+  updatedAt: Date,
+): boolean {
+  const { changes } = sql
+    .statement(EPISODE_STATEMENTS.updateEpisodeStep)
+    .run(chainHead, ...summaryValues(summary), sqliteTimestamp(updatedAt), key.episodeId, key.tenantId, key.expectedVersion);
+  return changes === 1;
+}
+
+export type ActionLogInsert = ActionLogRecord & { episodeId: string; tenantId: string };
+
+export function insertActionLog(sql: SqlConnection, row: ActionLogInsert): void {
+  sql
+    .statement(EPISODE_STATEMENTS.insertActionLog)
+    .run(
+      row.episodeId,
+      row.tenantId,
+      row.stepIndex,
+      row.actionJson,
+      row.rewardMilli,
+      row.scoreAfterMilli,
+      row.outcome,
+      row.error,
+      sqliteTimestamp(row.createdAt),
+      row.hash,
+    );
+}
+
+export interface StoredStepRequest {
+  actionHash: string;
+  responseJson: string;
+}
+
+export function selectStepRequest(sql: SqlConnection, tenantId: string, episodeId: string, requestId: string): StoredStepRequest | null {
+  const row = sql.statement(EPISODE_STATEMENTS.selectStepRequest).get(episodeId, requestId, tenantId) as StoredStepRequest | undefined;
+  return row ?? null;
+}
+
+export function insertStepRequest(
+  sql: SqlConnection,
+  row: { episodeId: string; tenantId: string; requestId: string; stepIndex: number; actionHash: string; responseJson: string; createdAt: Date },
+): void {
+  sql
+    .statement(EPISODE_STATEMENTS.insertStepRequest)
+    .run(row.episodeId, row.tenantId, row.requestId, row.stepIndex, row.actionHash, row.responseJson, sqliteTimestamp(row.createdAt));
+}

@@ -1,0 +1,13 @@
+/*
+ * The episodes module's public surface: what other modules (audit, baseline, mcp, openenv) may import. Anything
+ * not exported here is the module's own business.
+ */
+export { EpisodesModule } from './episodes.module';
+export { EpisodesService, DEFAULT_TASK_ID } from './episodes.service';
+export type { ActionLogRecord, EpisodeRowStatus } from './episode.repository';
+export { CHAIN_GENESIS, chainHash, type ChainedRow } from './hash-chain';
+export { COMPONENT_COLUMN_NAMES } from './score-columns';
+export { presentActionLog, presentComponents, toPoints } from './episode.presenter';
+export { ResetRequestDto, MAX_SEED, TAG_PATTERN } from './dto/reset-request.dto';
+export { StepRequestDto, EPISODE_ID_MAX_LENGTH } from './dto/step-request.dto';
+export { ScoreComponentDto, ActionLogEntryDto, EPISODE_STATUSES } from './dto/episode-responses.dto';

@@ -1,0 +1,267 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { canonicalJson, sha256Hex } from '../common/canonical-json';
+import { ConflictError, NotFoundError, TooManyError } from '../common/errors/domain-errors';
+import { APP_CONFIG, type AppConfig } from '../config/app-config';
+import { Database } from '../database/database.service';
+import type { SqlConnection } from '../database/group-commit';
+import type { GradeBreakdown } from '../engine/grader';
+import type { EpisodeState } from '../engine/state';
+import { ActiveEpisodeCache } from './active-episode-cache';
+import { CHAIN_GENESIS, chainHash } from './hash-chain';
+import { componentColumns } from './score-columns';
+import {
+  countActiveEpisodes,
+  insertActionLog,
+  insertEpisode,
+  insertStepRequest,
+  selectEpisode,
+  selectEpisodeVersion,
+  selectStepRequest,
+  updateEpisodeStep,
+  type EpisodeSummary,
+  type EpisodeWithStateRow,
+} from './episode-statements';
+import {
+  EpisodeRepository,
+  type ActionLogRecord,
+  type EpisodeRecord,
+  type EpisodeRowStatus,
+  type NewEpisode,
+  type StepOutcome,
+  type StepRequestKey,
+  type StepWrite,
+} from './episode.repository';
+
+/** Thrown inside a step's write when the episode row is no longer at the version the step was computed from. */
+class StaleEpisodeError extends Error {}
+
+/**
+ * Episodes in SQLite. Reset, step and reads of one episode (the hot path) are statements on the database's
+ * direct face (writes group-committed), with recently stepped active episodes cached in memory for steps and
+ * reads alike; listings go through Prisma.
+ */
+@Injectable()
+export class SqliteEpisodeRepository extends EpisodeRepository {
+  private readonly cache: ActiveEpisodeCache;
+
+  constructor(
+    private readonly database: Database,
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
+    super();
+    this.cache = new ActiveEpisodeCache(config.episodeCacheSize);
+    // A batch that failed to commit may have cached states that were never stored.
+    database.onBatchRollback(() => this.cache.clear());
+  }
+
+  create(tenantId: string, episode: NewEpisode, maxActive: number): Promise<EpisodeRecord> {
+    return this.database.batched((sql) => {
+      // Counted and created in one synchronous write, so the cap cannot be overshot.
+      if (maxActive > 0) {
+        const active = countActiveEpisodes(sql, tenantId);
+        if (active >= maxActive) {
+          throw new TooManyError(
+            `this tenant has ${active} active episodes, the most allowed (${maxActive}); finish some, or let idle ones expire`,
+          );
+        }
+      }
+      const now = new Date();
+      const record: EpisodeRecord = {
+        id: episode.id,
+        tenantId,
+        status: episode.state.status,
+        taskId: episode.taskId,
+        taskVersion: episode.taskVersion,
+        seed: episode.seed,
+        version: 0,
+        agent: episode.agent,
+        runLabel: episode.runLabel,
+        tags: episode.tags,
+        state: episode.state,
+        chainHead: CHAIN_GENESIS,
+        createdAt: now,
+        updatedAt: now,
+      };
+      try {
+        insertEpisode(sql, record, summaryOf(episode.state, episode.grade));
+      } catch (error) {
+        const code = (error as { code?: string }).code;
+        if (code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || code === 'SQLITE_CONSTRAINT_UNIQUE') {
+          throw new ConflictError(`an episode "${episode.id}" already exists; choose another episode_id or omit it`);
+        }
+        throw error;
+      }
+      this.cache.put(record);
+      return record;
+    });
+  }
+
+  /**
+   * Active episodes come from the same cache as steps: a view between steps costs one lookup of the row's
+   * version (so a copy another writer made stale is never served) instead of reading and parsing the snapshot.
+   */
+  async find(tenantId: string, episodeId: string): Promise<EpisodeRecord | null> {
+    return this.database.read((sql) => {
+      const cached = this.cache.get(tenantId, episodeId);
+      if (cached && selectEpisodeVersion(sql, tenantId, episodeId) === cached.version) return cached;
+      const episode = readEpisode(sql, tenantId, episodeId);
+      if (episode) this.cache.put(episode);
+      else this.cache.forget(tenantId, episodeId);
+      return episode;
+    });
+  }
+
+  findLatest(tenantId: string): Promise<EpisodeRecord | null> {
+    return this.database.serialized(async (db) => {
+      const row = await db.episode.findFirst({ where: { tenantId }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] });
+      return row ? toRecord(row) : null;
+    });
+  }
+
+  applyStep<R>(
+    tenantId: string,
+    episodeId: string,
+    request: StepRequestKey | null,
+    decide: (episode: EpisodeRecord) => StepWrite<R>,
+  ): Promise<StepOutcome<R>> {
+    return this.database.batched((sql) => {
+      const cached = this.cache.get(tenantId, episodeId);
+      const episode = cached ?? readEpisode(sql, tenantId, episodeId);
+      if (!episode) throw new NotFoundError(`no episode "${episodeId}"`);
+      if (request) {
+        const prior = selectStepRequest(sql, tenantId, episodeId, request.requestId);
+        if (prior) return { kind: 'duplicate', ...prior };
+      }
+      try {
+        return this.writeStep(sql, episode, request, decide);
+      } catch (error) {
+        if (!(error instanceof StaleEpisodeError)) throw error;
+        this.cache.forget(tenantId, episodeId);
+        if (!cached) throw new ConflictError('the episode changed while this step was applied; retry');
+        // The cached copy was stale (another writer moved the row on): compute the step again from the row.
+        const fresh = readEpisode(sql, tenantId, episodeId);
+        if (!fresh) throw new NotFoundError(`no episode "${episodeId}"`);
+        return this.writeStep(sql, fresh, request, decide);
+      }
+    });
+  }
+
+  /** Runs inside the batch transaction: computes the step from `episode` and writes it, then caches the result. */
+  private writeStep<R>(
+    sql: SqlConnection,
+    episode: EpisodeRecord,
+    request: StepRequestKey | null,
+    decide: (episode: EpisodeRecord) => StepWrite<R>,
+  ): StepOutcome<R> {
+    const { state, grade, entry, response } = decide(episode);
+    const createdAt = new Date();
+    // The engine's log entry holds the canonical action: serialized once, for the log row and the request key.
+    const actionJson = canonicalJson(entry.action);
+    const hash = chainHash(episode.chainHead, {
+      episodeId: episode.id,
+      stepIndex: entry.step,
+      action: entry.action,
+      rewardMilli: entry.reward_milli,
+      scoreAfterMilli: entry.score_after_milli,
+      outcome: entry.outcome,
+      error: entry.error,
+      createdAt,
+    });
+    // Conditioned on the version the step was computed from: a stale read matches no row and writes nothing.
+    const key = { tenantId: episode.tenantId, episodeId: episode.id, expectedVersion: episode.version };
+    if (!updateEpisodeStep(sql, key, hash, summaryOf(state, grade), createdAt)) throw new StaleEpisodeError();
+    insertActionLog(sql, {
+      episodeId: episode.id,
+      tenantId: episode.tenantId,
+      stepIndex: entry.step,
+      actionJson,
+      rewardMilli: entry.reward_milli,
+      scoreAfterMilli: entry.score_after_milli,
+      outcome: entry.outcome,
+      error: entry.error,
+      createdAt,
+      hash,
+    });
+    if (request) {
+      insertStepRequest(sql, {
+        episodeId: episode.id,
+        tenantId: episode.tenantId,
+        requestId: request.requestId,
+        stepIndex: entry.step,
+        actionHash: sha256Hex(actionJson),
+        responseJson: JSON.stringify(response),
+        createdAt,
+      });
+    }
+    this.cache.put({ ...episode, status: state.status, version: episode.version + 1, state, chainHead: hash, updatedAt: createdAt });
+    return { kind: 'applied', response };
+  }
+
+  expireIdleEpisodesOfAllTenants(cutoff: Date): Promise<number> {
+    return this.database.serialized(async (db) => {
+      const { count } = await db.episode.updateMany({
+        where: { status: 'active', updatedAt: { lt: cutoff } },
+        // The version moves on so that a cached copy of an expired episode can no longer be written back.
+        data: { status: 'expired', version: { increment: 1 } },
+      });
+      if (count > 0) this.cache.clear();
+      return count;
+    });
+  }
+
+  listActions(tenantId: string, episodeId: string): Promise<ActionLogRecord[]> {
+    return this.database.serialized((db) =>
+      db.actionLog.findMany({
+        where: { tenantId, episodeId },
+        orderBy: { stepIndex: 'asc' },
+        select: {
+          stepIndex: true,
+          actionJson: true,
+          rewardMilli: true,
+          scoreAfterMilli: true,
+          outcome: true,
+          error: true,
+          createdAt: true,
+          hash: true,
+        },
+      }),
+    );
+  }
+}
+
+function readEpisode(sql: SqlConnection, tenantId: string, episodeId: string): EpisodeRecord | null {
+  const row = selectEpisode(sql, tenantId, episodeId);
+  return row ? toRecord(row) : null;
+}
+
+/** Columns copied out of the snapshot and the grade so episodes can be filtered and aggregated in SQL. */
+function summaryOf(state: EpisodeState, grade: GradeBreakdown): EpisodeSummary {
+  return {
+    status: state.status,
+    stepCount: state.step_count,
+    scoreMilli: state.score_milli,
+    // Plain JSON, not canonical: this runs on every step, and nothing hashes the snapshot (verify compares it
+    // in canonical form).
+    stateJson: JSON.stringify(state),
+    ...componentColumns(grade),
+  };
+}
+
+function toRecord(row: EpisodeWithStateRow): EpisodeRecord {
+  return {
+    id: row.id,
+    tenantId: row.tenantId,
+    status: row.status as EpisodeRowStatus,
+    taskId: row.taskId,
+    taskVersion: row.taskVersion,
+    seed: row.seed,
+    version: row.version,
+    agent: row.agent,
+    runLabel: row.runLabel,
+    tags: JSON.parse(row.tagsJson) as string[],
+    state: JSON.parse(row.stateJson) as EpisodeState,
+    chainHead: row.chainHead,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+  };
+}

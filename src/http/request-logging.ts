@@ -1,0 +1,84 @@
+import type { LoggerService } from '@nestjs/common';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import pino, { type Logger } from 'pino';
+import type { RequestWithPrincipal } from '../access/principal';
+import type { AppConfig } from '../config/app-config';
+
+const PINO_LEVELS: Record<AppConfig['logLevel'], pino.LevelWithSilent> = {
+  error: 'error',
+  warn: 'warn',
+  log: 'info',
+  debug: 'debug',
+  verbose: 'trace',
+  silent: 'silent',
+};
+
+/** The process's one logger: JSON lines on stdout (or `destination`), at LOG_LEVEL. */
+export function createLogger(config: AppConfig, destination?: pino.DestinationStream): Logger {
+  return destination ? pino({ level: PINO_LEVELS[config.logLevel] }, destination) : pino({ level: PINO_LEVELS[config.logLevel] });
+}
+
+/**
+ * One JSON line per request once its response is finished (or the client went away): request id (honoured from
+ * and echoed in `x-request-id`), method, URL, status, latency, tenant and route. Credentials never reach the log:
+ * no headers are logged at all. Registered on the raw response, so requests whose response a route writes itself
+ * (MCP, the export stream) are logged too.
+ */
+export function registerRequestLogging(instance: FastifyInstance, logger: Logger): void {
+  instance.addHook('onRequest', (request, reply, done) => {
+    reply.raw.setHeader('x-request-id', request.id);
+    const started = process.hrtime.bigint();
+    reply.raw.once('close', () => {
+      const status = reply.raw.statusCode;
+      const line = {
+        req: { id: request.id, method: request.method, url: request.url },
+        res: { status },
+        responseTime: Math.round(Number(process.hrtime.bigint() - started) / 1e4) / 100,
+        ...contextOf(request),
+      };
+      const message = `${request.method} ${request.url} ${status}${reply.raw.writableFinished ? '' : ' (closed before the response was sent)'}`;
+      if (status >= 500) logger.error(line, message);
+      else if (status >= 400 || !reply.raw.writableFinished) logger.warn(line, message);
+      else logger.info(line, message);
+    });
+    done();
+  });
+}
+
+/** The tenant (or "admin") the request acted for and the route pattern it matched, once both are known. */
+function contextOf(request: FastifyRequest): { tenant: string | null; route: string | null } {
+  const principal = (request as FastifyRequest & RequestWithPrincipal).principal;
+  return {
+    tenant: principal === undefined ? null : principal.kind === 'admin' ? 'admin' : principal.tenantId,
+    route: request.routeOptions?.url ?? null,
+  };
+}
+
+/** Nest's own messages (start-up, errors) through the same logger, so the whole log is JSON lines. */
+export class PinoNestLogger implements LoggerService {
+  constructor(private readonly logger: Logger) {}
+
+  log(message: unknown, context?: string): void {
+    this.logger.info(this.fields(context), String(message));
+  }
+
+  error(message: unknown, trace?: string, context?: string): void {
+    this.logger.error({ ...this.fields(context), ...(trace ? { stack: trace } : {}) }, String(message));
+  }
+
+  warn(message: unknown, context?: string): void {
+    this.logger.warn(this.fields(context), String(message));
+  }
+
+  debug(message: unknown, context?: string): void {
+    this.logger.debug(this.fields(context), String(message));
+  }
+
+  verbose(message: unknown, context?: string): void {
+    this.logger.trace(this.fields(context), String(message));
+  }
+
+  private fields(context?: string): object {
+    return context ? { context } : {};
+  }
+}

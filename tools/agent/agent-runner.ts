@@ -1,0 +1,218 @@
+import { actionToolSchemas } from '../../src/mcp/action-tool-schemas';
+import { endLine, startLine, stepLine } from './eval-log';
+import {
+  createSupportDeskClient,
+  type Action,
+  type ResetRequest,
+  type StepResponse,
+  type SupportDeskClient,
+} from '../../client/supportdesk-client';
+import type { Json } from '../../src/common/json';
+import { HttpStatusError, requestJson, retryingFetch, UnreachableError, type RetryOptions } from './http-retry';
+import { passHatK } from './pass-hat-k';
+
+export interface AgentRunOptions {
+  /** SupportDesk server, e.g. http://localhost:7860. */
+  url: string;
+  /** SupportDesk API key, if the server requires one. */
+  envApiKey?: string;
+  /** OpenAI-compatible endpoint (…/v1), model name and key. */
+  modelBaseUrl: string;
+  modelName: string;
+  modelApiKey?: string;
+  /** Task ids, or ['all']. */
+  tasks: string[];
+  trials: number;
+  /** Score that counts as a success for pass^k. */
+  threshold: number;
+  retry?: Partial<RetryOptions>;
+}
+
+export interface TaskTrials {
+  taskId: string;
+  scores: number[];
+  successes: number;
+}
+
+export interface AgentRunReport {
+  tasks: TaskTrials[];
+  passHatK: { k: number; value: number }[];
+}
+
+const SYSTEM_PROMPT =
+  'You are a Tier-1 customer-support agent working a ticket queue. Use the tools to act: open tickets to read ' +
+  'them, search the policy knowledge base, set priority, route, reply to the customer and resolve. Follow the ' +
+  'policies and the customer contract notes exactly. Call exactly one tool per turn.';
+
+/** Turns in which the model may answer without a tool call before the episode is abandoned. */
+const MAX_IDLE_TURNS = 3;
+
+/**
+ * Drives an OpenAI-compatible chat model through SupportDesk episodes with tool calls mapped to the six actions,
+ * talking to the server over HTTP, and logs in the OpenEnv evaluation format.
+ */
+export async function runAgent(options: AgentRunOptions, log: (line: string) => void): Promise<AgentRunReport> {
+  const retry: RetryOptions = { attempts: 5, timeoutMs: 60_000, baseDelayMs: 500, ...options.retry };
+  const env = new EnvironmentClient(options.url, options.envApiKey, retry);
+  const taskIds = options.tasks.includes('all') ? (await env.tasks()).map((t: { id: string }) => t.id) : options.tasks;
+  const tools = actionToolSchemas(await env.actionSchema()).map((tool) => ({
+    type: 'function' as const,
+    function: { name: tool.name, description: tool.description, parameters: tool.parameters },
+  }));
+  const model = new ModelClient(options, retry);
+
+  const results: TaskTrials[] = [];
+  for (const taskId of taskIds) {
+    const scores: number[] = [];
+    for (let trial = 0; trial < options.trials; trial++) {
+      scores.push(await runEpisode(env, model, tools, taskId, trial, options, log));
+    }
+    results.push({ taskId, scores, successes: scores.filter((s) => s >= options.threshold).length });
+  }
+  const passes = Array.from({ length: options.trials }, (_, i) => ({
+    k: i + 1,
+    value: passHatK(results.map((r) => ({ trials: r.scores.length, successes: r.successes })), i + 1),
+  }));
+  return { tasks: results, passHatK: passes };
+}
+
+async function runEpisode(
+  env: EnvironmentClient,
+  model: ModelClient,
+  tools: unknown[],
+  taskId: string,
+  trial: number,
+  options: AgentRunOptions,
+  log: (line: string) => void,
+): Promise<number> {
+  log(startLine(taskId, options.modelName));
+  const started = await env.reset({ task_id: taskId, seed: trial, agent: `llm:${options.modelName}`, run_label: `agent-runner-trial-${trial}` });
+  const messages: Record<string, unknown>[] = [
+    { role: 'system', content: SYSTEM_PROMPT },
+    { role: 'user', content: JSON.stringify(started.observation) },
+  ];
+  const rewards: number[] = [];
+  let done = false;
+  let score = 0;
+  let idleTurns = 0;
+  while (!done && idleTurns < MAX_IDLE_TURNS) {
+    const reply = await model.complete(messages, tools);
+    const call = reply.tool_calls?.[0];
+    messages.push({ role: 'assistant', content: reply.content ?? null, ...(call ? { tool_calls: [call] } : {}) });
+    if (!call) {
+      idleTurns++;
+      messages.push({ role: 'user', content: 'Act by calling one of the tools.' });
+      continue;
+    }
+    const action = toAction(call.function.name, call.function.arguments);
+    const outcome = await env.step(started.episode_id, action);
+    if ('error' in outcome) {
+      // A malformed action is refused without using a step; the model sees why and may try again.
+      log(stepLine(rewards.length + 1, action, 0, false, outcome.error));
+      messages.push({ role: 'tool', tool_call_id: call.id, content: `error: ${outcome.error}` });
+      idleTurns++;
+      continue;
+    }
+    idleTurns = 0;
+    rewards.push(outcome.reward);
+    done = outcome.done;
+    score = outcome.info.score;
+    log(stepLine(outcome.observation.step_count, action, outcome.reward, done, outcome.observation.last_action_error));
+    messages.push({ role: 'tool', tool_call_id: call.id, content: JSON.stringify(outcome.observation) });
+  }
+  log(endLine(score >= options.threshold, rewards.length, rewards));
+  return score;
+}
+
+function toAction(name: string, rawArguments: string): Record<string, unknown> {
+  let args: unknown;
+  try {
+    args = JSON.parse(rawArguments || '{}');
+  } catch {
+    args = { unparsable_arguments: rawArguments };
+  }
+  return { type: name, ...(args !== null && typeof args === 'object' && !Array.isArray(args) ? args : { arguments: args }) };
+}
+
+/** The SupportDesk server, reached only through the generated OpenAPI client. */
+class EnvironmentClient {
+  private readonly client: SupportDeskClient;
+
+  constructor(
+    private readonly base: string,
+    apiKey: string | undefined,
+    retry: RetryOptions,
+  ) {
+    this.client = createSupportDeskClient(base, { apiKey, fetch: retryingFetch(retry) });
+  }
+
+  async tasks() {
+    return this.unwrap(await this.call(() => this.client.GET('/tasks'))).tasks;
+  }
+
+  async actionSchema() {
+    return this.unwrap(await this.call(() => this.client.GET('/action_schema'))) as Record<string, Json>;
+  }
+
+  async reset(body: ResetRequest) {
+    return this.unwrap(await this.call(() => this.client.POST('/reset', { body })));
+  }
+
+  /** A step's response, or the validation error for a malformed action (422). */
+  async step(episodeId: string, action: Record<string, unknown>): Promise<StepResponse | { error: string }> {
+    // The model's arguments are checked by the server, not by the compiler: they come from a model.
+    const result = await this.call(() => this.client.POST('/step', { body: { episode_id: episodeId, action: action as Action } }));
+    if (result.response.status === 422) return { error: (result.error as { message?: string })?.message ?? 'invalid action' };
+    return this.unwrap(result);
+  }
+
+  private async call<T>(request: () => Promise<T>): Promise<T> {
+    try {
+      return await request();
+    } catch (error) {
+      if (error instanceof UnreachableError) throw new UnreachableError(`the SupportDesk server is unreachable: ${error.message}`);
+      throw error;
+    }
+  }
+
+  private unwrap<T>(result: { data?: T; error?: unknown; response: Response }): T {
+    if (result.data === undefined) {
+      throw new HttpStatusError(result.response.status, result.error, `${this.base}${new URL(result.response.url).pathname}`);
+    }
+    return result.data;
+  }
+}
+
+class ModelClient {
+  constructor(
+    private readonly options: AgentRunOptions,
+    private readonly retry: RetryOptions,
+  ) {}
+
+  async complete(messages: unknown[], tools: unknown[]): Promise<{ content?: string | null; tool_calls?: ToolCall[] }> {
+    const url = `${this.options.modelBaseUrl.replace(/\/+$/, '')}/chat/completions`;
+    const headers = this.options.modelApiKey ? { authorization: `Bearer ${this.options.modelApiKey}` } : undefined;
+    let response: any;
+    try {
+      response = await requestJson(
+        url,
+        { method: 'POST', headers, body: { model: this.options.modelName, messages, tools, tool_choice: 'auto', temperature: 0 } },
+        this.retry,
+      );
+    } catch (error) {
+      if (error instanceof UnreachableError) {
+        throw new UnreachableError(`the model endpoint is unreachable (API_BASE_URL=${this.options.modelBaseUrl}): ${error.message}`);
+      }
+      throw error;
+    }
+    const message = response?.choices?.[0]?.message;
+    if (!message) throw new Error(`the model endpoint answered without choices[0].message: ${JSON.stringify(response).slice(0, 300)}`);
+    return message;
+  }
+}
+
+interface ToolCall {
+  id: string;
+  type: 'function';
+  function: { name: string; arguments: string };
+}

@@ -1,0 +1,37 @@
+import { createSupportDeskClient } from '../../client/supportdesk-client';
+import type { BaselineEnvironment } from '../../src/baseline';
+import { BASELINE_POLICY } from '../../src/baseline';
+import type { Observation } from '../../src/engine/observation';
+
+/** A running server as the baseline's environment, through the generated client (episodes of the key's tenant). */
+export async function remoteEnvironment(url: string, apiKey?: string) {
+  const client = createSupportDeskClient(url, { apiKey });
+  const ok = <T>(result: { data?: T; error?: unknown; response: Response }): T => {
+    if (result.data === undefined) throw new Error(`${result.response.url} answered ${result.response.status}: ${JSON.stringify(result.error)}`);
+    return result.data;
+  };
+  const { tasks } = ok(await client.GET('/tasks'));
+  const schema = ok(await client.GET('/action_schema')) as { $defs: Record<string, { properties: Record<string, { maxLength?: number }> }> };
+  // The wire observation is the engine's observation serialized; the policy reads it as such.
+  const asObservation = (value: unknown) => value as Observation;
+  const environment: BaselineEnvironment = {
+    async reset(taskId, seed) {
+      const started = ok(await client.POST('/reset', { body: { task_id: taskId, seed, agent: BASELINE_POLICY } }));
+      return { episode_id: started.episode_id, observation: asObservation(started.observation), done: started.done };
+    },
+    async step(episodeId, action) {
+      const next = ok(await client.POST('/step', { body: { episode_id: episodeId, action } }));
+      return { observation: asObservation(next.observation), done: next.done };
+    },
+    grade: async (episodeId) => ok(await client.POST('/grader', { body: { episode_id: episodeId } })),
+  };
+  return {
+    environment,
+    taskIds: tasks.map((t) => t.id),
+    difficulties: Object.fromEntries(tasks.map((t) => [t.id, t.difficulty])),
+    limits: {
+      maxMessageLength: schema.$defs.SendReplyAction.properties.message.maxLength ?? 2000,
+      maxQueryLength: schema.$defs.SearchPolicyAction.properties.query.maxLength ?? 200,
+    },
+  };
+}
