@@ -2,11 +2,10 @@
 // The Swagger plugin runs in tests too, so the app under test documents itself exactly as the build does.
 const swaggerPlugin = { path: '<rootDir>/test/support/swagger-plugin-transformer.js' };
 
-module.exports = {
+const shared = {
   rootDir: '.',
   testEnvironment: 'node',
   moduleFileExtensions: ['ts', 'js', 'json'],
-  testMatch: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/test/**/*.e2e-spec.ts', '<rootDir>/test/**/*.spec.ts'],
   transform: {
     '^.+\\.ts$': [
       'ts-jest',
@@ -20,6 +19,19 @@ module.exports = {
   },
   // The generated Prisma client imports its siblings as './x.js'; under ts-jest those are .ts files.
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
+};
+
+/*
+ * Three tiers (ARCHITECTURE.md): unit specs beside the code they test; the middle tier (a service against an
+ * in-memory repository, a repository against a real SQLite file, the SQL snapshots); end-to-end suites that
+ * keep to the HTTP, /ws and /mcp contract against the real app on a freshly migrated file.
+ */
+module.exports = {
   globalSetup: '<rootDir>/test/support/global-setup.ts',
   testTimeout: 60000,
+  projects: [
+    { ...shared, displayName: 'unit', testMatch: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/tools/**/*.spec.ts', '<rootDir>/client/**/*.spec.ts'] },
+    { ...shared, displayName: 'medium', testMatch: ['<rootDir>/test/medium/**/*.spec.ts'], setupFiles: ['<rootDir>/test/medium/quiet-logs.ts'] },
+    { ...shared, displayName: 'e2e', testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'] },
+  ],
 };

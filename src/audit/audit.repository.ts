@@ -54,18 +54,8 @@ export class AuditRepository {
    * episodes_stats_covering_idx, so SQLite never touches the wide rows.
    */
   scoreHistogram(scope: AuditScope, filters: EpisodeFilters, byAgent: boolean): Promise<ScoreBucket[]> {
-    const { clause, params } = sqlWhere(scope, filters);
-    const components = Object.entries(COMPONENT_COLUMN_NAMES);
-    // Grouped by a prefix of the index's own order (tenant, task, score[, agent]), so SQLite aggregates while it
-    // walks the index with no sort, even across tenants; tenants are merged afterwards.
-    const agent = byAgent ? 'e.agent' : 'NULL';
-    const sql = `
-      SELECT e.task_id AS task_id, ${agent} AS agent, e.score_milli AS score_milli, COUNT(*) AS n,
-             SUM(e.status IN ('resolved', 'out_of_steps')) AS completed,
-             ${components.map(([name, column]) => `SUM(e.${column}) AS "${name}"`).join(', ')}
-      FROM episodes e INDEXED BY episodes_stats_covering_idx
-      WHERE ${clause}
-      GROUP BY e.tenant_id, e.task_id, e.score_milli${byAgent ? ', e.agent' : ''}`;
+    const { sql, params } = scoreHistogramSql(scope, filters, byAgent);
+    const components = Object.keys(COMPONENT_COLUMN_NAMES);
     return this.database.serialized(async (db) => {
       const rows = await db.$queryRawUnsafe<Record<string, unknown>[]>(sql, ...params);
       return rows.map((row) => ({
@@ -74,10 +64,28 @@ export class AuditRepository {
         scoreMilli: Number(row.score_milli),
         count: Number(row.n),
         completed: Number(row.completed),
-        componentSumsMilli: Object.fromEntries(components.map(([name]) => [name, Number(row[name])])) as ScoreBucket['componentSumsMilli'],
+        componentSumsMilli: Object.fromEntries(components.map((name) => [name, Number(row[name])])) as ScoreBucket['componentSumsMilli'],
       }));
     });
   }
+}
+
+/**
+ * The statistics query for a scope and filters (snapshotted in queries/score-histogram.sql). Grouped by a prefix
+ * of the covering index's own order (tenant, task, score[, agent]), so SQLite aggregates while it walks the index
+ * with no sort, even across tenants; tenants are merged afterwards.
+ */
+export function scoreHistogramSql(scope: AuditScope, filters: EpisodeFilters, byAgent: boolean): { sql: string; params: unknown[] } {
+  const { clause, params } = sqlWhere(scope, filters);
+  const components = Object.entries(COMPONENT_COLUMN_NAMES);
+  const agent = byAgent ? 'e.agent' : 'NULL';
+  const sql = `SELECT e.task_id AS task_id, ${agent} AS agent, e.score_milli AS score_milli, COUNT(*) AS n,
+       SUM(e.status IN ('resolved', 'out_of_steps')) AS completed,
+       ${components.map(([name, column]) => `SUM(e.${column}) AS "${name}"`).join(', ')}
+  FROM episodes e INDEXED BY episodes_stats_covering_idx
+ WHERE ${clause}
+ GROUP BY e.tenant_id, e.task_id, e.score_milli${byAgent ? ', e.agent' : ''}`;
+  return { sql, params };
 }
 
 function scopeWhere(scope: AuditScope): Prisma.EpisodeWhereInput & Prisma.ActionLogWhereInput {

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AuthModule } from '../auth/auth.module';
-import { McpModule } from '../mcp/mcp.module';
+import { McpModule } from '../mcp';
 import { WsGateway } from './ws-gateway.service';
 import { EpisodesModule } from '../episodes';
 

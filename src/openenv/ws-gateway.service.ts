@@ -7,7 +7,7 @@ import { Authenticator, presentedKey } from '../auth/authenticator';
 import { translateError } from '../common/errors/error-translator';
 import { answerRawAndClose } from '../http/raw-http-answer';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
-import { EpisodeTools } from '../mcp/episode-tools.service';
+import { EpisodeTools } from '../mcp';
 import { errorMessage, WS_ERROR_CODES } from './ws-protocol';
 import { WsSession } from './ws-session';
 import { EpisodesService } from '../episodes';

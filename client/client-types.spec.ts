@@ -1,4 +1,4 @@
-import type { Action, ResetRequest } from '../client/supportdesk-client';
+import type { Action, ResetRequest } from './supportdesk-client';
 
 /*
  * Compile-time checks of the generated client: ts-jest type-checks this file, and an unused @ts-expect-error is

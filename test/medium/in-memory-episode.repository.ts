@@ -1,0 +1,113 @@
+import { canonicalJson, sha256Hex } from '../../src/common/canonical-json';
+import { ConflictError, NotFoundError, TooManyError } from '../../src/common/errors/domain-errors';
+import {
+  EpisodeRepository,
+  type ActionLogRecord,
+  type EpisodeRecord,
+  type NewEpisode,
+  type StepOutcome,
+  type StepRequestKey,
+  type StepWrite,
+} from '../../src/episodes/episode.repository';
+
+/**
+ * The episode repository's contract kept in memory: what the service may rely on, without SQLite. Records are
+ * copied in and out through JSON, as the real one parses what it stored, so a service that mutates what it was
+ * given cannot pass here by accident.
+ */
+export class InMemoryEpisodeRepository extends EpisodeRepository {
+  readonly episodes = new Map<string, EpisodeRecord>();
+  readonly logs = new Map<string, ActionLogRecord[]>();
+  readonly requests = new Map<string, { actionHash: string; responseJson: string }>();
+  private clock = Date.UTC(2026, 10, 30);
+
+  async create(tenantId: string, episode: NewEpisode, maxActive: number): Promise<EpisodeRecord> {
+    const active = [...this.episodes.values()].filter((e) => e.tenantId === tenantId && e.status === 'active').length;
+    if (maxActive > 0 && active >= maxActive) throw new TooManyError(`this tenant has ${active} active episodes`);
+    const key = keyOf(tenantId, episode.id);
+    if (this.episodes.has(key)) throw new ConflictError(`an episode "${episode.id}" already exists`);
+    const now = this.tick();
+    const record: EpisodeRecord = {
+      ...episode,
+      tenantId,
+      status: episode.state.status,
+      version: 0,
+      chainHead: '0'.repeat(64),
+      createdAt: now,
+      updatedAt: now,
+    };
+    this.episodes.set(key, copy(record));
+    this.logs.set(key, []);
+    return copy(record);
+  }
+
+  async find(tenantId: string, episodeId: string): Promise<EpisodeRecord | null> {
+    const found = this.episodes.get(keyOf(tenantId, episodeId));
+    return found ? copy(found) : null;
+  }
+
+  async findLatest(tenantId: string): Promise<EpisodeRecord | null> {
+    const mine = [...this.episodes.values()].filter((e) => e.tenantId === tenantId);
+    return mine.length === 0 ? null : copy(mine[mine.length - 1]);
+  }
+
+  async applyStep<R>(
+    tenantId: string,
+    episodeId: string,
+    request: StepRequestKey | null,
+    decide: (episode: EpisodeRecord) => StepWrite<R>,
+  ): Promise<StepOutcome<R>> {
+    const key = keyOf(tenantId, episodeId);
+    const episode = this.episodes.get(key);
+    if (!episode) throw new NotFoundError(`no episode "${episodeId}"`);
+    if (request) {
+      const prior = this.requests.get(`${key}\u0000${request.requestId}`);
+      if (prior) return { kind: 'duplicate', ...prior };
+    }
+    const { state, entry, response } = decide(copy(episode));
+    const actionJson = canonicalJson(entry.action);
+    const now = this.tick();
+    this.logs.get(key)!.push({
+      stepIndex: entry.step,
+      actionJson,
+      rewardMilli: entry.reward_milli,
+      scoreAfterMilli: entry.score_after_milli,
+      outcome: entry.outcome,
+      error: entry.error,
+      createdAt: now,
+      hash: sha256Hex(`${episode.chainHead}${actionJson}`),
+    });
+    this.episodes.set(key, copy({ ...episode, state, status: state.status, version: episode.version + 1, updatedAt: now }));
+    if (request) {
+      this.requests.set(`${key}\u0000${request.requestId}`, { actionHash: sha256Hex(actionJson), responseJson: JSON.stringify(response) });
+    }
+    return { kind: 'applied', response };
+  }
+
+  async expireIdleEpisodesOfAllTenants(cutoff: Date): Promise<number> {
+    let count = 0;
+    for (const [key, episode] of this.episodes) {
+      if (episode.status === 'active' && episode.updatedAt < cutoff) {
+        this.episodes.set(key, { ...episode, status: 'expired', version: episode.version + 1 });
+        count++;
+      }
+    }
+    return count;
+  }
+
+  async listActions(tenantId: string, episodeId: string): Promise<ActionLogRecord[]> {
+    return (this.logs.get(keyOf(tenantId, episodeId)) ?? []).map((row) => ({ ...row }));
+  }
+
+  private tick(): Date {
+    this.clock += 1000;
+    return new Date(this.clock);
+  }
+}
+
+const keyOf = (tenantId: string, episodeId: string) => `${tenantId}\u0000${episodeId}`;
+
+/** A deep copy that keeps dates as dates. */
+function copy(record: EpisodeRecord): EpisodeRecord {
+  return { ...record, tags: [...record.tags], state: JSON.parse(JSON.stringify(record.state)) };
+}

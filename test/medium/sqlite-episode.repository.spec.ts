@@ -1,0 +1,147 @@
+import BetterSqlite3 from 'better-sqlite3';
+import { canonicalJson, sha256Hex } from '../../src/common/canonical-json';
+import { loadConfig, type AppConfig } from '../../src/config/app-config';
+import { Database } from '../../src/database/database.service';
+import { reset, step } from '../../src/engine/engine';
+import { grade } from '../../src/engine/grader';
+import type { Action } from '../../src/engine/actions';
+import type { EpisodeRecord, StepWrite } from '../../src/episodes/episode.repository';
+import { SqliteEpisodeRepository } from '../../src/episodes/sqlite-episode.repository';
+import { SOLUTIONS } from '../fixtures/solutions';
+import { freshDatabaseUrl } from '../support/test-app';
+import { taskCatalogInMemory } from './task-catalog';
+
+/*
+ * The middle tier: the SQLite episode repository alone, on a real freshly migrated file, with a second
+ * connection playing "another writer" (another server process, the idle sweep).
+ */
+
+const actions = SOLUTIONS.billing_duplicate_charge.actions;
+let config: AppConfig;
+let database: Database;
+let repository: SqliteEpisodeRepository;
+let other: BetterSqlite3.Database;
+
+beforeEach(async () => {
+  const url = freshDatabaseUrl();
+  config = loadConfig({ DATABASE_URL: url, LOG_LEVEL: 'silent', SQLITE_BUSY_TIMEOUT_MS: '50' });
+  database = new Database(config);
+  await database.onModuleInit();
+  repository = new SqliteEpisodeRepository(database, config);
+  other = new BetterSqlite3(url.slice('file:'.length), { timeout: 50 });
+  other.prepare("INSERT INTO tenants (id, slug, name, created_at) VALUES ('lab', 'lab', 'Lab', '2026-11-30T00:00:00.000+00:00')").run();
+});
+afterEach(async () => {
+  other.close();
+  await database.onApplicationShutdown();
+});
+
+async function newEpisode(id = 'ep-1'): Promise<EpisodeRecord> {
+  const { catalog } = await taskCatalogInMemory();
+  const { task, version } = catalog.latest('billing_duplicate_charge');
+  // The task version row the episode refers to (foreign key).
+  other.prepare('INSERT OR IGNORE INTO task_versions (task_id, version, content_json, synced_at) VALUES (?, ?, ?, ?)').run(task.id, version, '{}', '2026-11-30T00:00:00.000+00:00');
+  const state = reset(task, 1);
+  return repository.create('lab', { id, taskId: task.id, taskVersion: version, seed: 1, agent: null, runLabel: null, tags: [], state, grade: grade(task, state) }, 0);
+}
+
+/** A decide function as the service writes it, counting the episodes it was given. */
+async function decider(action: Action, seen: EpisodeRecord[] = []) {
+  const { catalog } = await taskCatalogInMemory();
+  const task = catalog.latest('billing_duplicate_charge').task;
+  return (episode: EpisodeRecord): StepWrite<{ step: number }> => {
+    seen.push(episode);
+    const result = step(task, episode.state, action);
+    return { state: result.state, grade: grade(task, result.state), entry: result.state.history.at(-1)!, response: { step: result.state.step_count } };
+  };
+}
+
+/** What another process does to the row: a write that moves the version on. */
+function bumpFromOutside(id: string, change: string): void {
+  other.prepare(`UPDATE episodes SET ${change}, version = version + 1 WHERE id = ?`).run(id);
+}
+
+it('a read of an active episode is served from the cache while the row is unchanged, and re-read once it changed', async () => {
+  await newEpisode();
+  await repository.applyStep('lab', 'ep-1', null, await decider(actions[0]));
+  expect((await repository.find('lab', 'ep-1'))!.state.step_count).toBe(1);
+  bumpFromOutside('ep-1', `state_json = json_set(state_json, '$.step_count', 7)`);
+  expect((await repository.find('lab', 'ep-1'))!.state.step_count).toBe(7);
+  expect(await repository.find('other-lab', 'ep-1')).toBeNull();
+});
+
+it('a step computed from a stale cached copy matches no row and is computed again from the row', async () => {
+  await newEpisode();
+  await repository.applyStep('lab', 'ep-1', null, await decider(actions[0]));
+  bumpFromOutside('ep-1', `state_json = json_set(state_json, '$.max_steps', 50)`);
+  const seen: EpisodeRecord[] = [];
+  const outcome = await repository.applyStep('lab', 'ep-1', null, await decider(actions[1], seen));
+  expect(outcome).toEqual({ kind: 'applied', response: { step: 2 } });
+  expect(seen.map((e) => [e.version, e.state.max_steps])).toEqual([
+    [1, 12], // the cached copy
+    [2, 50], // the row as the other writer left it
+  ]);
+  const stored = other.prepare('SELECT version, step_count, state_json FROM episodes WHERE id = ?').get('ep-1') as { version: number; step_count: number; state_json: string };
+  expect([stored.version, stored.step_count, JSON.parse(stored.state_json).max_steps]).toEqual([3, 2, 50]);
+});
+
+it('a request id seen before returns the stored response and the hash of the action it was used for, applying nothing', async () => {
+  await newEpisode();
+  const first = await repository.applyStep('lab', 'ep-1', { requestId: 'r-1' }, await decider(actions[0]));
+  expect(first).toEqual({ kind: 'applied', response: { step: 1 } });
+  const seen: EpisodeRecord[] = [];
+  const reused = await repository.applyStep('lab', 'ep-1', { requestId: 'r-1' }, await decider(actions[1], seen));
+  expect(reused).toEqual({ kind: 'duplicate', actionHash: sha256Hex(canonicalJson(actions[0])), responseJson: '{"step":1}' });
+  expect(seen).toHaveLength(0);
+  expect(other.prepare('SELECT COUNT(*) AS n FROM action_log').get()).toEqual({ n: 1 });
+});
+
+it('a batch that fails to commit is rolled back whole, and the states it cached are dropped', async () => {
+  await newEpisode();
+  await repository.applyStep('lab', 'ep-1', null, await decider(actions[0]));
+  const secondStep = await decider(actions[1]);
+  // A write in the same batch (submitted in the same turn of the event loop) that only fails at COMMIT (a deferred
+  // foreign key), taking the step down with it.
+  const sabotage = database.batched((sql) => {
+    sql.statement('PRAGMA defer_foreign_keys = ON').run();
+    sql.statement("INSERT INTO episode_tags (episode_id, tenant_id, tag) VALUES ('ghost', 'lab', 'x')").run();
+  });
+  const stepped = repository.applyStep('lab', 'ep-1', null, secondStep);
+  // (Matched by message: better-sqlite3's errors may come from another test file's realm under --runInBand.)
+  await expect(sabotage).rejects.toMatchObject({ message: expect.stringMatching(/FOREIGN KEY/) });
+  await expect(stepped).rejects.toMatchObject({ message: expect.stringMatching(/FOREIGN KEY/) });
+  expect(other.prepare('SELECT step_count, version FROM episodes WHERE id = ?').get('ep-1')).toEqual({ step_count: 1, version: 1 });
+  // Another writer now moves the row to version 2, the number the lost step's cached copy would carry: only a
+  // cache emptied by the rollback tells the two apart.
+  bumpFromOutside('ep-1', `state_json = json_set(state_json, '$.max_steps', 40)`);
+  const read = (await repository.find('lab', 'ep-1'))!;
+  expect([read.version, read.state.step_count, read.state.max_steps]).toEqual([2, 1, 40]);
+  expect(await repository.applyStep('lab', 'ep-1', null, await decider(actions[1]))).toEqual({ kind: 'applied', response: { step: 2 } });
+});
+
+it('expiry marks idle active episodes of every tenant expired and moves their version on past any cached copy', async () => {
+  await newEpisode('ep-1');
+  await newEpisode('ep-2');
+  await repository.applyStep('lab', 'ep-1', null, await decider(actions[0]));
+  expect(await repository.expireIdleEpisodesOfAllTenants(new Date(Date.now() + 60_000))).toBe(2);
+  const expired = await repository.find('lab', 'ep-1');
+  expect(expired).toMatchObject({ status: 'expired', version: 2 });
+  const seen: EpisodeRecord[] = [];
+  await repository.applyStep('lab', 'ep-1', null, (episode) => {
+    seen.push(episode);
+    throw new Error('the service refuses a step on an expired episode');
+  }).catch(() => undefined);
+  expect(seen.map((e) => e.status)).toEqual(['expired']);
+  expect(await repository.expireIdleEpisodesOfAllTenants(new Date(Date.now() + 60_000))).toBe(0);
+});
+
+it('the active-episode cap is counted and enforced in the same write', async () => {
+  await newEpisode('ep-1');
+  const { catalog } = await taskCatalogInMemory();
+  const { task, version } = catalog.latest('billing_duplicate_charge');
+  const state = reset(task, 2);
+  const attempt = (id: string) => repository.create('lab', { id, taskId: task.id, taskVersion: version, seed: 2, agent: null, runLabel: null, tags: [], state, grade: grade(task, state) }, 2);
+  const results = await Promise.allSettled([attempt('ep-2'), attempt('ep-3')]);
+  expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected']);
+  await expect(attempt('ep-1')).rejects.toThrow(/active episodes/);
+});

@@ -1,0 +1,22 @@
+import { DEFAULT_TASKS_DIR, loadConfig } from '../../src/config/app-config';
+import { TaskCatalog } from '../../src/tasks/task-catalog.service';
+import type { TaskVersionRepository } from '../../src/tasks/task-version.repository';
+
+/** The real task catalogue over the real task files, with its version store in memory instead of SQLite. */
+export async function taskCatalogInMemory(tasksDir = DEFAULT_TASKS_DIR) {
+  const stored = new Map<string, { taskId: string; version: string; contentJson: string }>();
+  const store: Pick<TaskVersionRepository, 'saveIfMissing' | 'listAll' | 'findContent'> = {
+    async saveIfMissing(taskId, version, contentJson) {
+      if (!stored.has(`${taskId}@${version}`)) stored.set(`${taskId}@${version}`, { taskId, version, contentJson });
+    },
+    async listAll() {
+      return [...stored.values()];
+    },
+    async findContent(taskId, version) {
+      return stored.get(`${taskId}@${version}`)?.contentJson ?? null;
+    },
+  };
+  const catalog = new TaskCatalog(loadConfig({ TASKS_DIR: tasksDir, LOG_LEVEL: 'silent' }), store as TaskVersionRepository);
+  await catalog.onModuleInit();
+  return { catalog, stored };
+}

@@ -1,0 +1,25 @@
+/**
+ * The server's layers, lowest first (ARCHITECTURE.md explains each). A folder of src/ may import its own
+ * folder and folders on lower layers only. Read by .dependency-cruiser.cjs (which enforces it in CI) and by
+ * tools/architecture/metrics.ts (which reports the graph's shape).
+ */
+const LAYERS = [
+  ['engine'],
+  ['common'],
+  ['config'],
+  ['access'],
+  ['database'],
+  ['tasks', 'tenants'],
+  ['auth', 'openapi'],
+  ['episodes'],
+  ['audit', 'baseline', 'health', 'mcp'],
+  ['http'],
+  ['openenv'],
+  ['app'],
+  ['main.ts'],
+];
+
+/** Modules whose public surface is their index.ts: other folders import that, never a file inside. */
+const PUBLIC_SURFACES = ['episodes', 'mcp', 'baseline'];
+
+module.exports = { LAYERS, PUBLIC_SURFACES };
