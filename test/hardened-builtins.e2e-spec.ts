@@ -2,11 +2,11 @@ import type { AddressInfo } from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import request from 'supertest';
-import WebSocket from 'ws';
 import { hardenBuiltins, hardenedBuiltins } from '../src/common/harden-builtins';
 import { SOLUTIONS } from './fixtures/solutions';
 import { ADMIN_KEY, bearer, tenantWithKey } from './support/tenants';
 import { startTestApp } from './support/test-app';
+import { openWsClient } from './support/ws-client';
 
 /*
  * The start-up backstop (main.ts freezes Object.prototype and its methods once the app is built) must break
@@ -69,27 +69,14 @@ it('answers client mistakes with their 4xx, not a 500', async () => {
 });
 
 it('plays a full episode over /ws', async () => {
-  const ws = new WebSocket(`ws://${base}/ws`, { headers: bearer(key) });
-  const answers: any[] = [];
-  const waiters: ((m: any) => void)[] = [];
-  ws.on('message', (data) => {
-    const message = JSON.parse(data.toString());
-    const waiter = waiters.shift();
-    if (waiter) waiter(message);
-    else answers.push(message);
-  });
-  await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
-  const ask = (message: unknown) => {
-    ws.send(JSON.stringify(message));
-    return answers.length > 0 ? Promise.resolve(answers.shift()) : new Promise<any>((resolve) => waiters.push(resolve));
-  };
+  const { ask, close } = await openWsClient(`ws://${base}/ws`, bearer(key));
   await ask({ type: 'reset', data: { task_id: 'security_compromised_account', seed: 2 } });
   let last: any;
   for (const action of SOLUTIONS.security_compromised_account.actions) last = await ask({ type: 'step', data: action });
   expect(last.data).toMatchObject({ done: true, info: { score: 1 } });
   expect((await ask({ type: 'state' })).type).toBe('state');
   expect((await ask({ type: 'step', data: { type: 'nope' } })).data.code).toBe('VALIDATION_ERROR');
-  ws.close();
+  close();
 });
 
 it('plays a full episode over /mcp with the official SDK client', async () => {

@@ -2,10 +2,10 @@ import { connect, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import Database from 'better-sqlite3';
 import request from 'supertest';
-import WebSocket from 'ws';
 import { canonicalJson } from '../src/common/canonical-json';
 import { CHAIN_GENESIS, chainHash } from '../src/episodes/hash-chain';
 import { startTestApp } from './support/test-app';
+import { openWsClient } from './support/ws-client';
 
 /*
  * Requests that once took the whole server down, or stored something that later raised a false tamper alarm.
@@ -79,7 +79,7 @@ describe.each(PROTOTYPE_NAMES)('a ticket id named %j behaves like any unknown ti
   });
 
   it('over /ws', async () => {
-    const ws = await openSocket(`ws://${base}/ws`);
+    const ws = await openWsClient(`ws://${base}/ws`);
     const started = await ws.ask({ type: 'reset', data: { task_id: 'security_compromised_account', seed: 3 } });
     for (const action of attack(ticketId)) {
       const answer = await ws.ask({ type: 'step', data: action });
@@ -105,7 +105,7 @@ describe.each(PROTOTYPE_NAMES)('a ticket id named %j behaves like any unknown ti
 it('prototype keys inside bodies, messages and tool arguments are refused at the door and change no shared object', async () => {
   const hostile = ['{"__proto__": {"polluted": 1}}', '{"constructor": {"prototype": {"polluted": 1}}}', '{"a": [{"b": {"__proto__": {"polluted": 1}}}]}'];
   const id = (await request(ctx.http).post('/reset').send({}).expect(200)).body.episode_id;
-  const ws = await openSocket(`ws://${base}/ws`);
+  const ws = await openWsClient(`ws://${base}/ws`);
   await ws.ask({ type: 'reset', data: {} });
   const session = await mcpSession(id);
   for (const body of hostile) {
@@ -240,7 +240,7 @@ describe('one set of input checks on every transport', () => {
   });
 
   it('/ws refuses them with a clear error and stores nothing', async () => {
-    const ws = await openSocket(`ws://${base}/ws`);
+    const ws = await openWsClient(`ws://${base}/ws`);
     const started = await ws.ask({ type: 'reset', data: { task_id: 'billing_duplicate_charge', seed: 9 } });
     await ws.ask({ type: 'step', data: { type: 'open_ticket', ticket_id: 'T-1041' } });
     const surrogate = await ws.ask(`{"type": "step", "data": {"type": "send_reply", "message": ${loneSurrogate}}}`);
@@ -282,29 +282,6 @@ describe('one set of input checks on every transport', () => {
 });
 
 // ---- helpers ----
-
-async function openSocket(url: string) {
-  const ws = new WebSocket(url);
-  const inbox: any[] = [];
-  const waiters: ((m: any) => void)[] = [];
-  ws.on('message', (data) => {
-    const message = JSON.parse(data.toString());
-    const waiter = waiters.shift();
-    if (waiter) waiter(message);
-    else inbox.push(message);
-  });
-  await new Promise<void>((resolve, reject) => {
-    ws.once('open', () => resolve());
-    ws.once('error', reject);
-  });
-  return {
-    ask(message: unknown): Promise<any> {
-      ws.send(typeof message === 'string' ? message : JSON.stringify(message));
-      return inbox.length > 0 ? Promise.resolve(inbox.shift()) : new Promise((resolve) => waiters.push(resolve));
-    },
-    close: () => ws.close(),
-  };
-}
 
 /** A bare JSON-RPC MCP session bound to an episode (what any MCP client sends, without an SDK). */
 async function mcpSession(episodeId: string) {

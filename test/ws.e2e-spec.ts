@@ -1,9 +1,9 @@
 import type { AddressInfo } from 'node:net';
 import request from 'supertest';
-import WebSocket from 'ws';
 import { SOLUTIONS } from './fixtures/solutions';
 import { ADMIN_KEY, bearer, tenantWithKey } from './support/tenants';
 import { startTestApp } from './support/test-app';
+import { openWsClient } from './support/ws-client';
 
 let ctx: Awaited<ReturnType<typeof startTestApp>>;
 let wsUrl: string;
@@ -15,28 +15,7 @@ beforeAll(async () => {
 });
 afterAll(() => ctx.app.close());
 
-/** A connected client that reads replies in order. */
-async function open(url = wsUrl, headers: Record<string, string> = {}) {
-  const ws = new WebSocket(url, { headers });
-  const inbox: any[] = [];
-  const waiters: ((m: any) => void)[] = [];
-  ws.on('message', (data) => {
-    const message = JSON.parse(data.toString());
-    const waiter = waiters.shift();
-    if (waiter) waiter(message);
-    else inbox.push(message);
-  });
-  await new Promise<void>((resolve, reject) => {
-    ws.once('open', () => resolve());
-    ws.once('error', reject);
-  });
-  const next = () => (inbox.length > 0 ? Promise.resolve(inbox.shift()) : new Promise<any>((r) => waiters.push(r)));
-  const ask = (message: unknown) => {
-    ws.send(typeof message === 'string' ? message : JSON.stringify(message));
-    return next();
-  };
-  return { ws, ask, next };
-}
+const open = (url = wsUrl, headers: Record<string, string> = {}) => openWsClient(url, headers);
 
 describe.each(Object.keys(SOLUTIONS))('a full episode of %s over /ws', (taskId) => {
   it('earns exactly the rewards of the same actions over HTTP, and is persisted the same way', async () => {
