@@ -1,6 +1,6 @@
 import { PrismaBetterSQLite3 } from '@prisma/adapter-better-sqlite3';
 import { defineConfig } from 'prisma/config';
-import { resolveDatabaseUrl } from './src/config/database-url';
+import { prepareDatabaseFile, resolveDatabaseUrl } from './src/config/database-url';
 
 // `engine: "js"` plus the adapter lets `prisma migrate deploy` run with no engine download.
 export default defineConfig({
@@ -8,6 +8,8 @@ export default defineConfig({
   schema: 'prisma/schema.prisma',
   engine: 'js',
   async adapter() {
-    return new PrismaBetterSQLite3({ url: resolveDatabaseUrl(process.env.DATABASE_URL) });
+    const url = resolveDatabaseUrl(process.env.DATABASE_URL);
+    prepareDatabaseFile(url);
+    return new PrismaBetterSQLite3({ url });
   },
 });

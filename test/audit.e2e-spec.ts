@@ -7,6 +7,8 @@ import { startTestApp } from './support/test-app';
 
 let ctx: Awaited<ReturnType<typeof startTestApp>>;
 let key: string;
+/** The tenant's reader key: audits need one (the agent key `key` runs the episodes). */
+let reader: string;
 const TASKS = Object.keys(SOLUTIONS);
 
 async function run(k: string, body: object, actions: Action[] = []): Promise<string> {
@@ -24,7 +26,7 @@ async function allPages(query: Record<string, unknown>, limit = 50) {
     const page: any = (
       await request(ctx.http)
         .get('/episodes')
-        .set(bearer(key))
+        .set(bearer(reader))
         .query({ ...query, limit, ...(cursor ? { cursor } : {}) })
         .expect(200)
     ).body;
@@ -37,7 +39,7 @@ async function allPages(query: Record<string, unknown>, limit = 50) {
 
 beforeAll(async () => {
   ctx = await startTestApp(undefined, { ADMIN_API_KEY: ADMIN_KEY });
-  key = (await tenantWithKey(ctx.http, 'audit-lab')).key;
+  ({ key, readerKey: reader } = await tenantWithKey(ctx.http, 'audit-lab'));
   // 240 episodes: 2 agents x 3 run labels x 3 tasks, every fifth tagged "nightly", every twelfth solved.
   for (let i = 0; i < 240; i++) {
     const taskId = TASKS[i % 3];
@@ -100,7 +102,7 @@ describe('GET /episodes', () => {
     [{ sort: 'asc' }, 'sort'],
     [{ tenant: 'other' }, 'tenant'],
   ])('rejects %j with 422 naming %s', async (query, field) => {
-    const res = await request(ctx.http).get('/episodes').set(bearer(key)).query(query).expect(422);
+    const res = await request(ctx.http).get('/episodes').set(bearer(reader)).query(query).expect(422);
     expect(res.body.details.map((d: any) => d.field)).toContain(field);
   });
 });
@@ -108,10 +110,10 @@ describe('GET /episodes', () => {
 describe('GET /episodes/{id} and /actions', () => {
   it('gives the summary with components, and the full log with rewards, scores and hashes', async () => {
     const id = await run(key, { task_id: 'billing_duplicate_charge', agent: 'probe', tags: ['one'] }, SOLUTIONS.billing_duplicate_charge.actions);
-    const detail = (await request(ctx.http).get(`/episodes/${id}`).set(bearer(key)).expect(200)).body;
+    const detail = (await request(ctx.http).get(`/episodes/${id}`).set(bearer(reader)).expect(200)).body;
     expect(detail).toMatchObject({ episode_id: id, status: 'resolved', score: 1, agent: 'probe', tags: ['one'], step_count: 6 });
     expect(detail.components.every((c: any) => c.earned === c.weight)).toBe(true);
-    const log = (await request(ctx.http).get(`/episodes/${id}/actions`).set(bearer(key)).expect(200)).body.actions;
+    const log = (await request(ctx.http).get(`/episodes/${id}/actions`).set(bearer(reader)).expect(200)).body.actions;
     expect(log.map((a: any) => a.step)).toEqual([1, 2, 3, 4, 5, 6]);
     expect(log.map((a: any) => a.score_after)).toEqual([0.05, 0.15, 0.3, 0.5, 0.7, 1]);
     expect(log.every((a: any) => /^[0-9a-f]{64}$/.test(a.hash))).toBe(true);
@@ -120,7 +122,7 @@ describe('GET /episodes/{id} and /actions', () => {
 
 describe('GET /episodes/export', () => {
   it('streams one parseable JSON line per filtered episode, with its trajectory', async () => {
-    const res = await request(ctx.http).get('/episodes/export').set(bearer(key)).query({ format: 'jsonl', agent: 'alpha/2' }).expect(200);
+    const res = await request(ctx.http).get('/episodes/export').set(bearer(reader)).query({ format: 'jsonl', agent: 'alpha/2' }).expect(200);
     expect(res.headers['content-type']).toMatch(/application\/x-ndjson/);
     const lines = res.text.trim().split('\n').map((line) => JSON.parse(line));
     expect(lines).toHaveLength((await allPages({ agent: 'alpha/2' }, 200)).length);
@@ -129,15 +131,15 @@ describe('GET /episodes/export', () => {
   });
 
   it('an empty result is an empty body, and a bad filter is 422 before streaming', async () => {
-    const empty = await request(ctx.http).get('/episodes/export').set(bearer(key)).query({ agent: 'nobody' }).expect(200);
+    const empty = await request(ctx.http).get('/episodes/export').set(bearer(reader)).query({ agent: 'nobody' }).expect(200);
     expect(empty.text).toBe('');
-    await request(ctx.http).get('/episodes/export').set(bearer(key)).query({ format: 'csv' }).expect(422);
+    await request(ctx.http).get('/episodes/export').set(bearer(reader)).query({ format: 'csv' }).expect(422);
   });
 });
 
 describe('GET /stats', () => {
   it('matches a hand-computed fixture', async () => {
-    const k = (await tenantWithKey(ctx.http, 'stats-lab')).key;
+    const { key: k, readerKey: kReader } = await tenantWithKey(ctx.http, 'stats-lab');
     const billing = SOLUTIONS.billing_duplicate_charge.actions;
     const security = SOLUTIONS.security_compromised_account.actions;
     // billing: 1.0 (solved, agent x), 0.05 (opened, then resolved wrongly: done, agent x), 0 (untouched, agent y)
@@ -148,7 +150,7 @@ describe('GET /stats', () => {
     await run(k, { task_id: 'security_compromised_account', agent: 'y' }, security);
     await run(k, { task_id: 'security_compromised_account', agent: 'y' }, [security[0], security[3]]);
 
-    const stats = (await request(ctx.http).get('/stats').set(bearer(k)).expect(200)).body;
+    const stats = (await request(ctx.http).get('/stats').set(bearer(kReader)).expect(200)).body;
     expect(stats).toEqual({
       threshold: 1,
       group_by: null,
@@ -174,7 +176,7 @@ describe('GET /stats', () => {
       ],
     });
 
-    const byAgent = (await request(ctx.http).get('/stats').set(bearer(k)).query({ group_by: 'agent', threshold: 0.05 }).expect(200)).body;
+    const byAgent = (await request(ctx.http).get('/stats').set(bearer(kReader)).query({ group_by: 'agent', threshold: 0.05 }).expect(200)).body;
     expect(byAgent.tasks.map((t: any) => [t.task_id, t.agent, t.count, t.success_rate, t.median_score])).toEqual([
       ['billing_duplicate_charge', 'x', 2, 1, 0.525],
       ['billing_duplicate_charge', 'y', 1, 0, 0],
@@ -186,8 +188,16 @@ describe('GET /stats', () => {
 describe('GET /episodes/{id}/verify', () => {
   it('reports ok for an untouched episode, and pinpoints the first altered row', async () => {
     const id = await run(key, { task_id: 'logistics_missing_order_vip' }, SOLUTIONS.logistics_missing_order_vip.actions);
-    const ok = (await request(ctx.http).get(`/episodes/${id}/verify`).set(bearer(key)).expect(200)).body;
-    expect(ok).toEqual({ episode_id: id, chain_ok: true, replay_ok: true, stored_score: 1, replayed_score: 1 });
+    const ok = (await request(ctx.http).get(`/episodes/${id}/verify`).set(bearer(reader)).expect(200)).body;
+    expect(ok).toEqual({
+      episode_id: id,
+      chain_ok: true,
+      replay_ok: true,
+      chain_scheme: 'hmac-sha256-v2',
+      chain_key_id: expect.stringMatching(/^hk_[0-9a-f]{12}$/),
+      stored_score: 1,
+      replayed_score: 1,
+    });
 
     const db = new Database(ctx.databaseUrl.slice('file:'.length));
     // The log is append-only at the database level...
@@ -198,7 +208,7 @@ describe('GET /episodes/{id}/verify', () => {
     db.prepare('UPDATE action_log SET reward_milli = 400, score_after_milli = 550 WHERE episode_id = ? AND step_index = 4').run(id);
     db.close();
 
-    const bad = (await request(ctx.http).get(`/episodes/${id}/verify`).set(bearer(key)).expect(200)).body;
+    const bad = (await request(ctx.http).get(`/episodes/${id}/verify`).set(bearer(reader)).expect(200)).body;
     expect(bad).toMatchObject({ chain_ok: false, replay_ok: false, stored_score: 1, replayed_score: 1, first_bad_index: 4 });
     expect(bad.problem).toBe('row does not match its hash');
   });
@@ -208,14 +218,15 @@ describe('rate limiting', () => {
   it('answers 429 with Retry-After once a tenant spends its budget, without touching other tenants', async () => {
     const limited = await startTestApp(undefined, { ADMIN_API_KEY: ADMIN_KEY, RATE_LIMIT_PER_MINUTE: '5' });
     try {
-      const one = (await tenantWithKey(limited.http, 'one')).key;
-      const two = (await tenantWithKey(limited.http, 'two')).key;
+      const one = (await tenantWithKey(limited.http, 'one')).readerKey;
+      const two = (await tenantWithKey(limited.http, 'two')).readerKey;
       const statuses = [];
       for (let i = 0; i < 6; i++) statuses.push((await request(limited.http).get('/episodes').set(bearer(one))).status);
       expect(statuses).toEqual([200, 200, 200, 200, 200, 429]);
       const res = await request(limited.http).get('/episodes').set(bearer(one)).expect(429);
       expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
-      expect(res.body).toMatchObject({ statusCode: 429, error: 'Too Many Requests' });
+      expect(res.body).toMatchObject({ statusCode: 429, error: 'Too Many Requests', code: 'RATE_LIMITED' });
+      expect(res.body.message).toMatch(/rate limit of 5 requests a minute \(RATE_LIMIT_PER_MINUTE\) is used up; retry in \d+ s/);
       await request(limited.http).get('/episodes').set(bearer(two)).expect(200);
     } finally {
       await limited.app.close();

@@ -239,6 +239,7 @@ describe('service routes', () => {
     expect(Object.keys(res.body.paths).sort()).toEqual(
       [
         '/action_schema',
+        '/admin/events',
         '/admin/tenants',
         '/admin/tenants/{slug}/keys',
         '/admin/tenants/{slug}/keys/{key_id}',

@@ -17,13 +17,14 @@ import { openWsClient } from './support/ws-client';
 let ctx: Awaited<ReturnType<typeof startTestApp>>;
 let base: string;
 let key: string;
+let reader: string;
 
 beforeAll(async () => {
   ctx = await startTestApp(undefined, { ADMIN_API_KEY: ADMIN_KEY });
   await ctx.app.listen(0, '127.0.0.1');
   base = `127.0.0.1:${(ctx.app.getHttpServer().address() as AddressInfo).port}`;
   hardenBuiltins();
-  key = (await tenantWithKey(ctx.http, 'hardened')).key;
+  ({ key, readerKey: reader } = await tenantWithKey(ctx.http, 'hardened'));
 });
 afterAll(() => ctx.app.close());
 
@@ -45,10 +46,10 @@ it.each(Object.keys(SOLUTIONS))('plays %s to 1.0 over HTTP, and audits, verifies
   expect(last.info.score).toBe(1);
   await request(ctx.http).post('/grader').set(bearer(key)).send({ episode_id: id }).expect(200);
   await request(ctx.http).get(`/state/${id}`).set(bearer(key)).expect(200);
-  expect((await request(ctx.http).get(`/episodes/${id}/verify`).set(bearer(key)).expect(200)).body).toMatchObject({ chain_ok: true, replay_ok: true });
-  await request(ctx.http).get(`/episodes?task_id=${taskId}&tag=x`).set(bearer(key)).expect(200);
-  await request(ctx.http).get('/stats?group_by=agent').set(bearer(key)).expect(200);
-  const exported = await request(ctx.http).get('/episodes/export?format=jsonl').set(bearer(key)).expect(200);
+  expect((await request(ctx.http).get(`/episodes/${id}/verify`).set(bearer(reader)).expect(200)).body).toMatchObject({ chain_ok: true, replay_ok: true });
+  await request(ctx.http).get(`/episodes?task_id=${taskId}&tag=x`).set(bearer(reader)).expect(200);
+  await request(ctx.http).get('/stats?group_by=agent').set(bearer(reader)).expect(200);
+  const exported = await request(ctx.http).get('/episodes/export?format=jsonl').set(bearer(reader)).expect(200);
   expect(exported.text.trim().split('\n').length).toBeGreaterThan(0);
 });
 

@@ -3,7 +3,8 @@ import type { AddressInfo } from 'node:net';
 import Database from 'better-sqlite3';
 import request from 'supertest';
 import { canonicalJson } from '../src/common/canonical-json';
-import { CHAIN_GENESIS, chainHash } from '../src/episodes/hash-chain';
+import { readFileSync } from 'node:fs';
+import { chainKeyOf, chainLink } from '../src/episodes/hash-chain';
 import { startTestApp } from './support/test-app';
 import { openWsClient } from './support/ws-client';
 
@@ -150,20 +151,27 @@ describe('an episode stored with a prototype-named ticket by an earlier release'
 
 /**
  * Writes what the release before this fix stored for `open_ticket "__proto__"` then two changes to it: the
- * steps "applied" (their writes went to Object.prototype, so the snapshot itself looks ordinary) and chained.
+ * steps "applied" (their writes went to Object.prototype, so the snapshot itself looks ordinary) and chained, with
+ * the chain key the server keeps beside its database in open mode.
  */
 function storePoisonedSteps(databaseUrl: string, episodeId: string): void {
-  const db = new Database(databaseUrl.slice('file:'.length));
+  const file = databaseUrl.slice('file:'.length);
+  const key = chainKeyOf(readFileSync(`${file}.chain-key`, 'utf8').trim());
+  const db = new Database(file);
   try {
-    const row = db.prepare('SELECT state_json, chain_head FROM episodes WHERE id = ?').get(episodeId) as { state_json: string; chain_head: string };
-    expect(row.chain_head).toBe(CHAIN_GENESIS);
+    const row = db.prepare('SELECT state_json, chain_head, chain_key_id FROM episodes WHERE id = ?').get(episodeId) as {
+      state_json: string;
+      chain_head: string;
+      chain_key_id: string;
+    };
+    expect(row.chain_key_id).toBe(key.id);
     const state = JSON.parse(row.state_json);
     const steps = [
       { action: { type: 'open_ticket', ticket_id: '__proto__' }, outcome: 'opened ticket __proto__' },
       { action: { type: 'set_priority', priority: 'urgent' }, outcome: 'priority set to urgent' },
       { action: { type: 'route_ticket', team: 'billing' }, outcome: 'routed to billing' },
     ];
-    let head = CHAIN_GENESIS;
+    let head = row.chain_head;
     const insert = db.prepare(
       `INSERT INTO action_log (episode_id, tenant_id, step_index, action_json, reward_milli, score_after_milli, outcome, error, created_at, hash)
        VALUES (?, 'public', ?, ?, 0, 0, ?, NULL, ?, ?)`,
@@ -172,7 +180,7 @@ function storePoisonedSteps(databaseUrl: string, episodeId: string): void {
       const createdAt = new Date(Date.UTC(2026, 10, 29, 12, 0, i));
       state.step_count = i + 1;
       state.history.push({ step: i + 1, action, outcome, error: null, reward_milli: 0, score_after_milli: 0 });
-      head = chainHash(head, { episodeId, stepIndex: i + 1, action: action as never, rewardMilli: 0, scoreAfterMilli: 0, outcome, error: null, createdAt });
+      head = chainLink(key, head, { episodeId, stepIndex: i + 1, action: action as never, rewardMilli: 0, scoreAfterMilli: 0, outcome, error: null, createdAt });
       insert.run(episodeId, i + 1, canonicalJson(action), outcome, createdAt.toISOString().replace('Z', '+00:00'), head);
     });
     state.active_ticket_id = '__proto__';
@@ -188,7 +196,7 @@ describe('Upgrade requests to paths other than /ws', () => {
     const answers = await Promise.all(
       Array.from({ length: 200 }, (_, i) =>
         rawExchange(
-          `GET /${i % 2 ? 'health' : 'nowhere'} HTTP/1.1\r\nHost: x\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n` +
+          `GET /${i % 2 ? 'health' : 'nowhere'} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n` +
             'Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n',
         ),
       ),
@@ -203,7 +211,7 @@ describe('Upgrade requests to paths other than /ws', () => {
   });
 
   it('an Upgrade to /ws with a protocol other than WebSocket is refused the same way', async () => {
-    const answer = await rawExchange('GET /ws HTTP/1.1\r\nHost: x\r\nConnection: Upgrade\r\nUpgrade: h2c\r\n\r\n');
+    const answer = await rawExchange('GET /ws HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: Upgrade\r\nUpgrade: h2c\r\n\r\n');
     expect(answer.closedByServer).toBe(true);
     expect(answer.text).toMatch(/^HTTP\/1\.1 400 /);
   });
@@ -212,13 +220,13 @@ describe('Upgrade requests to paths other than /ws', () => {
 describe('connection caps', () => {
   it('a client address past MAX_CONNECTIONS_PER_CLIENT gets 503 and its socket closed; a freed place is usable again', async () => {
     const held = await Promise.all(Array.from({ length: 40 }, () => idleConnection()));
-    const refused = await rawExchange('GET /health HTTP/1.1\r\nHost: x\r\n\r\n');
+    const refused = await rawExchange('GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n');
     expect(refused.text).toMatch(/^HTTP\/1\.1 503 /);
     expect(refused.text).toContain('MAX_CONNECTIONS_PER_CLIENT');
     expect(refused.closedByServer).toBe(true);
     held.pop()!.destroy();
     await waitFor(async () => (await openConnections()) === 39);
-    const admitted = await rawExchange('GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
+    const admitted = await rawExchange('GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n');
     expect(admitted.text).toMatch(/^HTTP\/1\.1 200 /);
     held.forEach((socket) => socket.destroy());
     await waitFor(async () => (await openConnections()) === 0);

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import Database from 'better-sqlite3';
 import request from 'supertest';
 import { SOLUTIONS } from './fixtures/solutions';
-import { ADMIN_KEY, asAdmin, bearer, tenantWithKey } from './support/tenants';
+import { ADMIN_KEY, CHAIN_KEY, asAdmin, bearer, tenantWithKey } from './support/tenants';
 import { startTestApp } from './support/test-app';
 
 const billing = SOLUTIONS.billing_duplicate_charge;
@@ -15,7 +15,7 @@ describe('API keys', () => {
   afterAll(() => ctx.app.close());
 
   it('lifecycle: create, use (Bearer and X-API-Key), stored only as a hash, revoke, then 401', async () => {
-    const { key, keyId, tenantId } = await tenantWithKey(ctx.http, 'lab-one');
+    const { key, keyId, readerKey, tenantId } = await tenantWithKey(ctx.http, 'lab-one');
     expect(key).toMatch(/^sdk_[A-Za-z0-9_-]{43}$/); // 256 random bits
 
     const viaBearer = await request(ctx.http).post('/reset').set(bearer(key)).send({}).expect(200);
@@ -32,7 +32,10 @@ describe('API keys', () => {
     db.close();
 
     const listed = (await request(ctx.http).get('/admin/tenants/lab-one/keys').set(asAdmin).expect(200)).body.keys;
-    expect(listed).toEqual([expect.objectContaining({ id: keyId, prefix: key.slice(0, 12), revoked_at: null })]);
+    expect(listed).toEqual([
+      expect.objectContaining({ id: keyId, scope: 'agent', prefix: key.slice(0, 12), revoked_at: null }),
+      expect.objectContaining({ scope: 'reader', prefix: readerKey.slice(0, 12), revoked_at: null }),
+    ]);
     expect(JSON.stringify(listed)).not.toContain(key);
 
     const revoked = (await request(ctx.http).delete(`/admin/tenants/lab-one/keys/${keyId}`).set(asAdmin).expect(200)).body;
@@ -65,7 +68,8 @@ describe('API keys', () => {
     await request(ctx.http).get(`/episodes/${id}`).set(asAdmin).expect(200);
     const own = (await request(ctx.http).get('/episodes').set(asAdmin).query({ tenant: 'lab-three' }).expect(200)).body;
     expect(own.items.map((e: any) => e.episode_id)).toEqual([id]);
-    await request(ctx.http).get('/episodes').set(bearer(key)).query({ tenant: 'lab-one' }).expect(422);
+    const { readerKey } = await tenantWithKey(ctx.http, 'lab-four');
+    await request(ctx.http).get('/episodes').set(bearer(readerKey)).query({ tenant: 'lab-one' }).expect(422);
   });
 
   it('refuses a duplicate tenant slug with 409 and bad input with 422', async () => {
@@ -85,7 +89,7 @@ describe('API keys', () => {
 
 describe('REQUIRE_API_KEY=true', () => {
   it('requests without a key get 401 on tenant routes; public routes stay open', async () => {
-    const { app, http } = await startTestApp(undefined, { ADMIN_API_KEY: ADMIN_KEY, REQUIRE_API_KEY: 'true' });
+    const { app, http } = await startTestApp(undefined, { ADMIN_API_KEY: ADMIN_KEY, CHAIN_KEY, REQUIRE_API_KEY: 'true' });
     try {
       const res = await request(http).post('/reset').send({}).expect(401);
       expect(res.body.message).toMatch(/API key is required/);
@@ -104,31 +108,35 @@ describe('tenant isolation', () => {
   let ctx: Awaited<ReturnType<typeof startTestApp>>;
   let a: string;
   let b: string;
+  let bReader: string;
   let episodeOfA: string;
 
   beforeAll(async () => {
     ctx = await startTestApp(undefined, { ADMIN_API_KEY: ADMIN_KEY });
     a = (await tenantWithKey(ctx.http, 'tenant-a')).key;
-    b = (await tenantWithKey(ctx.http, 'tenant-b')).key;
+    ({ key: b, readerKey: bReader } = await tenantWithKey(ctx.http, 'tenant-b'));
     episodeOfA = (await request(ctx.http).post('/reset').set(bearer(a)).send({ task_id: 'billing_duplicate_charge' }).expect(200)).body
       .episode_id;
     await request(ctx.http).post('/step').set(bearer(a)).send({ episode_id: episodeOfA, action: billing.actions[0] }).expect(200);
   });
   afterAll(() => ctx.app.close());
 
-  const routes: [string, (http: any, key: string, id: string) => request.Test][] = [
-    ['POST /step', (http, key, id) => request(http).post('/step').set(bearer(key)).send({ episode_id: id, action: billing.actions[1] })],
-    ['GET /state/{id}', (http, key, id) => request(http).get(`/state/${id}`).set(bearer(key))],
-    ['POST /grader', (http, key, id) => request(http).post('/grader').set(bearer(key)).send({ episode_id: id })],
-    ['GET /episodes/{id}', (http, key, id) => request(http).get(`/episodes/${id}`).set(bearer(key))],
-    ['GET /episodes/{id}/actions', (http, key, id) => request(http).get(`/episodes/${id}/actions`).set(bearer(key))],
-    ['GET /episodes/{id}/verify', (http, key, id) => request(http).get(`/episodes/${id}/verify`).set(bearer(key))],
+  /** Each route taking an episode, with which of tenant B's keys may call it (audits need its reader key). */
+  const routes: [string, 'agent' | 'reader', (http: any, key: string, id: string) => request.Test][] = [
+    ['POST /step', 'agent', (http, key, id) => request(http).post('/step').set(bearer(key)).send({ episode_id: id, action: billing.actions[1] })],
+    ['GET /state/{id}', 'agent', (http, key, id) => request(http).get(`/state/${id}`).set(bearer(key))],
+    ['POST /grader', 'agent', (http, key, id) => request(http).post('/grader').set(bearer(key)).send({ episode_id: id })],
+    ['GET /state/{id} (reader)', 'reader', (http, key, id) => request(http).get(`/state/${id}`).set(bearer(key))],
+    ['GET /episodes/{id}', 'reader', (http, key, id) => request(http).get(`/episodes/${id}`).set(bearer(key))],
+    ['GET /episodes/{id}/actions', 'reader', (http, key, id) => request(http).get(`/episodes/${id}/actions`).set(bearer(key))],
+    ['GET /episodes/{id}/verify', 'reader', (http, key, id) => request(http).get(`/episodes/${id}/verify`).set(bearer(key))],
   ];
 
-  it.each(routes)("%s with tenant B's key on tenant A's episode is 404, like a missing one, and changes nothing", async (_name, call) => {
+  it.each(routes)("%s with tenant B's %s key on tenant A's episode is 404, like a missing one, and changes nothing", async (_name, scope, call) => {
+    const keyOfB = scope === 'agent' ? b : bReader;
     const before = (await request(ctx.http).get(`/state/${episodeOfA}`).set(bearer(a)).expect(200)).body;
-    const foreign = await call(ctx.http, b, episodeOfA).expect(404);
-    const missing = await call(ctx.http, b, '00000000-0000-4000-8000-000000000000').expect(404);
+    const foreign = await call(ctx.http, keyOfB, episodeOfA).expect(404);
+    const missing = await call(ctx.http, keyOfB, '00000000-0000-4000-8000-000000000000').expect(404);
     expect(foreign.body.message.replace(episodeOfA, 'ID')).toBe(missing.body.message.replace('00000000-0000-4000-8000-000000000000', 'ID'));
     const after = (await request(ctx.http).get(`/state/${episodeOfA}`).set(bearer(a)).expect(200)).body;
     expect(after).toEqual(before);
@@ -136,13 +144,13 @@ describe('tenant isolation', () => {
 
   it("tenant B's listing, export and stats never include tenant A's episodes", async () => {
     await request(ctx.http).post('/reset').set(bearer(b)).send({}).expect(200);
-    const list = (await request(ctx.http).get('/episodes').set(bearer(b)).expect(200)).body;
+    const list = (await request(ctx.http).get('/episodes').set(bearer(bReader)).expect(200)).body;
     expect(list.items).toHaveLength(1);
     expect(list.items[0].episode_id).not.toBe(episodeOfA);
-    const exported = (await request(ctx.http).get('/episodes/export').set(bearer(b)).expect(200)).text;
+    const exported = (await request(ctx.http).get('/episodes/export').set(bearer(bReader)).expect(200)).text;
     expect(exported).not.toContain(episodeOfA);
     expect(exported.trim().split('\n')).toHaveLength(1);
-    const stats = (await request(ctx.http).get('/stats').set(bearer(b)).expect(200)).body;
+    const stats = (await request(ctx.http).get('/stats').set(bearer(bReader)).expect(200)).body;
     expect(stats.tasks.reduce((n: number, t: any) => n + t.count, 0)).toBe(1);
   });
 });

@@ -78,11 +78,11 @@ describe('errors', () => {
 
 describe('sessions', () => {
   it('authenticates the upgrade by header or query, and refuses a bad key', async () => {
-    const { key } = await tenantWithKey(ctx.http, 'ws-lab');
+    const { key, readerKey } = await tenantWithKey(ctx.http, 'ws-lab');
     const byHeader = await open(wsUrl, bearer(key));
     const started = await byHeader.ask({ type: 'reset', data: {} });
     byHeader.ws.close();
-    const episodes = (await request(ctx.http).get('/episodes').set(bearer(key)).expect(200)).body.items;
+    const episodes = (await request(ctx.http).get('/episodes').set(bearer(readerKey)).expect(200)).body.items;
     expect(episodes.map((e: any) => e.episode_id)).toEqual([started.data.episode_id]);
     const byQuery = await open(`${wsUrl}?api_key=${key}`);
     expect((await byQuery.ask({ type: 'reset', data: {} })).type).toBe('observation');

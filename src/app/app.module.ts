@@ -1,6 +1,5 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
-import { ThrottlerModule } from '@nestjs/throttler';
 import { AuditModule } from '../audit/audit.module';
 import { AuthGuard } from '../auth/auth.guard';
 import { AuthModule } from '../auth/auth.module';
@@ -15,7 +14,6 @@ import { OpenEnvModule } from '../openenv/openenv.module';
 import { DatabaseModule } from '../database/database.module';
 import { TasksModule } from '../tasks/tasks.module';
 import { TenantsModule } from '../tenants/tenants.module';
-import { TenantThrottlerGuard } from '../http/tenant-throttler.guard';
 import { EpisodesModule } from '../episodes';
 
 @Module({})
@@ -26,10 +24,6 @@ export class AppModule {
       module: AppModule,
       global: true,
       imports: [
-        ThrottlerModule.forRoot({
-          throttlers: [{ name: 'default', ttl: 60_000, limit: Math.max(config.rateLimitPerMinute, 1) }],
-          skipIf: () => config.rateLimitPerMinute === 0,
-        }),
         DatabaseModule,
         TenantsModule,
         AuthModule,
@@ -45,10 +39,9 @@ export class AppModule {
       providers: [
         { provide: APP_CONFIG, useValue: config },
         // Registered here rather than in main.ts so that every app built from this module, tests included,
-        // authenticates, validates and reports errors the same way. Guards run in this order: who is calling,
-        // then whether their tenant is over its rate.
+        // checks access, validates and reports errors the same way (authentication and rate limits run earlier,
+        // before the body is read: see create-app.ts).
         { provide: APP_GUARD, useClass: AuthGuard },
-        { provide: APP_GUARD, useClass: TenantThrottlerGuard },
         { provide: APP_PIPE, useFactory: createValidationPipe },
         { provide: APP_FILTER, useClass: GlobalExceptionFilter },
       ],

@@ -2,8 +2,10 @@ import type { Server } from 'node:http';
 import { NestFactory } from '@nestjs/core';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { SwaggerModule } from '@nestjs/swagger';
-import type { DestinationStream } from 'pino';
+import type { DestinationStream, Logger } from 'pino';
 import type { AppConfig } from '../config/app-config';
+import { RequestAuthentication } from '../auth/request-authentication';
+import { registerAuthentication } from '../http/authentication-hook';
 import { limitConnections } from '../http/connection-limits';
 import { createHttpAdapter } from '../http/http-platform';
 import { createLogger, PinoNestLogger } from '../http/request-logging';
@@ -12,18 +14,22 @@ import { buildOpenApiDocument } from '../openapi/openapi-document';
 import { AppModule } from './app.module';
 
 export interface CreateAppOptions {
-  /** Where the log goes instead of stdout (tests read it). */
+  /** The process's logger (main.ts makes it first, to log the start sequence). */
+  logger?: Logger;
+  /** Where the log goes instead of stdout (tests read it), when no logger is given. */
   logDestination?: DestinationStream;
 }
 
 /** Builds the full application for a configuration, ready to serve but not listening (main.ts, tests and tools). */
 export async function createApp(config: AppConfig, options: CreateAppOptions = {}): Promise<NestFastifyApplication> {
-  const logger = createLogger(config, options.logDestination);
+  const logger = options.logger ?? createLogger(config, options.logDestination);
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.register(config), createHttpAdapter(config, logger), {
     bodyParser: false,
     bufferLogs: true,
   });
   app.useLogger(new PinoNestLogger(logger));
+  // Before any route runs and before its body is read: who is calling, and whether they are within their rates.
+  registerAuthentication(app.getHttpAdapter().getInstance(), app.get(RequestAuthentication));
   app.enableShutdownHooks();
   // A client that goes quiet mid-request is cut off after REQUEST_TIMEOUT_MS of silence (socket timeout, exact);
   // one that trickles bytes in is cut off once headers or the whole request take too long (Node checks those

@@ -13,15 +13,15 @@ import {
   StatsDto,
   VerifyReportDto,
 } from './dto/audit-responses.dto';
-import { ExportQueryDto, ListEpisodesQueryDto, StatsQueryDto } from './dto/episode-filters.dto';
+import { EpisodeRefQueryDto, ExportQueryDto, ListEpisodesQueryDto, StatsQueryDto } from './dto/episode-filters.dto';
 import { streamLines } from './stream-lines';
 
 @ApiTags('audit')
-@Access.Audit()
 @Controller()
 export class AuditController {
   constructor(private readonly audit: AuditService) {}
 
+  @Access.Audit()
   @Get('episodes')
   @ApiOperation({ operationId: 'listEpisodes', summary: 'Past episodes, newest first, filtered, with cursor pagination' })
   @ApiOkResponse({ type: EpisodePageDto })
@@ -31,6 +31,7 @@ export class AuditController {
   }
 
   // Declared before `episodes/:episode_id` so that "export" is not taken for an id.
+  @Access.Audit()
   @Get('episodes/export')
   @ApiOperation({
     operationId: 'exportEpisodes',
@@ -47,30 +48,34 @@ export class AuditController {
     await streamLines(reply, this.audit.exportLines(principal, query), 'application/x-ndjson; charset=utf-8');
   }
 
+  @Access.Audit()
   @Get('episodes/:episode_id')
   @ApiOperation({ operationId: 'getEpisode', summary: 'Summary of one episode with its score components' })
   @ApiOkResponse({ type: EpisodeDetailDto })
-  @ApiErrors(404)
-  get(@CurrentPrincipal() principal: Principal, @Param('episode_id') episodeId: string): Promise<EpisodeDetailDto> {
-    return this.audit.get(principal, episodeId);
+  @ApiErrors(404, 409, 422)
+  get(@CurrentPrincipal() principal: Principal, @Param('episode_id') episodeId: string, @Query() query: EpisodeRefQueryDto): Promise<EpisodeDetailDto> {
+    return this.audit.get(principal, episodeId, query.tenant);
   }
 
+  @Access.Audit()
   @Get('episodes/:episode_id/actions')
   @ApiOperation({ operationId: 'getEpisodeActions', summary: 'The full action log with per-step reward, score and hash' })
   @ApiOkResponse({ type: EpisodeActionsDto })
-  @ApiErrors(404)
-  actions(@CurrentPrincipal() principal: Principal, @Param('episode_id') episodeId: string): Promise<EpisodeActionsDto> {
-    return this.audit.actions(principal, episodeId);
+  @ApiErrors(404, 409, 422)
+  actions(@CurrentPrincipal() principal: Principal, @Param('episode_id') episodeId: string, @Query() query: EpisodeRefQueryDto): Promise<EpisodeActionsDto> {
+    return this.audit.actions(principal, episodeId, query.tenant);
   }
 
+  @Access.Audit()
   @Get('episodes/:episode_id/verify')
   @ApiOperation({ operationId: 'verifyEpisode', summary: 'Check the hash chain and replay the log through the engine' })
   @ApiOkResponse({ type: VerifyReportDto })
-  @ApiErrors(404)
-  verify(@CurrentPrincipal() principal: Principal, @Param('episode_id') episodeId: string): Promise<VerifyReportDto> {
-    return this.audit.verify(principal, episodeId);
+  @ApiErrors(404, 409, 422)
+  verify(@CurrentPrincipal() principal: Principal, @Param('episode_id') episodeId: string, @Query() query: EpisodeRefQueryDto): Promise<VerifyReportDto> {
+    return this.audit.verify(principal, episodeId, query.tenant);
   }
 
+  @Access.Audit()
   @Get('stats')
   @ApiOperation({ operationId: 'getStats', summary: 'Per-task counts, completion, mean/median score, success rate and component means' })
   @ApiOkResponse({ type: StatsDto })

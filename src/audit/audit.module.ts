@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { EpisodesModule } from '../episodes';
 import { TasksModule } from '../tasks/tasks.module';
 import { TenantsModule } from '../tenants/tenants.module';
 import { AuditController } from './audit.controller';
@@ -7,7 +8,7 @@ import { AuditService } from './audit.service';
 import { EpisodeVerifier } from './episode-verifier';
 
 @Module({
-  imports: [TasksModule, TenantsModule],
+  imports: [TasksModule, TenantsModule, EpisodesModule],
   controllers: [AuditController],
   providers: [AuditRepository, AuditService, EpisodeVerifier],
 })

@@ -4,6 +4,7 @@ import { COMPONENT_COLUMN_NAMES } from '../episodes';
 import { Database } from '../database/database.service';
 import { sqliteTimestamp } from '../database/sqlite-timestamp';
 import type { AuditScope, EpisodeCursor, EpisodeFilters } from './audit-scope';
+import type { EpisodeWithSeal } from './episode-verifier';
 
 /** An episode without its state snapshot: what listings and summaries need. */
 export type EpisodeSummaryRow = Omit<Episode, 'stateJson'>;
@@ -32,8 +33,11 @@ export class AuditRepository {
     );
   }
 
-  findEpisode(scope: AuditScope, episodeId: string): Promise<Episode | null> {
-    return this.database.serialized((db) => db.episode.findFirst({ where: { AND: [scopeWhere(scope), { id: episodeId }] } }));
+  /** The episodes with this id in the scope (ids are unique per tenant: across tenants there may be several). */
+  findEpisodes(scope: AuditScope, episodeId: string, take: number): Promise<EpisodeWithSeal[]> {
+    return this.database.serialized((db) =>
+      db.episode.findMany({ where: { AND: [scopeWhere(scope), { id: episodeId }] }, include: { legacySeal: true }, take }),
+    );
   }
 
   /** Action rows of several episodes at once (for the export), in step order. */

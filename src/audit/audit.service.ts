@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { Principal } from '../access/principal';
-import { InvalidFieldError, NotFoundError } from '../common/errors/domain-errors';
+import { ConflictError, InvalidFieldError, NotFoundError } from '../common/errors/domain-errors';
 import { grade } from '../engine/grader';
 import type { EpisodeState } from '../engine/state';
 import { TaskCatalog } from '../tasks/task-catalog.service';
@@ -45,21 +45,21 @@ export class AuditService {
     };
   }
 
-  async get(principal: Principal, episodeId: string): Promise<EpisodeDetailDto> {
-    const episode = await this.require(principal, episodeId);
+  async get(principal: Principal, episodeId: string, tenantSlug?: string): Promise<EpisodeDetailDto> {
+    const episode = await this.require(principal, episodeId, tenantSlug);
     const task = await this.catalog.fetchVersion(episode.taskId, episode.taskVersion);
     const state = JSON.parse(episode.stateJson) as EpisodeState;
     return { ...presentSummary(episode), components: presentComponents(grade(task, state)) };
   }
 
-  async actions(principal: Principal, episodeId: string): Promise<EpisodeActionsDto> {
-    const episode = await this.require(principal, episodeId);
+  async actions(principal: Principal, episodeId: string, tenantSlug?: string): Promise<EpisodeActionsDto> {
+    const episode = await this.require(principal, episodeId, tenantSlug);
     const rows = await this.audit.actionsOf(scopeOfEpisode(episode), [episode.id]);
     return { episode_id: episode.id, actions: presentActionLog(rows) };
   }
 
-  async verify(principal: Principal, episodeId: string): Promise<VerifyReportDto> {
-    const episode = await this.require(principal, episodeId);
+  async verify(principal: Principal, episodeId: string, tenantSlug?: string): Promise<VerifyReportDto> {
+    const episode = await this.require(principal, episodeId, tenantSlug);
     const rows = await this.audit.actionsOf(scopeOfEpisode(episode), [episode.id]);
     return this.verifier.verify(episode, rows);
   }
@@ -133,12 +133,16 @@ export class AuditService {
     }
   }
 
-  /** Another tenant's episode answers 404 exactly as a missing one does. */
-  private async require(principal: Principal, episodeId: string) {
-    const scope: AuditScope = principal.kind === 'tenant' ? { kind: 'tenant', tenantId: principal.tenantId } : { kind: 'all' };
-    const episode = await this.audit.findEpisode(scope, episodeId);
-    if (!episode) throw new NotFoundError(`no episode "${episodeId}"`);
-    return episode;
+  /**
+   * Another tenant's episode answers 404 exactly as a missing one does. Ids are unique within a tenant: the admin
+   * key names the tenant (`tenant=<slug>`) when an id is used by several.
+   */
+  private async require(principal: Principal, episodeId: string, tenantSlug?: string) {
+    const scope = await this.scopeOf(principal, tenantSlug);
+    const found = await this.audit.findEpisodes(scope, episodeId, 2);
+    if (found.length === 0) throw new NotFoundError(`no episode "${episodeId}"`);
+    if (found.length > 1) throw new ConflictError(`several tenants have an episode "${episodeId}"; name one with tenant=<slug>`);
+    return found[0];
   }
 }
 

@@ -1,22 +1,25 @@
-import { Inject, Injectable } from '@nestjs/common';
 import type { IncomingHttpHeaders } from 'node:http';
+import { Inject, Injectable } from '@nestjs/common';
+import type { Principal } from '../access/principal';
 import { UnauthenticatedError } from '../common/errors/domain-errors';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
+import { sameSecret, hashApiKey } from '../tenants/api-key-secret';
 import { PUBLIC_TENANT } from '../tenants/tenant.constants';
 import { TenantRepository } from '../tenants/tenant.repository';
-import { hashApiKey, sameSecret } from '../tenants/api-key-secret';
-import type { Principal } from '../access/principal';
 
 /** last_used_at is written at most this often per key, so busy keys do not add a write to every request. */
 const LAST_USED_RESOLUTION_MS = 60_000;
+/** How long a key's "still valid" answer is reused for messages of open sessions (revocations by another process). */
+const VALIDITY_CHECK_MS = 5_000;
 
 /**
- * Turns the credentials of a request (HTTP or a WebSocket upgrade) into a principal. Wrong and revoked keys
- * are a 401, never the public tenant; no key is the public tenant unless REQUIRE_API_KEY is on.
+ * Turns the credentials of a request (HTTP, a WebSocket upgrade) into a principal. Wrong and revoked keys are a
+ * 401, never the public tenant; no key is the public tenant ("anonymous") unless REQUIRE_API_KEY is on.
  */
 @Injectable()
 export class Authenticator {
   private readonly lastTouched = new Map<string, number>();
+  private readonly validity = new Map<string, { valid: boolean; at: number }>();
 
   constructor(
     private readonly tenants: TenantRepository,
@@ -28,13 +31,32 @@ export class Authenticator {
       if (this.config.requireApiKey) {
         throw new UnauthenticatedError('an API key is required: send "Authorization: Bearer <key>" or "X-API-Key: <key>"');
       }
-      return { kind: 'tenant', tenantId: PUBLIC_TENANT.id, keyId: null };
+      return { kind: 'tenant', tenantId: PUBLIC_TENANT.id, keyId: null, scope: 'anonymous' };
     }
     if (this.config.adminApiKey !== null && sameSecret(key, this.config.adminApiKey)) return { kind: 'admin' };
     const record = await this.tenants.findKeyByHash(hashApiKey(key));
     if (!record || record.revokedAt !== null) throw new UnauthenticatedError('the API key is not valid');
     await this.touch(record.id);
-    return { kind: 'tenant', tenantId: record.tenantId, keyId: record.id };
+    return { kind: 'tenant', tenantId: record.tenantId, keyId: record.id, scope: record.scope === 'reader' ? 'reader' : 'agent' };
+  }
+
+  /**
+   * Whether a key that authenticated an open session is still valid: revocations in this process are seen at once
+   * (TenantsService tells sessions directly), those made by another process on the same file within a few seconds.
+   */
+  async stillValid(keyId: string): Promise<boolean> {
+    const now = Date.now();
+    const known = this.validity.get(keyId);
+    if (known && now - known.at < VALIDITY_CHECK_MS) return known.valid;
+    const record = await this.tenants.findKey(keyId);
+    const valid = record !== null && record.revokedAt === null;
+    this.validity.set(keyId, { valid, at: now });
+    return valid;
+  }
+
+  /** Told by TenantsService when a key is revoked here. */
+  forget(keyId: string): void {
+    this.validity.set(keyId, { valid: false, at: Date.now() });
   }
 
   private async touch(keyId: string): Promise<void> {
@@ -46,8 +68,8 @@ export class Authenticator {
 }
 
 /**
- * The key from `Authorization: Bearer <key>` or `X-API-Key: <key>` (or, for WebSocket clients that cannot set
- * headers, an `api_key` query parameter); a malformed header is a 401.
+ * The key from `Authorization: Bearer <key>`, `X-API-Key: <key>` or, where a transport allows it (the /ws
+ * upgrade, for clients that cannot set headers), an `api_key` query parameter; a malformed header is a 401.
  */
 export function presentedKey(headers: IncomingHttpHeaders, queryKey?: string | null): string | null {
   const authorization = headers.authorization;

@@ -2,22 +2,23 @@ import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiErrors } from '../common/api-errors.decorator';
 import { Access } from '../access/access.decorator';
-import { CurrentTenant } from '../access/current-principal.decorator';
+import { CurrentCaller } from '../access/current-principal.decorator';
+import type { EpisodeCaller } from '../access/principal';
 import { BaselineService } from './baseline.service';
 import { BaselineRequestDto, BaselineResponseDto } from './dto/baseline.dto';
 
 @ApiTags('baseline')
-@Access.Tenant()
 @Controller('baseline')
 export class BaselineController {
   constructor(private readonly baseline: BaselineService) {}
 
+  @Access.Agent()
   @Post()
   @HttpCode(200)
   @ApiOperation({ operationId: 'runBaseline', summary: 'Run the built-in heuristic policy on tasks as persisted episodes' })
   @ApiOkResponse({ type: BaselineResponseDto })
   @ApiErrors(400, 413, 415, 422)
-  run(@CurrentTenant() tenantId: string, @Body() body: BaselineRequestDto): Promise<BaselineResponseDto> {
-    return this.baseline.run(tenantId, body.task_ids);
+  run(@CurrentCaller() caller: EpisodeCaller, @Body() body: BaselineRequestDto): Promise<BaselineResponseDto> {
+    return this.baseline.run(caller, body.task_ids);
   }
 }

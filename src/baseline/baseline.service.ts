@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import type { EpisodeCaller } from '../access/principal';
 import { InvalidFieldError } from '../common/errors/domain-errors';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { EpisodesService } from '../episodes';
@@ -15,21 +16,21 @@ export class BaselineService {
   ) {}
 
   /** Runs the heuristic policy on each task (all when none are named) as real, persisted episodes of the tenant. */
-  run(tenantId: string, taskIds?: string[]): Promise<BaselineResponseDto> {
+  run(caller: EpisodeCaller, taskIds?: string[]): Promise<BaselineResponseDto> {
     const known = this.catalog.list().map((entry) => entry.task.id);
     const ids = taskIds && taskIds.length > 0 ? [...new Set(taskIds)] : known;
     const unknown = ids.filter((id) => !known.includes(id));
     if (unknown.length > 0) {
       throw new InvalidFieldError('task_ids', `unknown task(s): ${unknown.join(', ')}; known tasks: ${known.join(', ')}`);
     }
-    return runBaseline(this.environmentFor(tenantId), ids, this.config);
+    return runBaseline(this.environmentFor(caller), ids, this.config);
   }
 
-  private environmentFor(tenantId: string): BaselineEnvironment {
+  private environmentFor(caller: EpisodeCaller): BaselineEnvironment {
     return {
-      reset: (taskId, seed) => this.episodes.reset(tenantId, { task_id: taskId, seed, agent: BASELINE_POLICY }),
-      step: (episodeId, action) => this.episodes.step(tenantId, episodeId, action),
-      grade: (episodeId) => this.episodes.grade(tenantId, episodeId),
+      reset: (taskId, seed) => this.episodes.reset(caller, { task_id: taskId, seed, agent: BASELINE_POLICY }),
+      step: (episodeId, action) => this.episodes.step(caller, episodeId, action),
+      grade: (episodeId) => this.episodes.grade(caller, episodeId),
     };
   }
 }

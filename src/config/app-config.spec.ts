@@ -16,7 +16,7 @@ it.each([
   [{ PORT: 'eighty' }, /PORT="eighty"/],
   [{ PORT: '70000' }, /PORT="70000"/],
   [{ SQLITE_SYNCHRONOUS: 'OFF' }, /SQLITE_SYNCHRONOUS="OFF"/],
-  [{ DATABASE_URL: 'postgres://localhost/db' }, /DATABASE_URL: must be a SQLite file URL/],
+  [{ DATABASE_URL: 'postgres://localhost/db' }, /DATABASE_URL must be a SQLite file URL/],
   [{ LOG_LEVEL: 'loud' }, /LOG_LEVEL="loud"/],
 ])('refuses %j, naming the variable', (env, message) => {
   expect(() => loadConfig(env)).toThrow(ConfigError);

@@ -3,13 +3,25 @@ import { PROJECT_ROOT } from '../common/project-root';
 import { z } from 'zod';
 import { LIMITS } from '../engine/vocabulary';
 import { resolveDatabaseUrl } from './database-url';
+import { readSecretLines, readSecretVariables } from './secret-variables';
+
+/** Host names a server on loopback answers to by default (a DNS-rebinding page uses another name). */
+export const LOOPBACK_NAMES = ['localhost', '127.0.0.1', '::1'] as const;
+
+/**
+ * Requests per minute per tenant when RATE_LIMIT_PER_MINUTE is not set: none in open mode (a single local user's
+ * training loop must never be throttled), and a share of the server on a shared deployment (keys required).
+ */
+export const DEFAULT_SHARED_RATE_LIMIT_PER_MINUTE = 60_000;
 
 /** Where the task files live: seeds/tasks at the project root. */
 export const DEFAULT_TASKS_DIR = join(PROJECT_ROOT, 'seeds', 'tasks');
 
 const envSchema = z.object({
   PORT: z.coerce.number().int().min(1).max(65535).default(7860),
-  HOST: z.string().min(1).default('0.0.0.0'),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  ALLOWED_HOSTS: z.string().min(1).default(LOOPBACK_NAMES.join(',')),
+  ALLOWED_ORIGINS: z.string().optional(),
   DATABASE_URL: z.string().optional(),
   SQLITE_SYNCHRONOUS: z.enum(['FULL', 'NORMAL']).default('FULL'),
   SQLITE_BUSY_TIMEOUT_MS: z.coerce.number().int().min(0).max(600_000).default(5000),
@@ -18,11 +30,14 @@ const envSchema = z.object({
   BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).max(50 * 1024 * 1024).default(256 * 1024),
   LOG_LEVEL: z.enum(['error', 'warn', 'log', 'debug', 'verbose', 'silent']).default('log'),
   ADMIN_API_KEY: z.string().min(24, 'must be at least 24 characters').optional(),
+  CHAIN_KEY: z.string().min(32, 'must be at least 32 characters (e.g. openssl rand -hex 32)').optional(),
+  CHAIN_RETIRED_KEYS_FILE: z.string().min(1).optional(),
   REQUIRE_API_KEY: z
     .enum(['true', 'false', '1', '0'], { message: 'must be true or false' })
     .default('false')
     .transform((v) => v === 'true' || v === '1'),
-  RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).max(10_000_000).default(6000),
+  RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).max(10_000_000).optional(),
+  AUTH_FAILURES_PER_MINUTE: z.coerce.number().int().min(0).max(1_000_000).default(30),
   MAX_MESSAGE_LENGTH: z.coerce.number().int().min(1).max(LIMITS.messageLengthCeiling).default(2000),
   MAX_QUERY_LENGTH: z.coerce.number().int().min(1).max(LIMITS.queryLengthCeiling).default(200),
   MAX_ACTIVE_EPISODES_PER_TENANT: z.coerce.number().int().min(0).max(10_000_000).default(1000),
@@ -47,12 +62,24 @@ export interface AppConfig {
   tasksDir: string;
   bodyLimitBytes: number;
   logLevel: 'error' | 'warn' | 'log' | 'debug' | 'verbose' | 'silent';
+  /** Host names (`Host` header, and `Origin` host) the server answers to; `*` for any. */
+  allowedHosts: string[] | '*';
+  /** Further browser origins allowed (exact `scheme://host[:port]`), beyond those on allowed hosts. */
+  allowedOrigins: string[];
   /** The key for /admin routes; unset, the admin API is off. */
   adminApiKey: string | null;
   /** When true, requests without an API key get 401 instead of acting as the public tenant. */
   requireApiKey: boolean;
-  /** Requests per minute per tenant; 0 turns rate limiting off. */
+  /**
+   * The secret the hash chain is keyed with (HMAC), and retired ones older episodes were chained with. Null in open
+   * mode without CHAIN_KEY: a key file is then kept beside the database.
+   */
+  chainKey: string | null;
+  chainRetiredKeys: string[];
+  /** Requests (HTTP requests and /ws messages) per minute per tenant; 0 turns rate limiting off. */
   rateLimitPerMinute: number;
+  /** Failed authentications per minute per client address before it gets 429 without a lookup; 0: no limit. */
+  authFailuresPerMinute: number;
   /** Longest accepted reply and search query (the action schema's ceilings are hard upper bounds). */
   maxMessageLength: number;
   maxQueryLength: number;
@@ -72,8 +99,8 @@ export interface AppConfig {
   maxConnectionsPerClient: number;
 }
 
-/** Never echoed in error messages. */
-const SECRET_VARIABLES = new Set(['ADMIN_API_KEY']);
+/** Never echoed in error messages; each may also be given as a file (`<NAME>_FILE`). */
+const SECRET_VARIABLES = ['ADMIN_API_KEY', 'CHAIN_KEY'] as const;
 
 /** DI token for the validated configuration. */
 export const APP_CONFIG = Symbol('APP_CONFIG');
@@ -87,26 +114,34 @@ export class ConfigError extends Error {
 /** Reads and checks the environment; throws ConfigError naming every bad variable. */
 export function loadConfig(env: Record<string, string | undefined>): AppConfig {
   const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
-  const parsed = envSchema.safeParse(present);
+  const secrets = readSecretVariables(env, SECRET_VARIABLES);
+  const parsed = envSchema.safeParse({ ...present, ...secrets.values });
+  const problems = [...secrets.problems];
   if (!parsed.success) {
-    throw new ConfigError(
-      parsed.error.issues.map((i) => {
+    problems.push(
+      ...parsed.error.issues.map((i) => {
         const name = String(i.path[0]);
-        const shown = SECRET_VARIABLES.has(name) ? '(hidden)' : JSON.stringify(present[name]);
+        const shown = (SECRET_VARIABLES as readonly string[]).includes(name) ? '(hidden)' : JSON.stringify(present[name]);
         return `${name}=${shown}: ${i.message}`;
       }),
     );
   }
-  const e = parsed.data;
-  let databaseUrl: string;
+  let databaseUrl = '';
   try {
-    databaseUrl = resolveDatabaseUrl(e.DATABASE_URL);
+    databaseUrl = resolveDatabaseUrl(present.DATABASE_URL);
   } catch (error) {
-    throw new ConfigError([`DATABASE_URL: ${(error as Error).message}`]);
+    problems.push((error as Error).message);
   }
+  if (!parsed.success || problems.length > 0) throw new ConfigError(problems);
+  const e = parsed.data;
+  const retired = e.CHAIN_RETIRED_KEYS_FILE ? readSecretLines(e.CHAIN_RETIRED_KEYS_FILE, 'CHAIN_RETIRED_KEYS_FILE') : { secrets: [] };
+  problems.push(...(retired.problem ? [retired.problem] : []), ...modeProblems(e));
+  if (problems.length > 0) throw new ConfigError(problems);
   return {
     port: e.PORT,
     host: e.HOST,
+    allowedHosts: listOrAny(e.ALLOWED_HOSTS),
+    allowedOrigins: e.ALLOWED_ORIGINS ? e.ALLOWED_ORIGINS.split(',').map((o) => o.trim().replace(/\/+$/, '')).filter(Boolean) : [],
     databaseUrl,
     sqliteSynchronous: e.SQLITE_SYNCHRONOUS,
     sqliteBusyTimeoutMs: e.SQLITE_BUSY_TIMEOUT_MS,
@@ -116,7 +151,10 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
     logLevel: e.LOG_LEVEL,
     adminApiKey: e.ADMIN_API_KEY ?? null,
     requireApiKey: e.REQUIRE_API_KEY,
-    rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
+    chainKey: e.CHAIN_KEY ?? null,
+    chainRetiredKeys: retired.secrets,
+    rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE ?? (e.REQUIRE_API_KEY ? DEFAULT_SHARED_RATE_LIMIT_PER_MINUTE : 0),
+    authFailuresPerMinute: e.AUTH_FAILURES_PER_MINUTE,
     maxMessageLength: e.MAX_MESSAGE_LENGTH,
     maxQueryLength: e.MAX_QUERY_LENGTH,
     maxActiveEpisodesPerTenant: e.MAX_ACTIVE_EPISODES_PER_TENANT,
@@ -128,4 +166,26 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
     maxConnections: e.MAX_CONNECTIONS,
     maxConnectionsPerClient: e.MAX_CONNECTIONS_PER_CLIENT,
   };
+}
+
+/**
+ * A shared deployment (keys required) that could not be used or audited is refused at start: without the admin
+ * key no tenant or key can ever be created, and without a chain key the tamper evidence would rest on a key file
+ * anyone with the data folder can read.
+ */
+function modeProblems(e: z.infer<typeof envSchema>): string[] {
+  if (!e.REQUIRE_API_KEY) return [];
+  const problems: string[] = [];
+  if (!e.ADMIN_API_KEY) {
+    problems.push('REQUIRE_API_KEY=true needs ADMIN_API_KEY (or ADMIN_API_KEY_FILE): without it no tenant or key can be created');
+  }
+  if (!e.CHAIN_KEY) {
+    problems.push('REQUIRE_API_KEY=true needs CHAIN_KEY (or CHAIN_KEY_FILE): the secret that keys the tamper-evident hash chain');
+  }
+  return problems;
+}
+
+function listOrAny(value: string): string[] | '*' {
+  const items = value.split(',').map((item) => item.trim().toLowerCase()).filter(Boolean);
+  return items.includes('*') ? '*' : items;
 }

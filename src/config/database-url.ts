@@ -1,22 +1,39 @@
-import { mkdirSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
+
+/*
+ * Kept free of the rest of the server: prisma.config.ts (the migration CLI) imports this file on its own.
+ */
 
 export const DEFAULT_DATABASE_URL = 'file:./data/supportdesk.db';
 
 /**
- * Turns DATABASE_URL (or the default) into an absolute `file:` URL and creates its folder, so the migration
- * CLI and the server open the same file whatever their working directory.
+ * Turns DATABASE_URL (or the default) into an absolute `file:` URL, so the migration CLI and the server open the
+ * same file whatever their working directory. Touches nothing on disk.
  */
 export function resolveDatabaseUrl(raw: string | undefined): string {
   const url = raw && raw.trim() !== '' ? raw.trim() : DEFAULT_DATABASE_URL;
   if (!url.startsWith('file:')) {
-    throw new Error(`must be a SQLite file URL starting with "file:", got "${url}"`);
+    throw new Error(`DATABASE_URL must be a SQLite file URL starting with "file:" (e.g. file:./data/supportdesk.db), got "${url}"`);
   }
   const path = url.slice('file:'.length);
   if (path === '' || path.includes('?')) {
-    throw new Error(`must name a database file with no query string, got "${url}"`);
+    throw new Error(`DATABASE_URL must name a database file with no query string, got "${url}"`);
   }
-  const absolute = resolve(path);
-  mkdirSync(dirname(absolute), { recursive: true });
-  return `file:${absolute}`;
+  return `file:${resolve(path)}`;
+}
+
+/**
+ * Creates the database's folder (0700) and file (0600) when missing, and narrows a wider file back to 0600, so
+ * episodes, keys' hashes and the chain are readable by the server's user only. SQLite gives the WAL and
+ * shared-memory files the main file's permissions.
+ */
+export function prepareDatabaseFile(databaseUrl: string): string {
+  const file = databaseUrl.slice('file:'.length);
+  mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+  if (!existsSync(file)) closeSync(openSync(file, 'a', 0o600));
+  for (const path of [file, `${file}-wal`, `${file}-shm`]) {
+    if (existsSync(path) && (statSync(path).mode & 0o077) !== 0) chmodSync(path, 0o600);
+  }
+  return file;
 }

@@ -4,6 +4,7 @@ import { Mutex } from 'async-mutex';
 import BetterSqlite3 from 'better-sqlite3';
 import { UnavailableError } from '../common/errors/domain-errors';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
+import { prepareDatabaseFile } from '../config/database-url';
 import { PrismaClient } from '../generated/prisma/client';
 import { GroupCommit, type SqlConnection, type WriteWork } from './group-commit';
 
@@ -38,6 +39,8 @@ export class Database implements OnModuleInit, OnApplicationShutdown {
 
   /** Connects and sets the pragmas; a failure here stops the boot rather than serving without a database. */
   async onModuleInit(): Promise<void> {
+    // Readable by this user only (main.ts does it before migrating; apps built without main.ts get it here).
+    prepareDatabaseFile(this.config.databaseUrl);
     await this.client.$connect();
     // WAL lets the file be read while a write is committing. FULL syncs the WAL on every commit, so an
     // acknowledged step survives power loss as well as a process crash; NORMAL trades that for throughput.
@@ -54,7 +57,7 @@ export class Database implements OnModuleInit, OnApplicationShutdown {
       (flush) => this.mutex.runExclusive(flush),
       () => this.rollbackListeners.forEach((listener) => listener()),
     );
-    this.logger.log(`SQLite ready (WAL, synchronous=${this.config.sqliteSynchronous})`);
+    this.logger.log(`SQLite ready: ${this.config.databaseUrl.slice('file:'.length)} (WAL, synchronous=${this.config.sqliteSynchronous})`);
   }
 
   /**

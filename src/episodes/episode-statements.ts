@@ -27,15 +27,15 @@ const SUMMARY_COLUMNS = [
 
 /** Every statement this file runs, by name. */
 export const EPISODE_STATEMENTS = {
-  selectEpisode: `SELECT id, tenant_id AS tenantId, task_id AS taskId, task_version AS taskVersion, seed, status, version, agent,
-       run_label AS runLabel, tags_json AS tagsJson, state_json AS stateJson, chain_head AS chainHead,
-       created_at AS createdAt, updated_at AS updatedAt
+  selectEpisode: `SELECT id, tenant_id AS tenantId, api_key_id AS apiKeyId, task_id AS taskId, task_version AS taskVersion, seed,
+       status, version, agent, run_label AS runLabel, tags_json AS tagsJson, state_json AS stateJson, chain_head AS chainHead,
+       chain_scheme AS chainScheme, chain_key_id AS chainKeyId, created_at AS createdAt, updated_at AS updatedAt
   FROM episodes WHERE id = ? AND tenant_id = ?`,
   selectEpisodeVersion: `SELECT version FROM episodes WHERE id = ? AND tenant_id = ?`,
   countActiveEpisodes: `SELECT COUNT(*) AS n FROM episodes WHERE tenant_id = ? AND status = 'active'`,
-  insertEpisode: `INSERT INTO episodes (id, tenant_id, task_id, task_version, seed, version, agent, run_label, tags_json,
-  ${SUMMARY_COLUMNS.join(', ')}, created_at, updated_at)
-VALUES (?, ?, ?, ?, ?, 0, ?, ?, ?, ${SUMMARY_COLUMNS.map(() => '?').join(', ')}, ?, ?)`,
+  insertEpisode: `INSERT INTO episodes (id, tenant_id, api_key_id, task_id, task_version, seed, version, agent, run_label, tags_json,
+  chain_head, chain_scheme, chain_key_id, ${SUMMARY_COLUMNS.join(', ')}, created_at, updated_at)
+VALUES (?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ${SUMMARY_COLUMNS.map(() => '?').join(', ')}, ?, ?)`,
   insertEpisodeTag: `INSERT INTO episode_tags (episode_id, tenant_id, tag) VALUES (?, ?, ?)`,
   updateEpisodeStep: `UPDATE episodes SET version = version + 1, chain_head = ?, ${SUMMARY_COLUMNS.map((c) => `${c} = ?`).join(', ')}, updated_at = ?
 WHERE id = ? AND tenant_id = ? AND version = ?`,
@@ -51,7 +51,23 @@ VALUES (?, ?, ?, ?, ?, ?, ?)`,
 /** One episode with its state snapshot: the columns a step reads, named and typed as Prisma's `Episode` names them. */
 export type EpisodeWithStateRow = Pick<
   Episode,
-  'id' | 'tenantId' | 'taskId' | 'taskVersion' | 'seed' | 'status' | 'version' | 'agent' | 'runLabel' | 'tagsJson' | 'stateJson' | 'chainHead' | 'createdAt' | 'updatedAt'
+  | 'id'
+  | 'tenantId'
+  | 'apiKeyId'
+  | 'taskId'
+  | 'taskVersion'
+  | 'seed'
+  | 'status'
+  | 'version'
+  | 'agent'
+  | 'runLabel'
+  | 'tagsJson'
+  | 'stateJson'
+  | 'chainHead'
+  | 'chainScheme'
+  | 'chainKeyId'
+  | 'createdAt'
+  | 'updatedAt'
 >;
 
 export function selectEpisode(sql: SqlConnection, tenantId: string, episodeId: string): EpisodeWithStateRow | null {
@@ -95,7 +111,7 @@ const summaryValues = (s: EpisodeSummary) => [
 
 export function insertEpisode(
   sql: SqlConnection,
-  episode: Omit<EpisodeRecord, 'state' | 'status' | 'updatedAt' | 'chainHead' | 'version'>,
+  episode: Omit<EpisodeRecord, 'state' | 'status' | 'updatedAt' | 'version'>,
   summary: EpisodeSummary,
 ): void {
   const now = sqliteTimestamp(episode.createdAt);
@@ -104,12 +120,16 @@ export function insertEpisode(
     .run(
       episode.id,
       episode.tenantId,
+      episode.apiKeyId,
       episode.taskId,
       episode.taskVersion,
       episode.seed,
       episode.agent,
       episode.runLabel,
       JSON.stringify(episode.tags),
+      episode.chainHead,
+      episode.chainScheme,
+      episode.chainKeyId,
       ...summaryValues(summary),
       now,
       now,

@@ -7,6 +7,8 @@ export type EpisodeRowStatus = 'active' | 'resolved' | 'out_of_steps' | 'expired
 export interface EpisodeRecord {
   id: string;
   tenantId: string;
+  /** The API key that started it (null: anonymous, or before keys were recorded). */
+  apiKeyId: string | null;
   status: EpisodeRowStatus;
   taskId: string;
   taskVersion: string;
@@ -17,12 +19,16 @@ export interface EpisodeRecord {
   tags: string[];
   state: EpisodeState;
   chainHead: string;
+  /** The chain's scheme (hash-chain.ts CHAIN_SCHEMES) and the key its links are (or, for legacy ones, now) keyed with. */
+  chainScheme: string;
+  chainKeyId: string | null;
   createdAt: Date;
   updatedAt: Date;
 }
 
 export interface NewEpisode {
   id: string;
+  apiKeyId: string | null;
   taskId: string;
   taskVersion: string;
   seed: number;
@@ -76,8 +82,8 @@ export abstract class EpisodeRepository {
   /** One episode with its state (active ones from the same cache as steps). */
   abstract find(tenantId: string, episodeId: string): Promise<EpisodeRecord | null>;
 
-  /** The tenant's most recently created episode. */
-  abstract findLatest(tenantId: string): Promise<EpisodeRecord | null>;
+  /** The tenant's most recently created episode (of one API key, when `apiKeyId` is given). */
+  abstract findLatest(tenantId: string, apiKeyId?: string | null): Promise<EpisodeRecord | null>;
 
   /**
    * Reads the episode, lets `decide` compute the step from it, and stores the result (the episode row and a

@@ -1,6 +1,8 @@
 import { Module } from '@nestjs/common';
 import { TasksModule } from '../tasks/tasks.module';
+import { ChainKeys } from './chain-keys';
 import { EpisodeExpiryService } from './episode-expiry.service';
+import { LegacyChainSeals } from './legacy-chain-seals';
 import { EpisodeRepository } from './episode.repository';
 import { EpisodesController } from './episodes.controller';
 import { EpisodesService } from './episodes.service';
@@ -10,7 +12,13 @@ import { SqliteEpisodeRepository } from './sqlite-episode.repository';
 @Module({
   imports: [TasksModule],
   controllers: [EpisodesController, GraderController],
-  providers: [EpisodesService, EpisodeExpiryService, { provide: EpisodeRepository, useClass: SqliteEpisodeRepository }],
-  exports: [EpisodesService],
+  providers: [
+    EpisodesService,
+    EpisodeExpiryService,
+    ChainKeys,
+    LegacyChainSeals,
+    { provide: EpisodeRepository, useClass: SqliteEpisodeRepository },
+  ],
+  exports: [EpisodesService, ChainKeys],
 })
 export class EpisodesModule {}

@@ -2,6 +2,7 @@ import { randomInt, randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { canonicalJson, sha256Hex } from '../common/canonical-json';
 import { ConflictError, InvalidFieldError, NotFoundError } from '../common/errors/domain-errors';
+import type { EpisodeCaller } from '../access/principal';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { canonicalAction, type Action } from '../engine/actions';
 import { reset, step } from '../engine/engine';
@@ -25,14 +26,15 @@ export class EpisodesService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  async reset(tenantId: string, request: ResetRequestDto): Promise<ResetResponseDto> {
+  async reset(caller: EpisodeCaller, request: ResetRequestDto): Promise<ResetResponseDto> {
     const { task, version } = this.latestTask(request.task_id ?? DEFAULT_TASK_ID);
     const seed = request.seed ?? randomInt(0, MAX_SEED);
     const state = reset(task, seed);
     const episode = await this.episodes.create(
-      tenantId,
+      caller.tenantId,
       {
         id: request.episode_id ?? randomUUID(),
+        apiKeyId: caller.keyId,
         taskId: task.id,
         taskVersion: version,
         seed,
@@ -51,17 +53,17 @@ export class EpisodesService {
    * Applies one action. With a `requestId`, the step is idempotent: a retry of the same request (same id, same
    * action) gets the original response and applies nothing; the same id with another action is a 409.
    */
-  async step(tenantId: string, episodeId: string, action: Action, requestId?: string): Promise<StepResponseDto> {
+  async step(caller: EpisodeCaller, episodeId: string, action: Action, requestId?: string): Promise<StepResponseDto> {
     this.checkConfiguredLimits(action);
     const request = requestId === undefined ? null : { requestId };
     let outcome;
     try {
-      outcome = await this.applyStep(tenantId, episodeId, action, request);
+      outcome = await this.applyStep(caller, episodeId, action, request);
     } catch (error) {
       // The episode runs a task version another server process stored after this one started: load it, retry.
       if (!(error instanceof TaskVersionNotLoadedError)) throw error;
       await this.tasks.fetchVersion(error.taskId, error.version);
-      outcome = await this.applyStep(tenantId, episodeId, action, request);
+      outcome = await this.applyStep(caller, episodeId, action, request);
     }
     if (outcome.kind === 'applied') return outcome.response;
     // A request id seen before: the original response if it is the same action (hashed as the repository does).
@@ -71,8 +73,9 @@ export class EpisodesService {
     return JSON.parse(outcome.responseJson) as StepResponseDto;
   }
 
-  private applyStep(tenantId: string, episodeId: string, action: Action, request: { requestId: string } | null) {
-    return this.episodes.applyStep(tenantId, episodeId, request, (current) => {
+  private applyStep(caller: EpisodeCaller, episodeId: string, action: Action, request: { requestId: string } | null) {
+    return this.episodes.applyStep(caller.tenantId, episodeId, request, (current) => {
+      if (!visibleTo(caller, current)) throw new NotFoundError(`no episode "${episodeId}"`);
       if (current.status !== 'active') {
         throw new ConflictError(`episode "${episodeId}" is ${current.status.replace(/_/g, ' ')}; start a new one with POST /reset`);
       }
@@ -97,27 +100,28 @@ export class EpisodesService {
     }
   }
 
-  async state(tenantId: string, episodeId: string): Promise<EpisodeStateDto> {
-    const episode = await this.require(tenantId, episodeId);
+  async state(caller: EpisodeCaller, episodeId: string): Promise<EpisodeStateDto> {
+    const episode = await this.require(caller, episodeId);
     const task = await this.taskOf(episode);
-    const actions = await this.episodes.listActions(tenantId, episodeId);
+    const actions = await this.episodes.listActions(caller.tenantId, episodeId);
     return presentState(task, episode, grade(task, episode.state), actions);
   }
 
   /** The current observation of an episode (what the agent would see after its last step). */
-  async observation(tenantId: string, episodeId: string): Promise<Observation> {
-    const episode = await this.require(tenantId, episodeId);
+  async observation(caller: EpisodeCaller, episodeId: string): Promise<Observation> {
+    const episode = await this.require(caller, episodeId);
     return observe(await this.taskOf(episode), episode.state);
   }
 
-  async latestState(tenantId: string): Promise<EpisodeStateDto> {
-    const latest = await this.episodes.findLatest(tenantId);
-    if (!latest) throw new NotFoundError('this tenant has no episode yet; start one with POST /reset');
-    return this.state(tenantId, latest.id);
+  /** The caller's most recent episode: an agent key's own, the whole tenant's for a reader or anonymous. */
+  async latestState(caller: EpisodeCaller): Promise<EpisodeStateDto> {
+    const latest = await this.episodes.findLatest(caller.tenantId, caller.seesWholeTenant ? undefined : caller.keyId);
+    if (!latest) throw new NotFoundError('no episode yet; start one with POST /reset');
+    return this.state(caller, latest.id);
   }
 
-  async grade(tenantId: string, episodeId: string): Promise<GradeResponseDto> {
-    const episode = await this.require(tenantId, episodeId);
+  async grade(caller: EpisodeCaller, episodeId: string): Promise<GradeResponseDto> {
+    const episode = await this.require(caller, episodeId);
     return presentGrade(episode, grade(await this.taskOf(episode), episode.state));
   }
 
@@ -130,13 +134,18 @@ export class EpisodesService {
     }
   }
 
-  private async require(tenantId: string, episodeId: string): Promise<EpisodeRecord> {
-    const episode = await this.episodes.find(tenantId, episodeId);
-    if (!episode) throw new NotFoundError(`no episode "${episodeId}"`);
+  /** The episode, if the caller may see it; another key's episode answers exactly like a missing one. */
+  private async require(caller: EpisodeCaller, episodeId: string): Promise<EpisodeRecord> {
+    const episode = await this.episodes.find(caller.tenantId, episodeId);
+    if (!episode || !visibleTo(caller, episode)) throw new NotFoundError(`no episode "${episodeId}"`);
     return episode;
   }
 
   private taskOf(episode: EpisodeRecord): Promise<Task> {
     return this.tasks.fetchVersion(episode.taskId, episode.taskVersion);
   }
+}
+
+function visibleTo(caller: EpisodeCaller, episode: EpisodeRecord): boolean {
+  return caller.seesWholeTenant || episode.apiKeyId === caller.keyId;
 }

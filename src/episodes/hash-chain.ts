@@ -1,8 +1,46 @@
+import { createHash, createHmac } from 'node:crypto';
 import type { Action } from '../engine/actions';
-import { canonicalJson, sha256Hex } from '../common/canonical-json';
+import { canonicalJson } from '../common/canonical-json';
 
-/** The hash that precedes an episode's first action-log row. */
+/*
+ * The tamper-evident record of an episode. Since the keyed-chain release every episode is chained under HMAC with a
+ * key that does not live in the database (CHAIN_KEY): its first link commits to the episode's metadata (tenant,
+ * task and version, seed, agent, run label, tags, the key that started it, creation time), each action-log row to
+ * the previous link. Someone who can write the database file but not read the key can neither rewrite rows nor
+ * metadata without verify noticing. Episodes chained before then ("sha256-v1", unkeyed) were sealed under the key
+ * at the first start of that release (see LegacyChainSeals); their later rows are keyed.
+ */
+
+/** How an episode's chain is computed. */
+export const CHAIN_SCHEMES = { legacy: 'sha256-v1', keyed: 'hmac-sha256-v2' } as const;
+export type ChainScheme = (typeof CHAIN_SCHEMES)[keyof typeof CHAIN_SCHEMES];
+
+/** The link before an unkeyed (sha256-v1) episode's first row. */
 export const CHAIN_GENESIS = '0'.repeat(64);
+
+export interface ChainKey {
+  /** `hk_` + 12 hex of the secret's SHA-256: names the key without revealing it. */
+  id: string;
+  secret: string;
+}
+
+export function chainKeyOf(secret: string): ChainKey {
+  return { id: `hk_${createHash('sha256').update(secret, 'utf8').digest('hex').slice(0, 12)}`, secret };
+}
+
+/** What the first link of a keyed chain commits to. */
+export interface EpisodeMetadata {
+  episodeId: string;
+  tenantId: string;
+  taskId: string;
+  taskVersion: string;
+  seed: number;
+  agent: string | null;
+  runLabel: string | null;
+  tags: string[];
+  apiKeyId: string | null;
+  createdAt: Date;
+}
 
 export interface ChainedRow {
   episodeId: string;
@@ -15,12 +53,18 @@ export interface ChainedRow {
   createdAt: Date;
 }
 
+/** The first link of a keyed chain: HMAC over the episode's metadata. */
+export function chainStart(key: ChainKey, metadata: EpisodeMetadata): string {
+  return hmac(key, `supportdesk/chain-start/v2\n${metadataJson(metadata)}`);
+}
+
 /**
- * sha256 over the previous row's hash and the canonical JSON of this row. Changing, removing or reordering
- * any row changes every hash after it, so the first row whose stored hash disagrees is where tampering starts.
+ * The link of one action-log row: over the previous link and the canonical JSON of the row, so changing,
+ * removing or reordering any row changes every link after it; keyed (HMAC) unless the row belongs to the
+ * unkeyed part of a legacy chain.
  */
-export function chainHash(previousHash: string, row: ChainedRow): string {
-  const body = canonicalJson({
+export function chainLink(key: ChainKey | null, previous: string, row: ChainedRow): string {
+  const body = `${previous}\n${canonicalJson({
     episode_id: row.episodeId,
     step: row.stepIndex,
     action: row.action,
@@ -29,6 +73,30 @@ export function chainHash(previousHash: string, row: ChainedRow): string {
     outcome: row.outcome,
     error: row.error,
     created_at: row.createdAt.toISOString(),
+  })}`;
+  return key ? hmac(key, body) : createHash('sha256').update(body, 'utf8').digest('hex');
+}
+
+/** The seal of a legacy episode: its metadata and its unkeyed chain up to `sealedSteps`, under the key. */
+export function legacySeal(key: ChainKey, metadata: EpisodeMetadata, sealedSteps: number, sealedHead: string): string {
+  return hmac(key, `supportdesk/legacy-seal/v2\n${metadataJson(metadata)}\n${sealedSteps}\n${sealedHead}`);
+}
+
+function metadataJson(m: EpisodeMetadata): string {
+  return canonicalJson({
+    episode_id: m.episodeId,
+    tenant_id: m.tenantId,
+    task_id: m.taskId,
+    task_version: m.taskVersion,
+    seed: m.seed,
+    agent: m.agent,
+    run_label: m.runLabel,
+    tags: m.tags,
+    api_key_id: m.apiKeyId,
+    created_at: m.createdAt.toISOString(),
   });
-  return sha256Hex(`${previousHash}\n${body}`);
+}
+
+function hmac(key: ChainKey, text: string): string {
+  return createHmac('sha256', key.secret).update(text, 'utf8').digest('hex');
 }

@@ -5,7 +5,9 @@
 export { EpisodesModule } from './episodes.module';
 export { EpisodesService, DEFAULT_TASK_ID } from './episodes.service';
 export type { ActionLogRecord, EpisodeRowStatus } from './episode.repository';
-export { CHAIN_GENESIS, chainHash, type ChainedRow } from './hash-chain';
+export { CHAIN_SCHEMES, chainLink, type ChainKey, type ChainedRow, type EpisodeMetadata } from './hash-chain';
+export { ChainKeys } from './chain-keys';
+export { verifyChain, type ChainFinding, type LoggedRow, type StoredChain } from './chain-verification';
 export { COMPONENT_COLUMN_NAMES } from './score-columns';
 export { presentActionLog, presentComponents, toPoints } from './episode.presenter';
 export { ResetRequestDto, MAX_SEED, TAG_PATTERN } from './dto/reset-request.dto';

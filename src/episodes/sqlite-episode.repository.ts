@@ -1,13 +1,14 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { canonicalJson, sha256Hex } from '../common/canonical-json';
-import { ConflictError, NotFoundError, TooManyError } from '../common/errors/domain-errors';
+import { ConflictError, NotFoundError, TooManyError, UnavailableError } from '../common/errors/domain-errors';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { Database } from '../database/database.service';
 import type { SqlConnection } from '../database/group-commit';
 import type { GradeBreakdown } from '../engine/grader';
 import type { EpisodeState } from '../engine/state';
 import { ActiveEpisodeCache } from './active-episode-cache';
-import { CHAIN_GENESIS, chainHash } from './hash-chain';
+import { ChainKeys } from './chain-keys';
+import { CHAIN_SCHEMES, chainLink, chainStart, type ChainKey } from './hash-chain';
 import { componentColumns } from './score-columns';
 import {
   countActiveEpisodes,
@@ -46,6 +47,7 @@ export class SqliteEpisodeRepository extends EpisodeRepository {
 
   constructor(
     private readonly database: Database,
+    private readonly keys: ChainKeys,
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
     super();
@@ -66,20 +68,28 @@ export class SqliteEpisodeRepository extends EpisodeRepository {
         }
       }
       const now = new Date();
-      const record: EpisodeRecord = {
-        id: episode.id,
+      const key = this.keys.current;
+      const metadata = {
+        episodeId: episode.id,
         tenantId,
-        status: episode.state.status,
+        apiKeyId: episode.apiKeyId,
         taskId: episode.taskId,
         taskVersion: episode.taskVersion,
         seed: episode.seed,
-        version: 0,
         agent: episode.agent,
         runLabel: episode.runLabel,
         tags: episode.tags,
-        state: episode.state,
-        chainHead: CHAIN_GENESIS,
         createdAt: now,
+      };
+      const record: EpisodeRecord = {
+        ...metadata,
+        id: episode.id,
+        status: episode.state.status,
+        version: 0,
+        state: episode.state,
+        chainHead: chainStart(key, metadata),
+        chainScheme: CHAIN_SCHEMES.keyed,
+        chainKeyId: key.id,
         updatedAt: now,
       };
       try {
@@ -111,9 +121,10 @@ export class SqliteEpisodeRepository extends EpisodeRepository {
     });
   }
 
-  findLatest(tenantId: string): Promise<EpisodeRecord | null> {
+  findLatest(tenantId: string, apiKeyId?: string | null): Promise<EpisodeRecord | null> {
     return this.database.serialized(async (db) => {
-      const row = await db.episode.findFirst({ where: { tenantId }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] });
+      const where = apiKeyId === undefined ? { tenantId } : { tenantId, apiKeyId };
+      const row = await db.episode.findFirst({ where, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] });
       return row ? toRecord(row) : null;
     });
   }
@@ -157,7 +168,7 @@ export class SqliteEpisodeRepository extends EpisodeRepository {
     const createdAt = new Date();
     // The engine's log entry holds the canonical action: serialized once, for the log row and the request key.
     const actionJson = canonicalJson(entry.action);
-    const hash = chainHash(episode.chainHead, {
+    const hash = chainLink(this.linkKey(episode), episode.chainHead, {
       episodeId: episode.id,
       stepIndex: entry.step,
       action: entry.action,
@@ -195,6 +206,16 @@ export class SqliteEpisodeRepository extends EpisodeRepository {
     }
     this.cache.put({ ...episode, status: state.status, version: episode.version + 1, state, chainHead: hash, updatedAt: createdAt });
     return { kind: 'applied', response };
+  }
+
+  /** The key new links of this episode are made with (none only for a legacy episode not sealed yet). */
+  private linkKey(episode: EpisodeRecord): ChainKey | null {
+    if (episode.chainKeyId === null) return null;
+    const key = this.keys.byId(episode.chainKeyId);
+    if (!key) {
+      throw new UnavailableError(`episode "${episode.id}" is chained with key ${episode.chainKeyId}, which this server does not hold; add it to CHAIN_RETIRED_KEYS_FILE`);
+    }
+    return key;
   }
 
   expireIdleEpisodesOfAllTenants(cutoff: Date): Promise<number> {
@@ -251,6 +272,7 @@ function toRecord(row: EpisodeWithStateRow): EpisodeRecord {
   return {
     id: row.id,
     tenantId: row.tenantId,
+    apiKeyId: row.apiKeyId,
     status: row.status as EpisodeRowStatus,
     taskId: row.taskId,
     taskVersion: row.taskVersion,
@@ -261,6 +283,8 @@ function toRecord(row: EpisodeWithStateRow): EpisodeRecord {
     tags: JSON.parse(row.tagsJson) as string[],
     state: JSON.parse(row.stateJson) as EpisodeState,
     chainHead: row.chainHead,
+    chainScheme: row.chainScheme,
+    chainKeyId: row.chainKeyId,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
   };

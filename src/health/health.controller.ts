@@ -6,11 +6,11 @@ import type { FastifyReply } from 'fastify';
 import { HealthService } from './health.service';
 
 @ApiTags('service')
-@Access.Public()
 @Controller('health')
 export class HealthController {
   constructor(private readonly health: HealthService) {}
 
+  @Access.Public()
   @Get()
   @ApiOperation({ operationId: 'health', summary: 'Liveness and database check' })
   @ApiOkResponse({ type: HealthDto })

@@ -3,6 +3,7 @@ import { FastifyAdapter } from '@nestjs/platform-fastify';
 import type { Logger } from 'pino';
 import type { AppConfig } from '../config/app-config';
 import { answerClientError } from './client-error-handler';
+import { registerHostCheck } from './host-allow-list';
 import { registerJsonBodyParser } from './json-body-parser';
 import { requestIdFrom } from './request-id';
 import { registerRequestLogging } from './request-logging';
@@ -26,6 +27,7 @@ export function createHttpAdapter(config: AppConfig, logger: Logger): FastifyAda
   });
   const instance = adapter.getInstance();
   registerRequestLogging(instance, logger);
+  registerHostCheck(instance, config);
   registerJsonBodyParser(instance, config.bodyLimitBytes);
   return adapter;
 }

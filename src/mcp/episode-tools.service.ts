@@ -1,4 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
+import type { EpisodeCaller } from '../access/principal';
 import { translateError } from '../common/errors/error-translator';
 import { validateBody } from '../common/validate-body';
 import { ACTION_TYPES } from '../engine/vocabulary';
@@ -20,9 +21,8 @@ export interface ToolResult {
   [key: string]: unknown;
 }
 
-/** Who is calling and which episode their session is bound to. */
-export interface ToolCaller {
-  tenantId: string;
+/** Who is calling (tenant, key, what it may see) and which episode their session is bound to. */
+export interface ToolCaller extends EpisodeCaller {
   boundEpisodeId: string | null;
 }
 
@@ -60,11 +60,11 @@ export class EpisodeTools {
       return failure('no episode: pass episode_id, or bind the session to one at initialize (x-episode-id header)');
     }
     try {
-      if (name === 'view_inbox') return success(await this.inboxView(caller.tenantId, episodeId));
-      if (name === 'view_ticket') return success(await this.ticketView(caller.tenantId, episodeId));
+      if (name === 'view_inbox') return success(await this.inboxView(caller, episodeId));
+      if (name === 'view_ticket') return success(await this.ticketView(caller, episodeId));
       if (!(ACTION_TYPES as readonly string[]).includes(name)) return failure(`unknown tool "${name}"`);
       const body = await validateBody(StepRequestDto, { episode_id: episodeId, action: { type: name, ...rest } });
-      return success(await this.episodes.step(caller.tenantId, body.episode_id, body.action));
+      return success(await this.episodes.step(caller, body.episode_id, body.action));
     } catch (error) {
       const translated = translateError(error);
       if (translated.unexpected) this.logger.error('unhandled error in an MCP tool call', error instanceof Error ? error.stack : String(error));
@@ -72,13 +72,13 @@ export class EpisodeTools {
     }
   }
 
-  private async inboxView(tenantId: string, episodeId: string) {
-    const { instruction, inbox, score, step_count, remaining_steps } = await this.episodes.observation(tenantId, episodeId);
+  private async inboxView(caller: EpisodeCaller, episodeId: string) {
+    const { instruction, inbox, score, step_count, remaining_steps } = await this.episodes.observation(caller, episodeId);
     return { episode_id: episodeId, instruction, inbox, score, step_count, remaining_steps };
   }
 
-  private async ticketView(tenantId: string, episodeId: string) {
-    const { active_ticket, last_action_error } = await this.episodes.observation(tenantId, episodeId);
+  private async ticketView(caller: EpisodeCaller, episodeId: string) {
+    const { active_ticket, last_action_error } = await this.episodes.observation(caller, episodeId);
     return { episode_id: episodeId, active_ticket, last_action_error };
   }
 

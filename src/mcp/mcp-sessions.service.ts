@@ -5,6 +5,8 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { APP_VERSION } from '../common/app-version';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
+import type { EpisodeCaller } from '../access/principal';
+import { KeyRevocations } from '../tenants/key-revocations';
 import { EpisodeTools, type ToolCaller } from './episode-tools.service';
 
 interface McpSession {
@@ -25,15 +27,20 @@ export class McpSessions implements OnModuleDestroy {
 
   constructor(
     private readonly tools: EpisodeTools,
+    revocations: KeyRevocations,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
     this.sweeper = setInterval(() => this.closeIdle(), Math.min(60_000, config.sessionIdleTimeoutMs)).unref();
+    // A revoked key's sessions end at once.
+    revocations.onRevoked((keyId) => {
+      for (const [id, session] of this.sessions) if (session.caller.keyId === keyId) this.end(id, session);
+    });
   }
 
-  /** The session with this id, only for the tenant that owns it. */
-  find(sessionId: string, tenantId: string): McpSession | null {
+  /** The session with this id, only for the tenant and key that opened it. */
+  find(sessionId: string, caller: EpisodeCaller): McpSession | null {
     const session = this.sessions.get(sessionId);
-    if (!session || session.caller.tenantId !== tenantId) return null;
+    if (!session || session.caller.tenantId !== caller.tenantId || session.caller.keyId !== caller.keyId) return null;
     session.lastUsed = Date.now();
     return session;
   }
@@ -78,11 +85,13 @@ export class McpSessions implements OnModuleDestroy {
   private closeIdle(): void {
     const cutoff = Date.now() - this.config.sessionIdleTimeoutMs;
     for (const [id, session] of this.sessions) {
-      if (session.lastUsed < cutoff) {
-        this.sessions.delete(id);
-        session.transport.close().catch((error: unknown) => this.logger.warn(`closing MCP session: ${String(error)}`));
-      }
+      if (session.lastUsed < cutoff) this.end(id, session);
     }
+  }
+
+  private end(id: string, session: McpSession): void {
+    this.sessions.delete(id);
+    session.transport.close().catch((error: unknown) => this.logger.warn(`closing MCP session: ${String(error)}`));
   }
 
   async onModuleDestroy(): Promise<void> {

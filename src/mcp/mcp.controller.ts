@@ -1,10 +1,11 @@
 import { Controller, Delete, Get, HttpCode, Inject, Post, Req, Res } from '@nestjs/common';
 import { ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
-import { RouteConfig } from '@nestjs/platform-fastify';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Access } from '../access/access.decorator';
-import { CurrentTenant } from '../access/current-principal.decorator';
+import { MergeRouteConfig } from '../access/route-config';
+import { CurrentCaller } from '../access/current-principal.decorator';
+import type { EpisodeCaller } from '../access/principal';
 import { isJsonRpcMessage, JSON_RPC, JSON_RPC_ROUTE, rpcError } from '../common/json-rpc';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { EpisodesService } from '../episodes';
@@ -18,7 +19,6 @@ const SESSION_HEADER = 'mcp-session-id';
  * expects; well-formed messages go to the SDK transport of their session, which writes the raw response.
  */
 @ApiTags('mcp')
-@Access.Tenant()
 @Controller('mcp')
 export class McpController {
   constructor(
@@ -27,16 +27,17 @@ export class McpController {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
+  @Access.Agent()
   @Post()
   @HttpCode(200)
-  @RouteConfig({ [JSON_RPC_ROUTE]: true })
+  @MergeRouteConfig({ [JSON_RPC_ROUTE]: true })
   @ApiOperation({
     operationId: 'mcp',
     summary: 'Model Context Protocol (JSON-RPC 2.0, streamable HTTP): initialize, tools/list, tools/call',
   })
   @ApiBody({ schema: { type: 'object', additionalProperties: true, description: 'A JSON-RPC 2.0 message' } })
   @ApiOkResponse({ schema: { type: 'object', additionalProperties: true, description: 'A JSON-RPC 2.0 response' } })
-  async post(@CurrentTenant() tenantId: string, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+  async post(@CurrentCaller() caller: EpisodeCaller, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     const body = request.body;
     const id = (body as { id?: unknown })?.id;
     if (!isJsonRpcMessage(body)) {
@@ -45,7 +46,7 @@ export class McpController {
     }
     const sessionId = request.headers[SESSION_HEADER];
     if (typeof sessionId === 'string') {
-      const session = this.sessions.find(sessionId, tenantId);
+      const session = this.sessions.find(sessionId, caller);
       if (!session) {
         await reply.code(404).send(rpcError(id, JSON_RPC.serverError, 'unknown or expired MCP session; initialize a new one'));
         return;
@@ -58,35 +59,37 @@ export class McpController {
       await reply.code(200).send(rpcError(id, JSON_RPC.serverError, 'no MCP session: send initialize first'));
       return;
     }
-    if (this.sessions.countFor(tenantId) >= this.config.maxSessionsPerTenant) {
+    if (this.sessions.countFor(caller.tenantId) >= this.config.maxSessionsPerTenant) {
       await reply.code(200).send(rpcError(id, JSON_RPC.serverError, `too many MCP sessions for this tenant (at most ${this.config.maxSessionsPerTenant})`));
       return;
     }
-    const boundEpisodeId = await this.boundEpisode(request, tenantId);
+    const boundEpisodeId = await this.boundEpisode(request, caller);
     if (boundEpisodeId === false) {
       await reply.code(200).send(rpcError(id, JSON_RPC.invalidParams, 'the episode to bind (x-episode-id) does not exist for this tenant'));
       return;
     }
-    const transport = await this.sessions.open({ tenantId, boundEpisodeId });
+    const transport = await this.sessions.open({ ...caller, boundEpisodeId });
     reply.hijack();
     await transport.handleRequest(request.raw, reply.raw, body);
   }
 
+  @Access.Agent()
   @Get()
   @ApiOperation({ operationId: 'mcpStream', summary: 'MCP server-to-client stream of a session (mcp-session-id header)' })
-  async stream(@CurrentTenant() tenantId: string, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
-    await this.forward(tenantId, request, reply);
+  async stream(@CurrentCaller() caller: EpisodeCaller, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    await this.forward(caller, request, reply);
   }
 
+  @Access.Agent()
   @Delete()
   @ApiOperation({ operationId: 'mcpClose', summary: 'End an MCP session (mcp-session-id header)' })
-  async close(@CurrentTenant() tenantId: string, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
-    await this.forward(tenantId, request, reply);
+  async close(@CurrentCaller() caller: EpisodeCaller, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    await this.forward(caller, request, reply);
   }
 
-  private async forward(tenantId: string, request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  private async forward(caller: EpisodeCaller, request: FastifyRequest, reply: FastifyReply): Promise<void> {
     const sessionId = request.headers[SESSION_HEADER];
-    const session = typeof sessionId === 'string' ? this.sessions.find(sessionId, tenantId) : null;
+    const session = typeof sessionId === 'string' ? this.sessions.find(sessionId, caller) : null;
     if (!session) {
       await reply.code(404).send(rpcError(null, JSON_RPC.serverError, 'unknown or expired MCP session'));
       return;
@@ -96,13 +99,13 @@ export class McpController {
   }
 
   /** The episode named at initialize (x-episode-id header or episode_id query), null for none, false if foreign. */
-  private async boundEpisode(request: FastifyRequest, tenantId: string): Promise<string | null | false> {
+  private async boundEpisode(request: FastifyRequest, caller: EpisodeCaller): Promise<string | null | false> {
     const header = request.headers['x-episode-id'];
     const query = (request.query as Record<string, unknown> | undefined)?.episode_id;
     const episodeId = typeof header === 'string' ? header : typeof query === 'string' ? query : null;
     if (episodeId === null) return null;
     try {
-      await this.episodes.observation(tenantId, episodeId);
+      await this.episodes.observation(caller, episodeId);
       return episodeId;
     } catch {
       return false;

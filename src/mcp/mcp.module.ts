@@ -3,9 +3,10 @@ import { EpisodeTools } from './episode-tools.service';
 import { McpController } from './mcp.controller';
 import { McpSessions } from './mcp-sessions.service';
 import { EpisodesModule } from '../episodes';
+import { TenantsModule } from '../tenants/tenants.module';
 
 @Module({
-  imports: [EpisodesModule],
+  imports: [EpisodesModule, TenantsModule],
   controllers: [McpController],
   providers: [EpisodeTools, McpSessions],
   exports: [EpisodeTools],

@@ -43,13 +43,13 @@ function readReadme(): string | undefined {
 
 /** OpenEnv's discovery routes. */
 @ApiTags('openenv')
-@Access.Public()
 @Controller()
 export class MetadataController {
   private readonly readme = readReadme();
 
   constructor(private readonly schemas: SchemaService) {}
 
+  @Access.Public()
   @Get('metadata')
   @ApiOperation({ operationId: 'getMetadata', summary: 'Name, description and version of the environment (OpenEnv)' })
   @ApiOkResponse({ type: MetadataDto })
@@ -63,6 +63,7 @@ export class MetadataController {
     };
   }
 
+  @Access.Public()
   @Get('schema')
   @ApiOperation({ operationId: 'getSchemas', summary: 'JSON Schemas of the action, the observation and the state (OpenEnv)' })
   @ApiOkResponse({ type: EnvironmentSchemasDto })

@@ -4,11 +4,11 @@ import { Access } from '../access/access.decorator';
 import { SchemaService } from './schema.service';
 
 @ApiTags('service')
-@Access.Public()
 @Controller()
 export class SchemaController {
   constructor(private readonly schemas: SchemaService) {}
 
+  @Access.Public()
   @Get('action_schema')
   @ApiOperation({
     operationId: 'getActionSchema',

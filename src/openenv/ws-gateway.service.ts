@@ -1,16 +1,20 @@
 import type { IncomingMessage, Server } from 'node:http';
+import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { Inject, Injectable, Logger, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { Authenticator, presentedKey } from '../auth/authenticator';
+import type { TenantPrincipal } from '../access/principal';
+import { RequestAuthentication } from '../auth/request-authentication';
 import { translateError } from '../common/errors/error-translator';
-import { answerRawAndClose } from '../http/raw-http-answer';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
+import { EpisodesService } from '../episodes';
+import { hostOrOriginRefusal } from '../http/host-allow-list';
+import { answerRawAndClose } from '../http/raw-http-answer';
 import { EpisodeTools } from '../mcp';
+import { KeyRevocations } from '../tenants/key-revocations';
 import { errorMessage, WS_ERROR_CODES } from './ws-protocol';
 import { WsSession } from './ws-session';
-import { EpisodesService } from '../episodes';
 
 export const WS_PATH = '/ws';
 
@@ -32,11 +36,17 @@ export class WsGateway implements OnApplicationBootstrap, BeforeApplicationShutd
 
   constructor(
     private readonly adapterHost: HttpAdapterHost,
-    private readonly authenticator: Authenticator,
+    private readonly authentication: RequestAuthentication,
     private readonly episodes: EpisodesService,
     private readonly tools: EpisodeTools,
+    revocations: KeyRevocations,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {}
+  ) {
+    // A revoked key's sessions end at once (other processes' revocations are caught by the per-message check).
+    revocations.onRevoked((keyId) => {
+      for (const session of this.sessions.values()) if (session.caller.keyId === keyId) session.end('the API key of this session has been revoked');
+    });
+  }
 
   onApplicationBootstrap(): void {
     const server = this.adapterHost.httpAdapter?.getHttpServer() as Server | undefined;
@@ -55,6 +65,8 @@ export class WsGateway implements OnApplicationBootstrap, BeforeApplicationShutd
       if (request.headers.upgrade?.toLowerCase() !== 'websocket') {
         return answerRawAndClose(socket, 400, `${WS_PATH} upgrades to WebSocket only`);
       }
+      const refusal = hostOrOriginRefusal(request.headers, this.config);
+      if (refusal) return answerRawAndClose(socket, 403, refusal);
       this.upgrade(request, socket, head, url).catch((error: unknown) => {
         this.logger.error(`WebSocket upgrade failed: ${String(error)}`);
         socket.destroy();
@@ -64,21 +76,27 @@ export class WsGateway implements OnApplicationBootstrap, BeforeApplicationShutd
   }
 
   private async upgrade(request: IncomingMessage, socket: Duplex, head: Buffer, url: URL): Promise<void> {
-    let tenantId: string;
+    let principal: TenantPrincipal;
     try {
-      const principal = await this.authenticator.identify(presentedKey(request.headers, url.searchParams.get('api_key')));
-      if (principal.kind !== 'tenant') return answerRawAndClose(socket, 403, 'the admin key cannot run episodes; use a tenant key');
-      tenantId = principal.tenantId;
+      // The one key check and rate limit, as for HTTP; this is the only place a key may come in the query string.
+      const found = await this.authentication.authenticate('agent', {
+        headers: request.headers,
+        clientAddress: (socket as Socket).remoteAddress ?? 'unknown',
+        queryKey: url.searchParams.get('api_key'),
+        acceptsQueryKey: true,
+      });
+      if (found.kind !== 'tenant') throw new Error('authentication let the admin key through to an agent route');
+      principal = found;
     } catch (error) {
       const translated = translateError(error);
       if (translated.unexpected) this.logger.error(`WebSocket authentication failed: ${error instanceof Error ? error.stack : String(error)}`);
       return answerRawAndClose(socket, translated.status, translated.message, translated.headers);
     }
-    this.wss!.handleUpgrade(request, socket, head, (ws) => this.accept(ws, tenantId));
+    this.wss!.handleUpgrade(request, socket, head, (ws) => this.accept(ws, principal));
   }
 
-  private accept(ws: WebSocket, tenantId: string): void {
-    const active = [...this.sessions.values()].filter((s) => s.tenantId === tenantId).length;
+  private accept(ws: WebSocket, principal: TenantPrincipal): void {
+    const active = [...this.sessions.values()].filter((s) => s.caller.tenantId === principal.tenantId).length;
     if (active >= this.config.maxSessionsPerTenant) {
       ws.send(
         JSON.stringify(
@@ -91,7 +109,7 @@ export class WsGateway implements OnApplicationBootstrap, BeforeApplicationShutd
       ws.close(1013, 'capacity reached');
       return;
     }
-    const session = new WsSession(tenantId, ws, this.episodes, this.tools);
+    const session = new WsSession(principal, ws, this.episodes, this.tools, this.authentication);
     this.sessions.set(ws, session);
     ws.on('message', (data: Buffer, isBinary) => {
       if (data.length > this.config.bodyLimitBytes) {

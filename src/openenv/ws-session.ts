@@ -1,5 +1,8 @@
 import { Logger } from '@nestjs/common';
 import type { WebSocket } from 'ws';
+import { callerOf, type EpisodeCaller, type TenantPrincipal } from '../access/principal';
+import type { RequestAuthentication } from '../auth/request-authentication';
+import { UnauthenticatedError } from '../common/errors/domain-errors';
 import { APP_VERSION } from '../common/app-version';
 import { translateError } from '../common/errors/error-translator';
 import { jsonInputProblem } from '../common/json-input';
@@ -10,22 +13,33 @@ import type { EpisodeTools } from '../mcp';
 import { errorMessage, WS_ERROR_CODES, type WsErrorCode } from './ws-protocol';
 
 /**
- * One OpenEnv WebSocket session: bound to the tenant of its upgrade request and to its current episode.
- * Messages are handled one at a time in arrival order; every step goes through the same service as HTTP, so it is
+ * One OpenEnv WebSocket session: bound to the principal of its upgrade request (tenant and key) and to its current
+ * episode. Messages are handled one at a time in arrival order; each is checked like an HTTP request (the key is
+ * still valid, the tenant is within its rate), and every step goes through the same service as HTTP, so it is
  * persisted, hash-chained and tenant-scoped exactly like an HTTP step.
  */
 export class WsSession {
   episodeId: string | null = null;
   lastActive = Date.now();
+  readonly caller: EpisodeCaller;
   private queue: Promise<void> = Promise.resolve();
   private readonly logger = new Logger('WsSession');
 
   constructor(
-    readonly tenantId: string,
+    private readonly principal: TenantPrincipal,
     private readonly socket: WebSocket,
     private readonly episodes: EpisodesService,
     private readonly tools: EpisodeTools,
-  ) {}
+    private readonly authentication: RequestAuthentication,
+  ) {
+    this.caller = callerOf(principal);
+  }
+
+  /** Ends the session with a reason (its episode stays resumable over HTTP with a valid key). */
+  end(reason: string): void {
+    this.send(errorMessage(WS_ERROR_CODES.session, reason));
+    this.socket.close(1008, 'policy violation');
+  }
 
   receive(raw: string): void {
     this.lastActive = Date.now();
@@ -51,6 +65,12 @@ export class WsSession {
     const problem = jsonInputProblem(message, 'the message');
     if (problem) return this.send(errorMessage(WS_ERROR_CODES.invalidJson, problem));
     try {
+      await this.authentication.checkMessage(this.principal);
+    } catch (error) {
+      if (error instanceof UnauthenticatedError) return this.end(error.message);
+      return this.sendError(error);
+    }
+    try {
       switch (message.type) {
         case 'reset':
           return await this.reset(message.data);
@@ -75,7 +95,7 @@ export class WsSession {
 
   private async reset(data: unknown): Promise<void> {
     const body = await validateBody(ResetRequestDto, data ?? {});
-    const result = await this.episodes.reset(this.tenantId, body);
+    const result = await this.episodes.reset(this.caller, body);
     this.episodeId = result.episode_id;
     this.send({ type: 'observation', data: result });
   }
@@ -83,12 +103,12 @@ export class WsSession {
   private async step(data: unknown): Promise<void> {
     if (this.episodeId === null) throw new SessionError('no episode in this session: send a reset first');
     const body = await validateBody(StepRequestDto, { episode_id: this.episodeId, action: data });
-    this.send({ type: 'observation', data: await this.episodes.step(this.tenantId, body.episode_id, body.action) });
+    this.send({ type: 'observation', data: await this.episodes.step(this.caller, body.episode_id, body.action) });
   }
 
   private async state(): Promise<void> {
     if (this.episodeId === null) throw new SessionError('no episode in this session: send a reset first');
-    this.send({ type: 'state', data: await this.episodes.state(this.tenantId, this.episodeId) });
+    this.send({ type: 'state', data: await this.episodes.state(this.caller, this.episodeId) });
   }
 
   /** MCP over the socket: initialize, tools/list and tools/call on the session's episode. */
@@ -108,7 +128,7 @@ export class WsSession {
         return reply({ tools: this.tools.list() });
       case 'tools/call':
         if (typeof params?.name !== 'string') return rpcError(id, JSON_RPC.invalidParams, 'params.name is required');
-        return reply(await this.tools.call({ tenantId: this.tenantId, boundEpisodeId: this.episodeId }, params.name, params.arguments));
+        return reply(await this.tools.call({ ...this.caller, boundEpisodeId: this.episodeId }, params.name, params.arguments));
       default:
         return rpcError(id, JSON_RPC.methodNotFound, `method ${method} is not supported`);
     }
@@ -126,6 +146,7 @@ export class WsSession {
       errorMessage(code, translated.message, {
         status: translated.status,
         ...(translated.details ? { details: translated.details } : {}),
+        ...(translated.headers?.['Retry-After'] ? { retry_after_s: Number(translated.headers['Retry-After']) } : {}),
       }),
     );
   }

@@ -5,11 +5,11 @@ import { TaskListDto } from './dto/task-summary.dto';
 import { TaskCatalog } from './task-catalog.service';
 
 @ApiTags('tasks')
-@Access.Public()
 @Controller('tasks')
 export class TasksController {
   constructor(private readonly catalog: TaskCatalog) {}
 
+  @Access.Public()
   @Get()
   @ApiOperation({ operationId: 'listTasks', summary: 'The task catalogue (no answers)' })
   @ApiOkResponse({ type: TaskListDto })

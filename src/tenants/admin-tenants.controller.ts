@@ -1,8 +1,10 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Access } from '../access/access.decorator';
 import { ApiErrors } from '../common/api-errors.decorator';
 import {
+  AdminEventListDto,
+  AdminEventsQueryDto,
   ApiKeyDto,
   ApiKeyListDto,
   CreateApiKeyDto,
@@ -14,11 +16,11 @@ import {
 import { TenantsService } from './tenants.service';
 
 @ApiTags('admin')
-@Access.Admin()
 @Controller('admin/tenants')
 export class AdminTenantsController {
   constructor(private readonly tenants: TenantsService) {}
 
+  @Access.Admin()
   @Post()
   @HttpCode(200)
   @ApiOperation({ operationId: 'createTenant', summary: 'Create a tenant' })
@@ -28,6 +30,7 @@ export class AdminTenantsController {
     return this.tenants.create(body.slug, body.name);
   }
 
+  @Access.Admin()
   @Get()
   @ApiOperation({ operationId: 'listTenants', summary: 'List tenants' })
   @ApiOkResponse({ type: TenantListDto })
@@ -35,15 +38,17 @@ export class AdminTenantsController {
     return { tenants: await this.tenants.list() };
   }
 
+  @Access.Admin()
   @Post(':slug/keys')
   @HttpCode(200)
-  @ApiOperation({ operationId: 'issueApiKey', summary: "Issue an API key for a tenant (the key is in this response only)" })
+  @ApiOperation({ operationId: 'issueApiKey', summary: 'Issue an API key for a tenant, agent or reader (the key is in this response only)' })
   @ApiOkResponse({ type: CreatedApiKeyDto })
   @ApiErrors(404, 422)
   issueKey(@Param('slug') slug: string, @Body() body: CreateApiKeyDto): Promise<CreatedApiKeyDto> {
-    return this.tenants.issueKey(slug, body.name);
+    return this.tenants.issueKey(slug, body.name, body.scope ?? 'agent');
   }
 
+  @Access.Admin()
   @Get(':slug/keys')
   @ApiOperation({ operationId: 'listApiKeys', summary: "List a tenant's keys (prefixes only)" })
   @ApiOkResponse({ type: ApiKeyListDto })
@@ -52,11 +57,27 @@ export class AdminTenantsController {
     return { keys: await this.tenants.listKeys(slug) };
   }
 
+  @Access.Admin()
   @Delete(':slug/keys/:key_id')
   @ApiOperation({ operationId: 'revokeApiKey', summary: 'Revoke a key; it answers 401 from then on' })
   @ApiOkResponse({ type: ApiKeyDto })
   @ApiErrors(404)
   revokeKey(@Param('slug') slug: string, @Param('key_id') keyId: string): Promise<ApiKeyDto> {
     return this.tenants.revokeKey(slug, keyId);
+  }
+}
+
+@ApiTags('admin')
+@Controller('admin/events')
+export class AdminEventsController {
+  constructor(private readonly tenants: TenantsService) {}
+
+  @Access.Admin()
+  @Get()
+  @ApiOperation({ operationId: 'listAdminEvents', summary: 'What the admin key did: tenants created, keys issued and revoked (newest first)' })
+  @ApiOkResponse({ type: AdminEventListDto })
+  @ApiErrors(422)
+  async events(@Query() query: AdminEventsQueryDto): Promise<AdminEventListDto> {
+    return { events: await this.tenants.events(query.limit ?? 100, query.before_id) };
   }
 }

@@ -1,10 +1,19 @@
 import { Injectable } from '@nestjs/common';
-import type { ApiKey, Tenant } from '../generated/prisma/client';
+import type { KeyScope } from '../access/principal';
 import { Database } from '../database/database.service';
+import type { AdminEvent, ApiKey, Tenant } from '../generated/prisma/client';
 
 export type ApiKeyRecord = Omit<ApiKey, 'hash'>;
 
-/** Tenants and their API keys. Keys are looked up by hash; the key itself is never stored. */
+/** What an admin action did, as recorded in the admin audit log. */
+export interface AdminEventInput {
+  action: 'tenant.created' | 'key.issued' | 'key.revoked';
+  tenantId: string;
+  keyId?: string;
+  detail: Record<string, string>;
+}
+
+/** Tenants, their API keys and the admin audit log. Keys are looked up by hash; the key itself is never stored. */
 @Injectable()
 export class TenantRepository {
   constructor(private readonly database: Database) {}
@@ -15,8 +24,15 @@ export class TenantRepository {
     });
   }
 
+  /** Creates the tenant and records it in the admin log, in one transaction. */
   create(tenant: { id: string; slug: string; name: string }): Promise<Tenant> {
-    return this.database.serialized((db) => db.tenant.create({ data: tenant }));
+    return this.database.serialized((db) =>
+      db.$transaction(async (tx) => {
+        const created = await tx.tenant.create({ data: tenant });
+        await tx.adminEvent.create({ data: event({ action: 'tenant.created', tenantId: created.id, detail: { slug: tenant.slug, name: tenant.name } }) });
+        return created;
+      }),
+    );
   }
 
   findBySlug(slug: string): Promise<Tenant | null> {
@@ -33,9 +49,16 @@ export class TenantRepository {
     });
   }
 
-  createKey(tenantId: string, key: { id: string; name: string; prefix: string; hash: string }): Promise<ApiKeyRecord> {
+  /** Stores a new key (its hash) and records the issue in the admin log, in one transaction. */
+  createKey(tenantId: string, key: { id: string; name: string; scope: KeyScope; prefix: string; hash: string }): Promise<ApiKeyRecord> {
     return this.database.serialized((db) =>
-      db.apiKey.create({ data: { ...key, tenantId }, omit: { hash: true } }),
+      db.$transaction(async (tx) => {
+        const created = await tx.apiKey.create({ data: { ...key, tenantId }, omit: { hash: true } });
+        await tx.adminEvent.create({
+          data: event({ action: 'key.issued', tenantId, keyId: key.id, detail: { name: key.name, scope: key.scope, prefix: key.prefix } }),
+        });
+        return created;
+      }),
     );
   }
 
@@ -45,18 +68,26 @@ export class TenantRepository {
     );
   }
 
-  /** Marks a key revoked (idempotent); null when the tenant has no such key. */
+  /** Marks a key revoked (idempotent: revoking twice records it once); null when the tenant has no such key. */
   revokeKey(tenantId: string, keyId: string, at: Date): Promise<ApiKeyRecord | null> {
-    return this.database.serialized(async (db) => {
-      const key = await db.apiKey.findFirst({ where: { id: keyId, tenantId }, omit: { hash: true } });
-      if (!key) return null;
-      if (key.revokedAt) return key;
-      return db.apiKey.update({ where: { id: keyId }, data: { revokedAt: at }, omit: { hash: true } });
-    });
+    return this.database.serialized((db) =>
+      db.$transaction(async (tx) => {
+        const key = await tx.apiKey.findFirst({ where: { id: keyId, tenantId }, omit: { hash: true } });
+        if (!key) return null;
+        if (key.revokedAt) return key;
+        const revoked = await tx.apiKey.update({ where: { id: keyId }, data: { revokedAt: at }, omit: { hash: true } });
+        await tx.adminEvent.create({ data: event({ action: 'key.revoked', tenantId, keyId, detail: { name: key.name, prefix: key.prefix } }) });
+        return revoked;
+      }),
+    );
   }
 
   findKeyByHash(hash: string): Promise<ApiKeyRecord | null> {
     return this.database.serialized((db) => db.apiKey.findUnique({ where: { hash }, omit: { hash: true } }));
+  }
+
+  findKey(keyId: string): Promise<ApiKeyRecord | null> {
+    return this.database.serialized((db) => db.apiKey.findUnique({ where: { id: keyId }, omit: { hash: true } }));
   }
 
   touchKey(keyId: string, at: Date): Promise<void> {
@@ -64,4 +95,19 @@ export class TenantRepository {
       await db.apiKey.update({ where: { id: keyId }, data: { lastUsedAt: at } });
     });
   }
+
+  /** The admin log, newest first, before the event `beforeId` when given. */
+  listEvents(limit: number, beforeId?: number): Promise<AdminEvent[]> {
+    return this.database.serialized((db) =>
+      db.adminEvent.findMany({
+        where: beforeId === undefined ? {} : { id: { lt: beforeId } },
+        orderBy: { id: 'desc' },
+        take: limit,
+      }),
+    );
+  }
+}
+
+function event(input: AdminEventInput) {
+  return { action: input.action, tenantId: input.tenantId, keyId: input.keyId ?? null, detail: JSON.stringify(input.detail) };
 }

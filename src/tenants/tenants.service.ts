@@ -2,13 +2,18 @@ import { randomUUID } from 'node:crypto';
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { generateApiKey, hashApiKey, visiblePrefix } from './api-key-secret';
 import { ConflictError, NotFoundError } from '../common/errors/domain-errors';
-import type { ApiKeyDto, CreatedApiKeyDto, TenantDto } from './dto/tenant.dto';
+import type { KeyScope } from '../access/principal';
+import type { AdminEventDto, ApiKeyDto, CreatedApiKeyDto, TenantDto } from './dto/tenant.dto';
+import { KeyRevocations } from './key-revocations';
 import { PUBLIC_TENANT } from './tenant.constants';
 import { TenantRepository, type ApiKeyRecord } from './tenant.repository';
 
 @Injectable()
 export class TenantsService implements OnModuleInit {
-  constructor(private readonly tenants: TenantRepository) {}
+  constructor(
+    private readonly tenants: TenantRepository,
+    private readonly revocations: KeyRevocations,
+  ) {}
 
   /** The public tenant must exist before the first anonymous episode references it. */
   async onModuleInit(): Promise<void> {
@@ -32,12 +37,13 @@ export class TenantsService implements OnModuleInit {
   }
 
   /** Issues a key; the only time the secret is ever returned. */
-  async issueKey(slug: string, name: string): Promise<CreatedApiKeyDto> {
+  async issueKey(slug: string, name: string, scope: KeyScope): Promise<CreatedApiKeyDto> {
     const tenant = await this.requireTenant(slug);
     const secret = generateApiKey();
     const record = await this.tenants.createKey(tenant.id, {
       id: randomUUID(),
       name,
+      scope,
       prefix: visiblePrefix(secret),
       hash: hashApiKey(secret),
     });
@@ -53,7 +59,22 @@ export class TenantsService implements OnModuleInit {
     const tenant = await this.requireTenant(slug);
     const key = await this.tenants.revokeKey(tenant.id, keyId, new Date());
     if (!key) throw new NotFoundError(`tenant "${slug}" has no key "${keyId}"`);
+    // Open sessions authenticated by this key end now, not on their next check.
+    this.revocations.revoked(key.id);
     return presentKey(key, tenant.slug);
+  }
+
+  /** The admin log (tenants created, keys issued and revoked), newest first. */
+  async events(limit: number, beforeId?: number): Promise<AdminEventDto[]> {
+    const slugs = new Map((await this.tenants.list()).map((t) => [t.id, t.slug]));
+    return (await this.tenants.listEvents(limit, beforeId)).map((e) => ({
+      id: e.id,
+      at: e.at.toISOString(),
+      action: e.action,
+      tenant: slugs.get(e.tenantId) ?? e.tenantId,
+      key_id: e.keyId,
+      detail: JSON.parse(e.detail) as Record<string, string>,
+    }));
   }
 
   /** Resolves an admin-supplied tenant slug to its id (for cross-tenant audit filters). */
@@ -73,6 +94,7 @@ function presentKey(key: ApiKeyRecord, tenantSlug: string): ApiKeyDto {
     id: key.id,
     tenant: tenantSlug,
     name: key.name,
+    scope: key.scope === 'reader' ? 'reader' : 'agent',
     prefix: key.prefix,
     created_at: key.createdAt.toISOString(),
     last_used_at: key.lastUsedAt?.toISOString() ?? null,

@@ -19,11 +19,16 @@ async function setup(env: Record<string, string> = {}) {
 }
 
 const tenant = 'lab-a';
+/** An agent key of lab-a, another agent key of the same tenant, a reader of it, and an agent of another tenant. */
+const agentA = { tenantId: tenant, keyId: 'key-a', seesWholeTenant: false };
+const agentA2 = { tenantId: tenant, keyId: 'key-a2', seesWholeTenant: false };
+const readerA = { tenantId: tenant, keyId: 'key-r', seesWholeTenant: true };
+const agentB = { tenantId: 'lab-b', keyId: 'key-b', seesWholeTenant: false };
 const billing = SOLUTIONS.billing_duplicate_charge.actions;
 
 it('reset stores the new episode with its task version and seed, and presents it like the wire shape', async () => {
   const { service, repository, catalog } = await setup();
-  const started = await service.reset(tenant, { task_id: 'security_compromised_account', seed: 4, tags: ['b', 'a', 'b'] });
+  const started = await service.reset(agentA, { task_id: 'security_compromised_account', seed: 4, tags: ['b', 'a', 'b'] });
   const stored = await repository.find(tenant, started.episode_id);
   expect(stored).toMatchObject({ taskId: 'security_compromised_account', seed: 4, tags: ['a', 'b'], status: 'active', version: 0 });
   expect(started.info).toMatchObject({ task_version: catalog.latest('security_compromised_account').version, seed: 4, tags: ['a', 'b'] });
@@ -32,47 +37,47 @@ it('reset stores the new episode with its task version and seed, and presents it
 
 it('steps a whole episode to 1.0 and a finished episode refuses further steps', async () => {
   const { service, repository } = await setup();
-  const { episode_id: id } = await service.reset(tenant, { seed: 2 });
+  const { episode_id: id } = await service.reset(agentA, { seed: 2 });
   let last;
-  for (const action of billing) last = await service.step(tenant, id, action);
+  for (const action of billing) last = await service.step(agentA, id, action);
   expect(last).toMatchObject({ done: true, info: { score: 1, status: 'resolved' } });
   expect((await repository.listActions(tenant, id)).map((row) => row.stepIndex)).toEqual(billing.map((_, i) => i + 1));
-  await expect(service.step(tenant, id, billing[0])).rejects.toThrow(ConflictError);
+  await expect(service.step(agentA, id, billing[0])).rejects.toThrow(ConflictError);
 });
 
 it('another tenant, or an unknown id, finds nothing', async () => {
   const { service } = await setup();
-  const { episode_id: id } = await service.reset(tenant, {});
-  await expect(service.step('lab-b', id, billing[0])).rejects.toThrow(NotFoundError);
-  await expect(service.state('lab-b', id)).rejects.toThrow(NotFoundError);
-  await expect(service.grade(tenant, 'missing')).rejects.toThrow(NotFoundError);
-  await expect(service.latestState('lab-b')).rejects.toThrow(NotFoundError);
+  const { episode_id: id } = await service.reset(agentA, {});
+  await expect(service.step(agentB, id, billing[0])).rejects.toThrow(NotFoundError);
+  await expect(service.state(agentB, id)).rejects.toThrow(NotFoundError);
+  await expect(service.grade(agentA, 'missing')).rejects.toThrow(NotFoundError);
+  await expect(service.latestState(agentB)).rejects.toThrow(NotFoundError);
 });
 
 it('a retried request id returns the original response and applies nothing; with another action it is a conflict', async () => {
   const { service, repository } = await setup();
-  const { episode_id: id } = await service.reset(tenant, {});
-  const first = await service.step(tenant, id, billing[0], 'r-1');
+  const { episode_id: id } = await service.reset(agentA, {});
+  const first = await service.step(agentA, id, billing[0], 'r-1');
   // The same action written with its fields in another order is the same action.
-  const again = await service.step(tenant, id, { ticket_id: billing[0].type === 'open_ticket' ? billing[0].ticket_id : '', type: 'open_ticket' } as never, 'r-1');
+  const again = await service.step(agentA, id, { ticket_id: billing[0].type === 'open_ticket' ? billing[0].ticket_id : '', type: 'open_ticket' } as never, 'r-1');
   expect(again).toEqual(first);
-  await expect(service.step(tenant, id, billing[1], 'r-1')).rejects.toThrow(/already used on this episode for a different action/);
+  await expect(service.step(agentA, id, billing[1], 'r-1')).rejects.toThrow(/already used on this episode for a different action/);
   expect(await repository.listActions(tenant, id)).toHaveLength(1);
 });
 
 it('configured limits on replies and queries are checked before anything is stored', async () => {
   const { service, repository } = await setup({ MAX_MESSAGE_LENGTH: '10', MAX_QUERY_LENGTH: '5' });
-  const { episode_id: id } = await service.reset(tenant, {});
-  await expect(service.step(tenant, id, { type: 'send_reply', message: 'x'.repeat(11) })).rejects.toThrow(InvalidFieldError);
-  await expect(service.step(tenant, id, { type: 'search_policy', query: 'refund' })).rejects.toThrow(/at most 5 characters/);
+  const { episode_id: id } = await service.reset(agentA, {});
+  await expect(service.step(agentA, id, { type: 'send_reply', message: 'x'.repeat(11) })).rejects.toThrow(InvalidFieldError);
+  await expect(service.step(agentA, id, { type: 'search_policy', query: 'refund' })).rejects.toThrow(/at most 5 characters/);
   expect(await repository.listActions(tenant, id)).toHaveLength(0);
 });
 
 it('the active-episode cap and unknown tasks are the client\'s problem, with the field named', async () => {
   const { service } = await setup({ MAX_ACTIVE_EPISODES_PER_TENANT: '1' });
-  await service.reset(tenant, {});
-  await expect(service.reset(tenant, {})).rejects.toThrow(TooManyError);
-  const error = await service.reset('lab-b', { task_id: 'nope' }).catch((e: unknown) => e);
+  await service.reset(agentA, {});
+  await expect(service.reset(agentA, {})).rejects.toThrow(TooManyError);
+  const error = await service.reset(agentB, { task_id: 'nope' }).catch((e: unknown) => e);
   expect(error).toBeInstanceOf(InvalidFieldError);
   expect((error as InvalidFieldError).field).toBe('task_id');
 });
@@ -83,22 +88,35 @@ it('an episode on a task version stored after start-up (by another process) is l
   // Another version of the task, stored by "another process" after this catalogue started.
   const edited = parseTask('edited', { ...JSON.parse(base.contentJson), title: 'Duplicate charge (edited)' });
   stored.set(`billing_duplicate_charge@${edited.version}`, { taskId: 'billing_duplicate_charge', version: edited.version, contentJson: edited.contentJson });
-  const { episode_id: id } = await service.reset(tenant, { seed: 1 });
+  const { episode_id: id } = await service.reset(agentA, { seed: 1 });
   const record = repository.episodes.get(`${tenant}\u0000${id}`)!;
   repository.episodes.set(`${tenant}\u0000${id}`, { ...record, taskVersion: edited.version });
   expect(() => catalog.version('billing_duplicate_charge', edited.version)).toThrow(/not loaded/);
-  const stepped = await service.step(tenant, id, billing[0]);
+  const stepped = await service.step(agentA, id, billing[0]);
   expect(stepped.reward).toBe(0.05);
   expect(catalog.version('billing_duplicate_charge', edited.version).title).toBe('Duplicate charge (edited)');
 });
 
 it('state and grade read the stored episode; the observation is what the agent saw last', async () => {
   const { service } = await setup();
-  const { episode_id: id } = await service.reset(tenant, { seed: 3 });
-  const stepped = await service.step(tenant, id, billing[0]);
-  expect(await service.observation(tenant, id)).toEqual(stepped.observation);
-  const state = await service.state(tenant, id);
+  const { episode_id: id } = await service.reset(agentA, { seed: 3 });
+  const stepped = await service.step(agentA, id, billing[0]);
+  expect(await service.observation(agentA, id)).toEqual(stepped.observation);
+  const state = await service.state(agentA, id);
   expect(state).toMatchObject({ episode_id: id, step_count: 1, score: 0.05, actions: [{ step: 1, reward: 0.05 }] });
-  expect((await service.grade(tenant, id)).components.find((c) => c.name === 'opened_target')!.earned).toBe(0.05);
-  expect((await service.latestState(tenant)).episode_id).toBe(id);
+  expect((await service.grade(agentA, id)).components.find((c) => c.name === 'opened_target')!.earned).toBe(0.05);
+  expect((await service.latestState(agentA)).episode_id).toBe(id);
+});
+
+it('an agent key sees only the episodes it started; a reader key sees the whole tenant and runs nothing of its own', async () => {
+  const { service } = await setup();
+  const mine = (await service.reset(agentA, { seed: 1 })).episode_id;
+  const theirs = (await service.reset(agentA2, { seed: 2 })).episode_id;
+  await expect(service.state(agentA, theirs)).rejects.toThrow(NotFoundError);
+  await expect(service.step(agentA, theirs, billing[0])).rejects.toThrow(NotFoundError);
+  await expect(service.grade(agentA2, mine)).rejects.toThrow(NotFoundError);
+  expect((await service.latestState(agentA)).episode_id).toBe(mine);
+  expect((await service.latestState(agentA2)).episode_id).toBe(theirs);
+  expect((await service.state(readerA, mine)).episode_id).toBe(mine);
+  expect((await service.latestState(readerA)).episode_id).toBe(theirs);
 });

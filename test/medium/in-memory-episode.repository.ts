@@ -33,6 +33,8 @@ export class InMemoryEpisodeRepository extends EpisodeRepository {
       status: episode.state.status,
       version: 0,
       chainHead: '0'.repeat(64),
+      chainScheme: 'hmac-sha256-v2',
+      chainKeyId: 'hk_in_memory',
       createdAt: now,
       updatedAt: now,
     };
@@ -46,8 +48,8 @@ export class InMemoryEpisodeRepository extends EpisodeRepository {
     return found ? copy(found) : null;
   }
 
-  async findLatest(tenantId: string): Promise<EpisodeRecord | null> {
-    const mine = [...this.episodes.values()].filter((e) => e.tenantId === tenantId);
+  async findLatest(tenantId: string, apiKeyId?: string | null): Promise<EpisodeRecord | null> {
+    const mine = [...this.episodes.values()].filter((e) => e.tenantId === tenantId && (apiKeyId === undefined || e.apiKeyId === apiKeyId));
     return mine.length === 0 ? null : copy(mine[mine.length - 1]);
   }
 

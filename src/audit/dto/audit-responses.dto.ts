@@ -42,6 +42,14 @@ export class VerifyReportDto {
   chain_ok!: boolean;
   /** Replaying the logged actions through the engine gives the stored rewards, scores and final state. */
   replay_ok!: boolean;
+  /**
+   * How the chain is computed: "hmac-sha256-v2" (keyed with a key that does not live in the database, and covering
+   * the episode's metadata), or "sha256-v1" for an episode chained before that: its rows from then were sealed
+   * under the key at the upgrade, and its later rows are keyed.
+   */
+  chain_scheme!: string;
+  @ApiProperty({ type: String, nullable: true, description: 'Id of the chain key (never the key itself).' })
+  chain_key_id!: string | null;
   stored_score!: number;
   replayed_score!: number;
   @ApiProperty({ required: false, description: 'Step index of the first row that fails either check.' })

@@ -67,6 +67,15 @@ export class EpisodeFiltersDto {
   tenant?: string;
 }
 
+/** One episode of an audit route: ids are unique within a tenant, so the admin key may have to name it. */
+export class EpisodeRefQueryDto {
+  @ApiProperty({ required: false, description: 'Admin key only: the tenant (its slug) whose episode this is, when several tenants use the id.' })
+  @Matches(/^[a-z0-9][a-z0-9-]{0,62}$/, { message: 'tenant must be a tenant slug' })
+  @IsString()
+  @IsOptional()
+  tenant?: string;
+}
+
 export class ListEpisodesQueryDto extends EpisodeFiltersDto {
   @ApiProperty({ required: false, type: 'integer', minimum: 1, maximum: 200, default: 50 })
   @Max(200)

@@ -30,8 +30,7 @@ SELECT e.task_id AS task_id, NULL AS agent, e.score_milli AS score_milli, COUNT(
  GROUP BY e.tenant_id, e.task_id, e.score_milli;
 -- plan:
 --   SEARCH e USING INDEX episodes_stats_covering_idx (tenant_id=? AND task_id=? AND score_milli>? AND score_milli<?)
---   CORRELATED SCALAR SUBQUERY 1
---   SEARCH t USING INDEX sqlite_autoindex_episode_tags_1 (episode_id=? AND tag=?)
+--   SEARCH t EXISTS USING COVERING INDEX sqlite_autoindex_episode_tags_1 (episode_id=? AND tenant_id=? AND tag=?)
 
 -- all tenants (admin), one task
 SELECT e.task_id AS task_id, NULL AS agent, e.score_milli AS score_milli, COUNT(*) AS n,

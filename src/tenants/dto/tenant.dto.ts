@@ -1,5 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { IsNotEmpty, IsString, Matches, MaxLength } from 'class-validator';
+import { IsIn, IsInt, IsNotEmpty, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
+import { Type } from 'class-transformer';
+import { KEY_SCOPES, type KeyScope } from '../../access/principal';
 
 export class CreateTenantDto {
   /** URL-safe identifier, e.g. "robotics-lab". */
@@ -31,6 +33,18 @@ export class CreateApiKeyDto {
   @IsNotEmpty()
   @IsString()
   name!: string;
+
+  @ApiProperty({
+    required: false,
+    enum: KEY_SCOPES,
+    enumName: 'KeyScope',
+    description:
+      'agent (default): runs episodes and reads the episodes it started. reader: reads every episode of the tenant, ' +
+      'audits, exports and statistics, and runs nothing.',
+  })
+  @IsIn(KEY_SCOPES)
+  @IsOptional()
+  scope?: KeyScope;
 }
 
 export class ApiKeyDto {
@@ -38,6 +52,8 @@ export class ApiKeyDto {
   /** Slug of the owning tenant. */
   tenant!: string;
   name!: string;
+  @ApiProperty({ enum: KEY_SCOPES, enumName: 'KeyScope' })
+  scope!: KeyScope;
   /** The first characters of the key, to tell keys apart. */
   prefix!: string;
   created_at!: string;
@@ -58,4 +74,39 @@ export class TenantListDto {
 
 export class ApiKeyListDto {
   keys!: ApiKeyDto[];
+}
+
+export class AdminEventsQueryDto {
+  @ApiProperty({ required: false, minimum: 1, maximum: 1000, default: 100, type: 'integer' })
+  @Max(1000)
+  @Min(1)
+  @IsInt()
+  @Type(() => Number)
+  @IsOptional()
+  limit?: number;
+
+  @ApiProperty({ required: false, minimum: 1, type: 'integer', description: 'Only events older than this event id (the last id of the previous page).' })
+  @Min(1)
+  @IsInt()
+  @Type(() => Number)
+  @IsOptional()
+  before_id?: number;
+}
+
+export class AdminEventDto {
+  id!: number;
+  at!: string;
+  @ApiProperty({ enum: ['tenant.created', 'key.issued', 'key.revoked'] })
+  action!: string;
+  /** Slug of the tenant concerned. */
+  tenant!: string;
+  @ApiProperty({ type: String, nullable: true })
+  key_id!: string | null;
+  /** What the action set (name, slug, scope, key prefix); never a secret. */
+  @ApiProperty({ type: 'object', additionalProperties: { type: 'string' } })
+  detail!: Record<string, string>;
+}
+
+export class AdminEventListDto {
+  events!: AdminEventDto[];
 }

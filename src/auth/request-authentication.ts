@@ -1,0 +1,103 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
+import { accessRefusal, type AccessLevel } from '../access/access.decorator';
+import type { Principal } from '../access/principal';
+import { ForbiddenError, TooManyError, UnauthenticatedError } from '../common/errors/domain-errors';
+import { APP_CONFIG, type AppConfig } from '../config/app-config';
+import { Authenticator, presentedKey } from './authenticator';
+import { RateLimiter } from './rate-limiter';
+
+export interface Credentials {
+  headers: IncomingHttpHeaders;
+  /** The client's address: failed authentications are limited per address. */
+  clientAddress: string;
+  /** A key in the `api_key` query parameter; accepted on the /ws upgrade only. */
+  queryKey?: string | null;
+  /** Whether the transport accepts a key in the query string. */
+  acceptsQueryKey: boolean;
+}
+
+/**
+ * The one key check and the one rate limiter, for every transport: HTTP requests (decided before their body is
+ * read), /ws upgrades and every /ws message, and /mcp (which is HTTP). Per client address, failed
+ * authentications are limited too, so guessing keys costs no database lookups once the budget is spent.
+ */
+@Injectable()
+export class RequestAuthentication implements OnModuleDestroy {
+  private readonly requests: RateLimiter;
+  private readonly failures: RateLimiter;
+  private readonly pruner: NodeJS.Timeout;
+
+  constructor(
+    private readonly authenticator: Authenticator,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {
+    this.requests = new RateLimiter(config.rateLimitPerMinute);
+    this.failures = new RateLimiter(config.authFailuresPerMinute);
+    this.pruner = setInterval(() => {
+      this.requests.prune();
+      this.failures.prune();
+    }, 60_000).unref();
+  }
+
+  onModuleDestroy(): void {
+    clearInterval(this.pruner);
+  }
+
+  /** Who is calling a route of this access level, counted against their rate; throws 401/403/429 otherwise. */
+  async authenticate(level: Exclude<AccessLevel, 'public'>, credentials: Credentials): Promise<Principal> {
+    const waitAfterFailures = this.failures.wait(credentials.clientAddress);
+    if (waitAfterFailures > 0) {
+      throw new TooManyError(
+        `too many failed authentications from this address (at most ${this.config.authFailuresPerMinute} a minute); retry in ${waitAfterFailures} s`,
+        waitAfterFailures,
+      );
+    }
+    let principal: Principal;
+    try {
+      if (credentials.queryKey && !credentials.acceptsQueryKey) {
+        throw new UnauthenticatedError('send the API key in the Authorization or X-API-Key header; ?api_key= is accepted only on the /ws upgrade');
+      }
+      const key = presentedKey(credentials.headers, credentials.acceptsQueryKey ? credentials.queryKey : null);
+      if (key === null && level === 'admin') {
+        throw new UnauthenticatedError('this route needs the admin key: send "Authorization: Bearer <admin key>"');
+      }
+      principal = await this.authenticator.identify(key);
+    } catch (error) {
+      if (error instanceof UnauthenticatedError) this.failures.take(credentials.clientAddress);
+      throw error;
+    }
+    const refusal = accessRefusal(level, principal);
+    if (refusal) throw new ForbiddenError(refusal);
+    this.count(principal);
+    return principal;
+  }
+
+  /** A public route: no key is looked at, but a client address still has a rate (when there is a limit at all). */
+  countPublic(clientAddress: string): void {
+    const wait = this.requests.take(`address:${clientAddress}`);
+    if (wait > 0) {
+      throw new TooManyError(`the rate limit of ${this.config.rateLimitPerMinute} requests a minute per address is used up; retry in ${wait} s`, wait);
+    }
+  }
+
+  /** One more message of an open session: its key must still be valid, and it counts against the tenant's rate. */
+  async checkMessage(principal: Principal): Promise<void> {
+    if (principal.kind === 'tenant' && principal.keyId !== null && !(await this.authenticator.stillValid(principal.keyId))) {
+      throw new UnauthenticatedError('the API key of this session has been revoked');
+    }
+    this.count(principal);
+  }
+
+  /** Tenants share the server and have a rate; the admin key (the operator) does not. */
+  private count(principal: Principal): void {
+    if (principal.kind === 'admin') return;
+    const wait = this.requests.take(`tenant:${principal.tenantId}`);
+    if (wait > 0) {
+      throw new TooManyError(
+        `this tenant's rate limit of ${this.config.rateLimitPerMinute} requests a minute (RATE_LIMIT_PER_MINUTE) is used up; retry in ${wait} s`,
+        wait,
+      );
+    }
+  }
+}
