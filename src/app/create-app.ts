@@ -32,12 +32,10 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
   registerAuthentication(app.getHttpAdapter().getInstance(), app.get(RequestAuthentication));
   app.enableShutdownHooks();
   // A client that goes quiet mid-request is cut off after REQUEST_TIMEOUT_MS of silence (socket timeout, exact);
-  // one that trickles bytes in is cut off once headers or the whole request take too long (Node checks those
-  // deadlines every few seconds).
+  // one that trickles bytes in is cut off once headers or the whole request take too long (the server checks
+  // those deadlines every second: see createHttpAdapter).
   const server = app.getHttpServer() as Server;
   server.timeout = config.requestTimeoutMs;
-  server.requestTimeout = config.requestTimeoutMs;
-  server.headersTimeout = Math.min(config.headersTimeoutMs, config.requestTimeoutMs);
   limitConnections(server, config);
   const document = buildOpenApiDocument(app);
   app.get(ApiDocumentService).set(document);

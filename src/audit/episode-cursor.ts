@@ -10,9 +10,15 @@ export function decodeCursor(raw: string): EpisodeCursor {
   try {
     const [createdAt, id] = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8')) as [string, string];
     const date = new Date(createdAt);
-    if (typeof id !== 'string' || id.length > 64 || Number.isNaN(date.getTime())) throw new Error('bad cursor');
+    if (typeof id !== 'string' || id.length > 64 || !isStoredTimeRange(date)) throw new Error('bad cursor');
     return { createdAt: date, id };
   } catch {
     throw new InvalidFieldError('cursor', 'cursor is not one this server issued; pass next_cursor from the previous page');
   }
+}
+
+/** Whether a date is one the database holds (stored timestamps are four-digit years since 1970). */
+export function isStoredTimeRange(date: Date): boolean {
+  const year = date.getUTCFullYear();
+  return !Number.isNaN(date.getTime()) && year >= 1970 && year <= 9999;
 }

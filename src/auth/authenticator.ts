@@ -10,7 +10,7 @@ import { TenantRepository } from '../tenants/tenant.repository';
 /** last_used_at is written at most this often per key, so busy keys do not add a write to every request. */
 const LAST_USED_RESOLUTION_MS = 60_000;
 /** How long a key's "still valid" answer is reused for messages of open sessions (revocations by another process). */
-const VALIDITY_CHECK_MS = 5_000;
+const VALIDITY_CHECK_MS = 2_000;
 
 /**
  * Turns the credentials of a request (HTTP, a WebSocket upgrade) into a principal. Wrong and revoked keys are a

@@ -32,9 +32,12 @@ export function createValidationPipe(): ValidationPipe {
 const INHERITED_NAMES = new Set(Object.getOwnPropertyNames(Object.prototype));
 
 /**
- * class-validator's whitelist looks field names up in a plain object, so a field named like an inherited member
- * ("constructor", "toString", "valueOf"...) counts as declared and slips through `forbidNonWhitelisted`. Such
- * fields are refused here first, with the message the whitelist gives any unknown field.
+ * Two rules the validator does not apply by itself, on every body, query and message:
+ * - a field sent as `null` means the same as the field left out (clients that serialize optional values as null,
+ *   as LLM tool calls in strict mode do, get the default, and a required field sent as null is reported missing);
+ * - class-validator's whitelist looks field names up in a plain object, so a field named like an inherited member
+ *   ("constructor", "toString", "valueOf"...) would count as declared and slip through `forbidNonWhitelisted`;
+ *   such fields are refused here first, with the message the whitelist gives any unknown field.
  */
 class StrictValidationPipe extends ValidationPipe {
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
@@ -43,9 +46,21 @@ class StrictValidationPipe extends ValidationPipe {
       if (details.length > 0) {
         throw new ValidationFailedError(details);
       }
+      return super.transform(withoutNullFields(value), metadata);
     }
     return super.transform(value, metadata);
   }
+}
+
+/** A copy without the object fields whose value is null, at every depth (array items are kept as they are). */
+export function withoutNullFields(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutNullFields);
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([, child]) => child !== null)
+      .map(([key, child]) => [key, withoutNullFields(child)]),
+  );
 }
 
 function inheritedNameFields(value: unknown, parent = ''): FieldProblem[] {

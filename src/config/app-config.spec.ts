@@ -1,3 +1,6 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { ConfigError, loadConfig } from './app-config';
 
 it('fills in the defaults: port 7860 and the embedded SQLite file', () => {
@@ -30,4 +33,64 @@ it('names every bad variable at once', () => {
   } catch (error) {
     expect((error as ConfigError).problems.map((p) => p.split('=')[0]).sort()).toEqual(['PORT', 'SQLITE_BUSY_TIMEOUT_MS']);
   }
+});
+
+describe('safe defaults per mode', () => {
+  it('listens on loopback and answers loopback names unless told otherwise', () => {
+    const config = loadConfig({});
+    expect(config.host).toBe('127.0.0.1');
+    expect(config.allowedHosts).toEqual(['localhost', '127.0.0.1', '::1']);
+    expect(loadConfig({ ALLOWED_HOSTS: '*' }).allowedHosts).toBe('*');
+    expect(loadConfig({ ALLOWED_HOSTS: 'A.example, b.example' }).allowedHosts).toEqual(['a.example', 'b.example']);
+  });
+
+  it('never rate-limits a single local user by default, and limits tenants of a shared deployment', () => {
+    expect(loadConfig({}).rateLimitPerMinute).toBe(0);
+    const shared = loadConfig({ REQUIRE_API_KEY: 'true', ADMIN_API_KEY: 'a'.repeat(24), CHAIN_KEY: 'c'.repeat(32) });
+    expect(shared.rateLimitPerMinute).toBe(60_000);
+    expect(loadConfig({ RATE_LIMIT_PER_MINUTE: '100' }).rateLimitPerMinute).toBe(100);
+  });
+
+  it('refuses a shared deployment that could not be used or audited: keys required without the admin or chain key', () => {
+    try {
+      loadConfig({ REQUIRE_API_KEY: 'true' });
+      throw new Error('expected a ConfigError');
+    } catch (error) {
+      expect((error as ConfigError).problems).toEqual([
+        expect.stringMatching(/^REQUIRE_API_KEY=true needs ADMIN_API_KEY \(or ADMIN_API_KEY_FILE\)/),
+        expect.stringMatching(/^REQUIRE_API_KEY=true needs CHAIN_KEY \(or CHAIN_KEY_FILE\)/),
+      ]);
+    }
+  });
+});
+
+describe('secrets from files', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'config-secrets-'));
+  const file = (name: string, content: string) => {
+    const path = join(dir, name);
+    writeFileSync(path, content);
+    return path;
+  };
+
+  it('reads ADMIN_API_KEY_FILE and CHAIN_KEY_FILE (Docker secrets), without the trailing newline', () => {
+    const config = loadConfig({ ADMIN_API_KEY_FILE: file('admin', `${'a'.repeat(30)}\n`), CHAIN_KEY_FILE: file('chain', `${'c'.repeat(40)}\n`) });
+    expect(config.adminApiKey).toBe('a'.repeat(30));
+    expect(config.chainKey).toBe('c'.repeat(40));
+  });
+
+  it('names the variable, never the secret, when something is wrong', () => {
+    expect(() => loadConfig({ ADMIN_API_KEY: 'x'.repeat(30), ADMIN_API_KEY_FILE: file('both', 'y'.repeat(30)) })).toThrow(/ADMIN_API_KEY and ADMIN_API_KEY_FILE are both set/);
+    expect(() => loadConfig({ CHAIN_KEY_FILE: join(dir, 'missing') })).toThrow(/CHAIN_KEY_FILE=".*missing": cannot be read \(ENOENT\)/);
+    try {
+      loadConfig({ ADMIN_API_KEY_FILE: file('short', 'short-secret') });
+      throw new Error('expected a ConfigError');
+    } catch (error) {
+      expect((error as ConfigError).message).toMatch(/ADMIN_API_KEY=\(hidden\): must be at least 24 characters/);
+      expect((error as ConfigError).message).not.toContain('short-secret');
+    }
+  });
+
+  it('a DATABASE_URL that is not a file URL is reported with the variable named', () => {
+    expect(() => loadConfig({ DATABASE_URL: '/x.db' })).toThrow(/DATABASE_URL must be a SQLite file URL starting with "file:"/);
+  });
 });

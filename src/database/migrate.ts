@@ -51,12 +51,13 @@ export function pendingMigrations(databaseUrl: string): string[] {
  * migrations are pending, waits for it up to `waitMs`, then fails with a message naming the file.
  */
 export async function migrateIfPending(databaseUrl: string, waitMs: number, log: (message: string) => void): Promise<string[]> {
-  const pending = pendingMigrations(databaseUrl);
-  if (pending.length === 0) return [];
   const file = databaseUrl.slice('file:'.length);
   const deadline = Date.now() + waitMs;
+  let pending: string[] = [];
   for (let attempt = 1; ; attempt++) {
     try {
+      pending = pendingMigrations(databaseUrl);
+      if (pending.length === 0) return [];
       migrateDatabase(databaseUrl);
       return pending;
     } catch (error) {

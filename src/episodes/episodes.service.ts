@@ -146,6 +146,11 @@ export class EpisodesService {
   }
 }
 
+/**
+ * Readers and anonymous callers see the whole tenant; an agent key sees the episodes it started, and those started
+ * before keys were recorded (api_key_id is null in a tenant's episodes only when an earlier release made them), as
+ * every key of the tenant did then.
+ */
 function visibleTo(caller: EpisodeCaller, episode: EpisodeRecord): boolean {
-  return caller.seesWholeTenant || episode.apiKeyId === caller.keyId;
+  return caller.seesWholeTenant || episode.apiKeyId === caller.keyId || episode.apiKeyId === null;
 }

@@ -11,5 +11,6 @@ export { verifyChain, type ChainFinding, type LoggedRow, type StoredChain } from
 export { COMPONENT_COLUMN_NAMES } from './score-columns';
 export { presentActionLog, presentComponents, toPoints } from './episode.presenter';
 export { ResetRequestDto, MAX_SEED, TAG_PATTERN } from './dto/reset-request.dto';
-export { StepRequestDto, EPISODE_ID_MAX_LENGTH } from './dto/step-request.dto';
+export { StepRequestDto } from './dto/step-request.dto';
+export { EPISODE_ID_MAX_LENGTH, EPISODE_ID_PATTERN } from './dto/episode-id';
 export { ScoreComponentDto, ActionLogEntryDto, EPISODE_STATUSES } from './dto/episode-responses.dto';

@@ -1,4 +1,4 @@
-import type { IncomingMessage } from 'node:http';
+import { createServer, type IncomingMessage, type RequestListener } from 'node:http';
 import { FastifyAdapter } from '@nestjs/platform-fastify';
 import type { Logger } from 'pino';
 import type { AppConfig } from '../config/app-config';
@@ -24,6 +24,17 @@ export function createHttpAdapter(config: AppConfig, logger: Logger): FastifyAda
     routerOptions: { ignoreTrailingSlash: true, caseSensitive: false },
     // No proxy is trusted: the client address used for connection caps and logs is the socket's.
     trustProxy: false,
+    // Node checks the headers and request deadlines of open connections every `connectionsCheckingInterval`
+    // (30 s by default), so a client trickling its headers was cut off up to 30 s late; checked every second here.
+    serverFactory: (handler: RequestListener) =>
+      createServer(
+        {
+          connectionsCheckingInterval: Math.min(1_000, config.headersTimeoutMs),
+          headersTimeout: Math.min(config.headersTimeoutMs, config.requestTimeoutMs),
+          requestTimeout: config.requestTimeoutMs,
+        },
+        handler,
+      ),
   });
   const instance = adapter.getInstance();
   registerRequestLogging(instance, logger);

@@ -30,19 +30,28 @@ export function registerRequestLogging(instance: FastifyInstance, logger: Logger
     const started = process.hrtime.bigint();
     reply.raw.once('close', () => {
       const status = reply.raw.statusCode;
+      const url = redactUrl(request.url);
       const line = {
-        req: { id: request.id, method: request.method, url: request.url },
+        req: { id: request.id, method: request.method, url },
         res: { status },
         responseTime: Math.round(Number(process.hrtime.bigint() - started) / 1e4) / 100,
         ...contextOf(request),
       };
-      const message = `${request.method} ${request.url} ${status}${reply.raw.writableFinished ? '' : ' (closed before the response was sent)'}`;
+      const message = `${request.method} ${url} ${status}${reply.raw.writableFinished ? '' : ' (closed before the response was sent)'}`;
       if (status >= 500) logger.error(line, message);
       else if (status >= 400 || !reply.raw.writableFinished) logger.warn(line, message);
       else logger.info(line, message);
     });
     done();
   });
+}
+
+/** Query parameters that may carry a secret (a client's `?api_key=` on the /ws upgrade, or by mistake anywhere). */
+const SECRET_PARAMETERS = /([?&](?:api[_-]?key|key|token|access[_-]?token|password|secret)=)[^&#]*/gi;
+
+/** The URL as it may be logged: the values of secret-looking query parameters replaced. */
+export function redactUrl(url: string): string {
+  return url.replace(SECRET_PARAMETERS, '$1[redacted]');
 }
 
 /** The tenant (or "admin") the request acted for and the route pattern it matched, once both are known. */

@@ -53,7 +53,9 @@ export class EpisodeTools {
   }
 
   async call(caller: ToolCaller, name: string, args: Record<string, unknown> | undefined): Promise<ToolResult> {
-    const { episode_id: requested, ...rest } = args ?? {};
+    const { episode_id: given, ...rest } = args ?? {};
+    // null means omitted, as everywhere: the session's episode.
+    const requested = given ?? undefined;
     const episodeId = typeof requested === 'string' ? requested : caller.boundEpisodeId;
     if (requested !== undefined && typeof requested !== 'string') return failure('episode_id must be a string');
     if (episodeId === null) {

@@ -26,7 +26,9 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
   const document = SwaggerModule.createDocument(app, config, {
     operationIdFactory: (_controller: string, method: string) => method,
   });
-  closeRequestSchemas(document, requestSchemaNames(document));
+  const requestSchemas = requestSchemaNames(document);
+  closeRequestSchemas(document, requestSchemas);
+  markOptionalFieldsNullable(document, requestSchemas);
   declareCrossCuttingResponses(document);
   applyConfiguredLimits(document, app.get<AppConfig>(APP_CONFIG));
   return document;
@@ -87,6 +89,26 @@ function requestSchemaNames(document: OpenAPIObject): Set<string> {
     }
   }
   return names;
+}
+
+/**
+ * Every optional request field may also be sent as null, which means the same as leaving it out (the validation
+ * pipe drops null fields before validating): documented as `nullable`, so clients generated from this document
+ * and strict LLM tool schemas cut from it may send null.
+ */
+function markOptionalFieldsNullable(document: OpenAPIObject, names: Set<string>): void {
+  const schemas = document.components?.schemas ?? {};
+  for (const name of names) {
+    const schema = schemas[name] as { properties?: Record<string, Record<string, unknown>>; required?: string[] };
+    for (const [field, property] of Object.entries(schema?.properties ?? {})) {
+      if (schema.required?.includes(field) || field === 'type') continue;
+      if (typeof property.$ref === 'string') {
+        schema.properties![field] = { allOf: [{ $ref: property.$ref }], nullable: true };
+      } else {
+        property.nullable = true;
+      }
+    }
+  }
 }
 
 function closeRequestSchemas(document: OpenAPIObject, names: Set<string>): void {

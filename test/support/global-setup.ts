@@ -3,10 +3,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { migrateDatabase } from './migrate';
 
-/** Migrates one template database per run; each e2e test file copies it, so every file starts fresh. */
+/**
+ * One folder per run holds everything the tests write (TMPDIR points into it, so every mkdtemp of every suite
+ * lands there) and is removed by the teardown; one template database is migrated into it, and each e2e file
+ * copies it, so every file starts fresh.
+ */
 export default function globalSetup(): void {
-  const dir = mkdtempSync(join(tmpdir(), 'supportdesk-test-'));
-  const template = join(dir, 'template.db');
+  const run = mkdtempSync(join(tmpdir(), 'supportdesk-test-run-'));
+  process.env.SUPPORTDESK_TEST_RUN_DIR = run;
+  process.env.TMPDIR = run;
+  const template = join(run, 'template.db');
   migrateDatabase(`file:${template}`);
   process.env.SUPPORTDESK_TEMPLATE_DB = template;
 }

@@ -1,6 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsIn, IsISO8601, IsNumber, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
+import { IsIn, IsISO8601, IsNumber, IsOptional, IsString, Matches, Max, MaxLength, Min, ValidateBy } from 'class-validator';
+import { isStoredTimeRange } from '../episode-cursor';
 import { EPISODE_STATUSES, TAG_PATTERN, type EpisodeRowStatus } from '../../episodes';
 
 /** Filters shared by the listing, the export and the statistics. All optional; all combine with AND. */
@@ -35,11 +36,13 @@ export class EpisodeFiltersDto {
   tag?: string;
 
   @ApiProperty({ required: false, format: 'date-time', description: 'Created at or after this time (ISO-8601).' })
+  @WithinStoredTimes()
   @IsISO8601({ strict: true })
   @IsOptional()
   created_after?: string;
 
   @ApiProperty({ required: false, format: 'date-time', description: 'Created before this time (ISO-8601).' })
+  @WithinStoredTimes()
   @IsISO8601({ strict: true })
   @IsOptional()
   created_before?: string;
@@ -112,4 +115,15 @@ export class StatsQueryDto extends EpisodeFiltersDto {
   @IsIn(['agent'])
   @IsOptional()
   group_by?: 'agent';
+}
+
+/** A time the database can hold and compare (years 1970 to 9999), not just any valid ISO-8601 date. */
+function WithinStoredTimes(): PropertyDecorator {
+  return ValidateBy({
+    name: 'withinStoredTimes',
+    validator: {
+      validate: (value) => typeof value !== 'string' || isStoredTimeRange(new Date(value)),
+      defaultMessage: (args) => `${args?.property} must be a time between 1970 and 9999`,
+    },
+  });
 }

@@ -1,11 +1,10 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { IsNotEmpty, IsString, MaxLength } from 'class-validator';
-import { EPISODE_ID_MAX_LENGTH } from './step-request.dto';
+import { IsString } from 'class-validator';
+import { EPISODE_ID_PATTERN, MatchesEpisodeId } from './episode-id';
 
 export class GraderRequestDto {
-  @ApiProperty({ maxLength: EPISODE_ID_MAX_LENGTH })
-  @IsNotEmpty()
-  @MaxLength(EPISODE_ID_MAX_LENGTH)
+  @ApiProperty({ pattern: EPISODE_ID_PATTERN.source })
+  @MatchesEpisodeId()
   @IsString()
   episode_id!: string;
 }

@@ -1,4 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { EPISODE_ID_PATTERN, MatchesEpisodeId } from './episode-id';
 import { ArrayMaxSize, IsArray, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
 
 export const MAX_SEED = 2_147_483_647;
@@ -31,10 +32,10 @@ export class ResetRequestDto {
 
   @ApiProperty({
     required: false,
-    pattern: '^[A-Za-z0-9._:-]{1,64}$',
-    description: 'Id for the new episode (as OpenEnv clients may send); omitted, the server assigns a UUID. 409 if taken.',
+    pattern: EPISODE_ID_PATTERN.source,
+    description: 'Id for the new episode (as OpenEnv clients may send); omitted, the server assigns a UUID. 409 if this tenant already has one with this id.',
   })
-  @Matches(/^[A-Za-z0-9._:-]{1,64}$/, { message: 'episode_id must be 1-64 letters, digits, ".", "_", ":" or "-"' })
+  @MatchesEpisodeId()
   @IsString()
   @IsOptional()
   episode_id?: string;

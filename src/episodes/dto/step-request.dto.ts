@@ -4,16 +4,15 @@ import { plainToInstance, Transform } from 'class-transformer';
 import { IsDefined, IsNotEmpty, IsObject, IsOptional, IsString, Matches, MaxLength, ValidateNested } from 'class-validator';
 import { ACTION_TYPES, type ActionType } from '../../engine/vocabulary';
 import { ACTION_DTOS, UnrecognizedAction, type ActionDto } from './actions.dto';
+import { EPISODE_ID_PATTERN, MatchesEpisodeId } from './episode-id';
 
 const actionClasses = Object.values(ACTION_DTOS);
 
-export const EPISODE_ID_MAX_LENGTH = 64;
 
 @ApiExtraModels(...actionClasses)
 export class StepRequestDto {
-  @ApiProperty({ maxLength: EPISODE_ID_MAX_LENGTH, example: '0b9c2f4e-5d6a-4f0e-9a51-2c0d3f7e8b11' })
-  @IsNotEmpty()
-  @MaxLength(EPISODE_ID_MAX_LENGTH)
+  @ApiProperty({ pattern: EPISODE_ID_PATTERN.source, example: '0b9c2f4e-5d6a-4f0e-9a51-2c0d3f7e8b11' })
+  @MatchesEpisodeId()
   @IsString()
   episode_id!: string;
 

@@ -1,0 +1,103 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
+import request from 'supertest';
+import { migrateDatabase } from '../src/database/migrate';
+import { SOLUTIONS } from './fixtures/solutions';
+import { bearer } from './support/tenants';
+import { freshDatabaseUrl, startTestApp } from './support/test-app';
+
+/*
+ * Upgrades keep data: a database filled by the previous release (test/fixtures/upgrade, made by driving that
+ * release through its API) is migrated to today's schema, and every episode still reads, continues and verifies.
+ */
+
+const FIXTURE = join(__dirname, 'fixtures', 'upgrade');
+const release = JSON.parse(readFileSync(join(FIXTURE, 'release-0.1.json'), 'utf8')) as {
+  admin_key: string;
+  keys: { alpha: string; beta: string };
+  revoked_key_id: string;
+  episodes: Record<string, string>;
+};
+
+let ctx: Awaited<ReturnType<typeof startTestApp>>;
+let counts: Record<string, number>;
+const admin = { Authorization: `Bearer ${release.admin_key}` };
+
+beforeAll(async () => {
+  // An empty file, filled with the previous release's dump (its schema, triggers, migrations table and rows).
+  const url = freshDatabaseUrl().replace('test.db', 'release.db');
+  const db = new BetterSqlite3(url.slice('file:'.length));
+  db.exec(readFileSync(join(FIXTURE, 'release-0.1.sql'), 'utf8'));
+  counts = Object.fromEntries(['tenants', 'api_keys', 'episodes', 'action_log', 'episode_tags', 'step_requests'].map((t) => [t, (db.prepare(`SELECT COUNT(*) AS n FROM ${t}`).get() as { n: number }).n]));
+  db.close();
+  migrateDatabase(url);
+  ctx = await startTestApp(url, { ADMIN_API_KEY: release.admin_key });
+});
+afterAll(() => ctx.app.close());
+
+it('keeps every row of every table', () => {
+  const db = new BetterSqlite3(ctx.databaseUrl.slice('file:'.length), { readonly: true });
+  for (const [table, n] of Object.entries(counts)) {
+    expect([table, (db.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number }).n]).toEqual([table, n]);
+  }
+  // The append-only triggers survived the migration.
+  expect(() => db.prepare('SELECT 1').get()).not.toThrow();
+  const triggers = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'trigger' ORDER BY name").all() as { name: string }[]).map((t) => t.name);
+  expect(triggers).toEqual(['action_log_no_delete', 'action_log_no_update']);
+  db.close();
+});
+
+it('existing keys still authenticate (as agent keys), a revoked one still does not, and tenants are listed', async () => {
+  await request(ctx.http).get(`/state/${release.episodes.alpha_done}`).set(bearer(release.keys.alpha)).expect(200);
+  const keys = (await request(ctx.http).get('/admin/tenants/alpha/keys').set(admin).expect(200)).body.keys;
+  expect(keys.map((k: { scope: string; revoked_at: string | null }) => [k.scope, k.revoked_at === null])).toEqual([
+    ['agent', true],
+    ['agent', false],
+  ]);
+  expect(keys.find((k: { id: string }) => k.id === release.revoked_key_id).revoked_at).not.toBeNull();
+  const tenants = (await request(ctx.http).get('/admin/tenants').set(admin).expect(200)).body.tenants;
+  expect(tenants.map((t: { slug: string }) => t.slug).sort()).toEqual(['alpha', 'beta', 'public']);
+});
+
+it.each(Object.entries(release.episodes))('%s reads and verifies under its sealed pre-HMAC chain', async (_name, id) => {
+  const detail = (await request(ctx.http).get(`/episodes/${id}`).set(admin).expect(200)).body;
+  expect(detail.episode_id).toBe(id);
+  const report = (await request(ctx.http).get(`/episodes/${id}/verify`).set(admin).expect(200)).body;
+  expect(report).toMatchObject({ chain_ok: true, replay_ok: true, chain_scheme: 'sha256-v1', chain_key_id: expect.stringMatching(/^hk_/) });
+  expect(report.stored_score).toBe(detail.score);
+});
+
+it.each([
+  ['alpha_active', release.keys.alpha],
+  ['beta_active', release.keys.beta],
+  ['public_active', null],
+])('%s continues to 1.0 with the key of its tenant, and verifies with its unkeyed and keyed rows', async (name, key) => {
+  const id = release.episodes[name];
+  const auth = key ? bearer(key) : {};
+  const before = (await request(ctx.http).get(`/state/${id}`).set(auth).expect(200)).body;
+  const remaining = SOLUTIONS[before.task_id].actions.slice(before.step_count);
+  let last: { done: boolean; info: { score: number } } | undefined;
+  for (const action of remaining) last = (await request(ctx.http).post('/step').set(auth).send({ episode_id: id, action }).expect(200)).body;
+  expect(last).toMatchObject({ done: true, info: { score: 1 } });
+  const report = (await request(ctx.http).get(`/episodes/${id}/verify`).set(admin).expect(200)).body;
+  expect(report).toMatchObject({ chain_ok: true, replay_ok: true, chain_scheme: 'sha256-v1', replayed_score: 1 });
+});
+
+it('an idempotent step recorded by the previous release still answers its retry', async () => {
+  const id = release.episodes.alpha_done;
+  const state = (await request(ctx.http).get(`/state/${id}`).set(bearer(release.keys.alpha)).expect(200)).body;
+  const first = state.actions[0];
+  const retried = await request(ctx.http).post('/step').set(bearer(release.keys.alpha)).send({ episode_id: id, action: first.action, request_id: 'fixture-0' }).expect(200);
+  expect(retried.body.info.step_count).toBe(1);
+});
+
+it('new episodes next to the old ones are keyed, and a tampered old episode is still caught', async () => {
+  const fresh = (await request(ctx.http).post('/reset').set(bearer(release.keys.beta)).send({}).expect(200)).body.episode_id;
+  expect((await request(ctx.http).get(`/episodes/${fresh}/verify`).set(admin).expect(200)).body.chain_scheme).toBe('hmac-sha256-v2');
+  const db = new BetterSqlite3(ctx.databaseUrl.slice('file:'.length));
+  db.prepare("UPDATE episodes SET agent = 'forged-agent' WHERE id = ?").run(release.episodes.alpha_partial_done);
+  db.close();
+  const report = (await request(ctx.http).get(`/episodes/${release.episodes.alpha_partial_done}/verify`).set(admin).expect(200)).body;
+  expect(report).toMatchObject({ chain_ok: false, first_bad_index: 0 });
+});
