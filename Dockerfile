@@ -1,7 +1,12 @@
 # syntax=docker/dockerfile:1
 # SupportDesk: build with the full toolchain, run on a slim image with production dependencies only.
+#
+# Both stages run Node 24 (Active LTS): the project itself supports Node 20.19+ (package.json "engines"), but Node
+# 20 left maintenance in April 2026. better-sqlite3 12.11.1, the only native dependency, declares Node 20 to 26
+# in its published "engines" and is compiled here by the build stage for the runtime stage's Node (same image).
+ARG NODE_IMAGE=node:24-bookworm-slim
 
-FROM node:20-bookworm-slim AS build
+FROM ${NODE_IMAGE} AS build
 WORKDIR /app
 # better-sqlite3 compiles from source during npm ci.
 RUN apt-get update \
@@ -16,12 +21,16 @@ COPY tsconfig.json nest-cli.json ./
 COPY src ./src
 RUN npm run build && npm prune --omit=dev
 
-FROM node:20-bookworm-slim
-# Anonymous requests act as the built-in public tenant by default, as with `npm start`, so a single-user
-# container (a laptop, a Hugging Face Space) works with no set-up; shared deployments set REQUIRE_API_KEY=true
-# (docker-compose.yml does).
+FROM ${NODE_IMAGE}
+# A container is reached from outside it: it listens on every interface and answers any Host name (put the
+# public name in ALLOWED_HOSTS to refuse others). Anonymous requests act as the built-in public tenant, as with
+# `npm start`, so a single-user container (a laptop, a Hugging Face Space) works with no set-up; shared
+# deployments set REQUIRE_API_KEY=true with ADMIN_API_KEY and CHAIN_KEY, or their *_FILE forms for Docker
+# secrets (docker-compose.yml does).
 ENV NODE_ENV=production \
     PORT=7860 \
+    HOST=0.0.0.0 \
+    ALLOWED_HOSTS=* \
     DATABASE_URL=file:/data/supportdesk.db \
     REQUIRE_API_KEY=false
 WORKDIR /app
@@ -33,12 +42,12 @@ COPY --from=build /app/src/config/database-url.ts ./src/config/database-url.ts
 COPY seeds ./seeds
 # README.md is served as /metadata's readme_content; openenv.yaml is the OpenEnv manifest.
 COPY README.md openenv.yaml ./
-COPY scripts ./scripts
-RUN mkdir -p /data && chown node:node /data
+RUN mkdir -p /data && chown node:node /data && chmod 700 /data
 USER node
 VOLUME ["/data"]
 EXPOSE 7860
 HEALTHCHECK --interval=10s --timeout=3s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 7860) + '/health').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
-# Applies pending migrations, then execs the server (it gets SIGTERM directly and closes the database cleanly).
-CMD ["sh", "scripts/start-prod.sh"]
+# Validates the configuration, applies pending migrations, then serves; as PID 1 it gets SIGTERM directly and
+# closes the database cleanly.
+CMD ["node", "dist/main.js"]

@@ -21,6 +21,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** What the admin key did: tenants created, keys issued and revoked (newest first) */
+        get: operations["listAdminEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/tenants": {
         parameters: {
             query?: never;
@@ -49,7 +66,7 @@ export interface paths {
         /** List a tenant's keys (prefixes only) */
         get: operations["listApiKeys"];
         put?: never;
-        /** Issue an API key for a tenant (the key is in this response only) */
+        /** Issue an API key for a tenant, agent or reader (the key is in this response only) */
         post: operations["issueApiKey"];
         delete?: never;
         options?: never;
@@ -394,6 +411,22 @@ export interface components {
             team: "general_support" | "billing" | "security_ops" | "logistics" | "technical_support" | "vip_concierge" | null;
             ticket_id: string;
         };
+        AdminEventDto: {
+            /** @enum {string} */
+            action: "tenant.created" | "key.issued" | "key.revoked";
+            at: string;
+            /** @description What the action set (name, slug, scope, key prefix); never a secret. */
+            detail: {
+                [key: string]: string;
+            };
+            id: number;
+            key_id: string | null;
+            /** @description Slug of the tenant concerned. */
+            tenant: string;
+        };
+        AdminEventListDto: {
+            events: components["schemas"]["AdminEventDto"][];
+        };
         ApiKeyDto: {
             created_at: string;
             id: string;
@@ -402,6 +435,7 @@ export interface components {
             /** @description The first characters of the key, to tell keys apart. */
             prefix: string;
             revoked_at: string | null;
+            scope: components["schemas"]["KeyScope"];
             /** @description Slug of the owning tenant. */
             tenant: string;
         };
@@ -410,7 +444,7 @@ export interface components {
         };
         BaselineRequestDto: {
             /** @description Tasks to run; omitted, all of them. */
-            task_ids?: string[];
+            task_ids?: string[] | null;
         };
         BaselineResponseDto: {
             mean_score: number;
@@ -441,6 +475,8 @@ export interface components {
              * @example ppo-runner
              */
             name: string;
+            /** @description agent (default): runs episodes and reads the episodes it started. reader: reads every episode of the tenant, audits, exports and statistics, and runs nothing. */
+            scope?: (string & components["schemas"]["KeyScope"]) | null;
         };
         CreateTenantDto: {
             /** @example Robotics Lab */
@@ -461,6 +497,7 @@ export interface components {
             /** @description The first characters of the key, to tell keys apart. */
             prefix: string;
             revoked_at: string | null;
+            scope: components["schemas"]["KeyScope"];
             /** @description Slug of the owning tenant. */
             tenant: string;
         };
@@ -602,6 +639,11 @@ export interface components {
             subject: string;
             ticket_id: string;
         };
+        /**
+         * @description agent (default): runs episodes and reads the episodes it started. reader: reads every episode of the tenant, audits, exports and statistics, and runs nothing.
+         * @enum {string}
+         */
+        KeyScope: "agent" | "reader";
         MetadataDto: {
             description: string;
             documentation_url: string;
@@ -668,16 +710,16 @@ export interface components {
              * @description Name and version of the agent, for audit queries.
              * @example gpt-4.1-agent/2026-11-29
              */
-            agent?: string;
-            /** @description Id for the new episode (as OpenEnv clients may send); omitted, the server assigns a UUID. 409 if taken. */
-            episode_id?: string;
+            agent?: string | null;
+            /** @description Id for the new episode (as OpenEnv clients may send); omitted, the server assigns a UUID. 409 if this tenant already has one with this id. */
+            episode_id?: string | null;
             /**
              * @description Label of the run this episode belongs to.
              * @example ablation-7
              */
-            run_label?: string;
+            run_label?: string | null;
             /** @description Seed for the inbox order; omitted, the server draws one and reports it in `info.seed`. */
-            seed?: number;
+            seed?: number | null;
             /**
              * @description Free-form tags (letters, digits, "_", "-", ".", ":", at most 64 characters each).
              * @example [
@@ -685,12 +727,12 @@ export interface components {
              *       "ppo"
              *     ]
              */
-            tags?: string[];
+            tags?: string[] | null;
             /**
              * @description Task to start; omitted, the easy task (billing_duplicate_charge).
              * @example billing_duplicate_charge
              */
-            task_id?: string;
+            task_id?: string | null;
         };
         ResetResponseDto: {
             done: boolean;
@@ -704,7 +746,7 @@ export interface components {
         ResolutionCode: "refund_issued" | "credit_issued" | "replacement_dispatched" | "carrier_trace_opened" | "security_escalation" | "password_reset_sent" | "information_provided" | "no_action_needed";
         ResolveTicketAction: {
             /** @description Money in the account currency, at most 2 decimals. Required for refund_issued and credit_issued (the amount refunded or credited); optional for replacement_dispatched (the shipping credit applied with it); not accepted for any other resolution. */
-            amount?: number;
+            amount?: number | null;
             resolution: components["schemas"]["ResolutionCode"];
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -793,7 +835,7 @@ export interface components {
             /** @example 0b9c2f4e-5d6a-4f0e-9a51-2c0d3f7e8b11 */
             episode_id: string;
             /** @description Makes the step idempotent: a retry with the same request_id and action returns the original response and applies nothing; the same request_id with a different action is refused with 409. */
-            request_id?: string;
+            request_id?: string | null;
         };
         StepResponseDto: {
             done: boolean;
@@ -852,8 +894,16 @@ export interface components {
         /** @enum {string} */
         TicketStatus: "open" | "pending" | "resolved";
         VerifyReportDto: {
+            /** @description Id of the chain key (never the key itself). */
+            chain_key_id: string | null;
             /** @description Every stored row hash matches the recomputed chain, and the episode's chain head is the last row. */
             chain_ok: boolean;
+            /**
+             * @description How the chain is computed: "hmac-sha256-v2" (keyed with a key that does not live in the database, and covering
+             *     the episode's metadata), or "sha256-v1" for an episode chained before that: its rows from then were sealed
+             *     under the key at the upgrade, and its later rows are keyed.
+             */
+            chain_scheme: string;
             episode_id: string;
             /** @description Step index of the first row that fails either check. */
             first_bad_index?: number;
@@ -904,6 +954,65 @@ export interface operations {
             };
         };
     };
+    listAdminEvents: {
+        parameters: {
+            query?: {
+                limit?: number;
+                /** @description Only events older than this event id (the last id of the previous page). */
+                before_id?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminEventListDto"];
+                };
+            };
+            /** @description Missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description The key is not allowed on this route (its scope, or the admin key) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Validation failed; `details` names each bad field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Over the rate limit, or too many failed authentications; Retry-After says when to retry */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
     listTenants: {
         parameters: {
             query?: never;
@@ -930,7 +1039,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description The key is not allowed on this route */
+            /** @description The key is not allowed on this route (its scope, or the admin key) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -939,7 +1048,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description Too many requests for this tenant; Retry-After says when to retry */
+            /** @description Over the rate limit, or too many failed authentications; Retry-After says when to retry */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -980,7 +1089,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description The key is not allowed on this route */
+            /** @description The key is not allowed on this route (its scope, or the admin key) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1007,7 +1116,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description Too many requests for this tenant; Retry-After says when to retry */
+            /** @description Over the rate limit, or too many failed authentications; Retry-After says when to retry */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -1046,7 +1155,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description The key is not allowed on this route */
+            /** @description The key is not allowed on this route (its scope, or the admin key) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1064,7 +1173,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description Too many requests for this tenant; Retry-After says when to retry */
+            /** @description Over the rate limit, or too many failed authentications; Retry-After says when to retry */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -1107,7 +1216,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description The key is not allowed on this route */
+            /** @description The key is not allowed on this route (its scope, or the admin key) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1134,7 +1243,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description Too many requests for this tenant; Retry-After says when to retry */
+            /** @description Over the rate limit, or too many failed authentications; Retry-After says when to retry */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -1174,7 +1283,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description The key is not allowed on this route */
+            /** @description The key is not allowed on this route (its scope, or the admin key) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1192,7 +1301,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description Too many requests for this tenant; Retry-After says when to retry */
+            /** @description Over the rate limit, or too many failed authentications; Retry-After says when to retry */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -1242,7 +1351,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description The key is not allowed on this route */
+            /** @description The key is not allowed on this route (its scope, or the admin key) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1278,7 +1387,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description Too many requests for this tenant; Retry-After says when to retry */
+            /** @description Over the rate limit, or too many failed authentications; Retry-After says when to retry */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -1335,6 +1444,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description The key is not allowed on this route (its scope, or the admin key) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
             /** @description Validation failed; `details` names each bad field */
             422: {
                 headers: {
@@ -1344,7 +1462,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description Too many requests for this tenant; Retry-After says when to retry */
+            /** @description Over the rate limit, or too many failed authentications; Retry-After says when to retry */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -1397,7 +1515,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBodyDto"];
+                    "application/x-ndjson": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description The key is not allowed on this route (its scope, or the admin key) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-ndjson": components["schemas"]["ErrorBodyDto"];
                 };
             };
             /** @description Validation failed; `details` names each bad field */
@@ -1409,20 +1536,23 @@ export interface operations {
                     "application/x-ndjson": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description Too many requests for this tenant; Retry-After says when to retry */
+            /** @description Over the rate limit, or too many failed authentications; Retry-After says when to retry */
             429: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBodyDto"];
+                    "application/x-ndjson": components["schemas"]["ErrorBodyDto"];
                 };
             };
         };
     };
     getEpisode: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Admin key only: the tenant (its slug) whose episode this is, when several tenants use the id. */
+                tenant?: string;
+            };
             header?: never;
             path: {
                 episode_id: string;
@@ -1448,6 +1578,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description The key is not allowed on this route (its scope, or the admin key) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
             /** @description No such episode for this tenant */
             404: {
                 headers: {
@@ -1457,7 +1596,25 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description Too many requests for this tenant; Retry-After says when to retry */
+            /** @description Conflicts with the current state: the episode is finished or changed concurrently, an id is taken, or a request_id was used for another action */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Validation failed; `details` names each bad field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Over the rate limit, or too many failed authentications; Retry-After says when to retry */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -1470,7 +1627,10 @@ export interface operations {
     };
     getEpisodeActions: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Admin key only: the tenant (its slug) whose episode this is, when several tenants use the id. */
+                tenant?: string;
+            };
             header?: never;
             path: {
                 episode_id: string;
@@ -1496,6 +1656,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description The key is not allowed on this route (its scope, or the admin key) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
             /** @description No such episode for this tenant */
             404: {
                 headers: {
@@ -1505,7 +1674,25 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description Too many requests for this tenant; Retry-After says when to retry */
+            /** @description Conflicts with the current state: the episode is finished or changed concurrently, an id is taken, or a request_id was used for another action */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Validation failed; `details` names each bad field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Over the rate limit, or too many failed authentications; Retry-After says when to retry */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -1518,7 +1705,10 @@ export interface operations {
     };
     verifyEpisode: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Admin key only: the tenant (its slug) whose episode this is, when several tenants use the id. */
+                tenant?: string;
+            };
             header?: never;
             path: {
                 episode_id: string;
@@ -1544,6 +1734,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description The key is not allowed on this route (its scope, or the admin key) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
             /** @description No such episode for this tenant */
             404: {
                 headers: {
@@ -1553,7 +1752,25 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description Too many requests for this tenant; Retry-After says when to retry */
+            /** @description Conflicts with the current state: the episode is finished or changed concurrently, an id is taken, or a request_id was used for another action */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Validation failed; `details` names each bad field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Over the rate limit, or too many failed authentications; Retry-After says when to retry */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -1603,7 +1820,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description The key is not allowed on this route */
+            /** @description The key is not allowed on this route (its scope, or the admin key) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1648,7 +1865,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description Too many requests for this tenant; Retry-After says when to retry */
+            /** @description Over the rate limit, or too many failed authentications; Retry-After says when to retry */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -1720,7 +1937,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description The key is not allowed on this route */
+            /** @description The key is not allowed on this route (its scope, or the admin key) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1729,7 +1946,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description Too many requests for this tenant; Retry-After says when to retry */
+            /** @description Over the rate limit, or too many failed authentications; Retry-After says when to retry */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -1774,7 +1991,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description The key is not allowed on this route */
+            /** @description The key is not allowed on this route (its scope, or the admin key) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1783,7 +2000,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description Too many requests for this tenant; Retry-After says when to retry */
+            /** @description Over the rate limit, or too many failed authentications; Retry-After says when to retry */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -1818,7 +2035,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description The key is not allowed on this route */
+            /** @description The key is not allowed on this route (its scope, or the admin key) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1827,7 +2044,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description Too many requests for this tenant; Retry-After says when to retry */
+            /** @description Over the rate limit, or too many failed authentications; Retry-After says when to retry */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -1905,7 +2122,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description The key is not allowed on this route */
+            /** @description The key is not allowed on this route (its scope, or the admin key) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1950,7 +2167,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description Too many requests for this tenant; Retry-After says when to retry */
+            /** @description Over the rate limit, or too many failed authentications; Retry-After says when to retry */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -2024,7 +2241,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description The key is not allowed on this route */
+            /** @description The key is not allowed on this route (its scope, or the admin key) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2042,7 +2259,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description Too many requests for this tenant; Retry-After says when to retry */
+            /** @description Over the rate limit, or too many failed authentications; Retry-After says when to retry */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -2081,7 +2298,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description The key is not allowed on this route */
+            /** @description The key is not allowed on this route (its scope, or the admin key) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2099,7 +2316,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description Too many requests for this tenant; Retry-After says when to retry */
+            /** @description Over the rate limit, or too many failed authentications; Retry-After says when to retry */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -2157,6 +2374,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description The key is not allowed on this route (its scope, or the admin key) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
             /** @description Validation failed; `details` names each bad field */
             422: {
                 headers: {
@@ -2166,7 +2392,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description Too many requests for this tenant; Retry-After says when to retry */
+            /** @description Over the rate limit, or too many failed authentications; Retry-After says when to retry */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -2216,7 +2442,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description The key is not allowed on this route */
+            /** @description The key is not allowed on this route (its scope, or the admin key) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2270,7 +2496,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description Too many requests for this tenant; Retry-After says when to retry */
+            /** @description Over the rate limit, or too many failed authentications; Retry-After says when to retry */
             429: {
                 headers: {
                     [name: string]: unknown;

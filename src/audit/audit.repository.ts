@@ -1,14 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import type { ActionLog, Episode, Prisma } from '../generated/prisma/client';
+import type { Prisma } from '../generated/prisma/client';
 import { COMPONENT_COLUMN_NAMES } from '../episodes';
 import { Database } from '../database/database.service';
 import { sqliteTimestamp } from '../database/sqlite-timestamp';
 import type { AuditScope, EpisodeCursor, EpisodeFilters } from './audit-scope';
-import type { EpisodeWithSeal } from './episode-verifier';
+import type { ActionRow, EpisodeSummaryRow, EpisodeWithSeal } from './audit-rows';
 
-/** An episode without its state snapshot: what listings and summaries need. */
-export type EpisodeSummaryRow = Omit<Episode, 'stateJson'>;
-export type ActionRow = Omit<ActionLog, 'id' | 'tenantId'>;
 
 /** One bucket of the score histogram: the episodes of a group that scored exactly `scoreMilli`. */
 export interface ScoreBucket {

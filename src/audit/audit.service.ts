@@ -6,7 +6,8 @@ import type { EpisodeState } from '../engine/state';
 import { TaskCatalog } from '../tasks/task-catalog.service';
 import { TenantsService } from '../tenants/tenants.service';
 import type { AuditScope, EpisodeFilters } from './audit-scope';
-import { AuditRepository, type EpisodeSummaryRow } from './audit.repository';
+import type { EpisodeSummaryRow } from './audit-rows';
+import { AuditRepository } from './audit.repository';
 import type {
   EpisodeActionsDto,
   EpisodeDetailDto,

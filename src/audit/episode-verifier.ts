@@ -4,9 +4,9 @@ import type { Action } from '../engine/actions';
 import { reset, step } from '../engine/engine';
 import type { EpisodeState } from '../engine/state';
 import type { Task } from '../engine/task.schema';
-import type { Episode, LegacyChainSeal } from '../generated/prisma/client';
+import type { Episode } from '../generated/prisma/client';
 import { TaskCatalog } from '../tasks/task-catalog.service';
-import type { ActionRow } from './audit.repository';
+import type { ActionRow, EpisodeWithSeal } from './audit-rows';
 import type { VerifyReportDto } from './dto/audit-responses.dto';
 import { ChainKeys, toPoints, verifyChain, type ChainFinding, type StoredChain } from '../episodes';
 
@@ -64,9 +64,6 @@ export class EpisodeVerifier {
     return { finding, scoreMilli: state.score_milli };
   }
 }
-
-/** An episode row with its legacy seal, if it has one. */
-export type EpisodeWithSeal = Episode & { legacySeal: LegacyChainSeal | null };
 
 function storedChainOf(episode: EpisodeWithSeal): StoredChain {
   return {

@@ -102,11 +102,16 @@ function markOptionalFieldsNullable(document: OpenAPIObject, names: Set<string>)
     const schema = schemas[name] as { properties?: Record<string, Record<string, unknown>>; required?: string[] };
     for (const [field, property] of Object.entries(schema?.properties ?? {})) {
       if (schema.required?.includes(field) || field === 'type') continue;
-      if (typeof property.$ref === 'string') {
-        schema.properties![field] = { allOf: [{ $ref: property.$ref }], nullable: true };
-      } else {
+      const target = typeof property.$ref === 'string' ? property : (property.allOf as Record<string, unknown>[] | undefined)?.[0];
+      const ref = typeof target?.$ref === 'string' ? target.$ref : null;
+      if (ref === null) {
         property.nullable = true;
+        continue;
       }
+      // A nullable reference (OpenAPI 3.0) wraps it, with the referenced schema's type beside `nullable`.
+      const referenced = schemas[ref.replace('#/components/schemas/', '')] as { type?: string } | undefined;
+      const { $ref: _ref, ...rest } = property;
+      schema.properties![field] = { ...rest, allOf: [{ $ref: ref }], ...(referenced?.type ? { type: referenced.type } : {}), nullable: true };
     }
   }
 }
