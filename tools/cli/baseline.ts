@@ -6,7 +6,7 @@ import { NestFactory } from '@nestjs/core';
 import { AppModule } from '../../src/app/app.module';
 import { BaselineService, formatBaselineTable, runBaseline } from '../../src/baseline';
 import { ConfigError, loadConfig } from '../../src/config/app-config';
-import { migrateDatabase } from '../../src/database/migrate';
+import { migrateIfPending } from '../../src/database/migrate';
 import { TaskCatalog } from '../../src/tasks/task-catalog.service';
 import { PUBLIC_TENANT } from '../../src/tenants/tenant.constants';
 import { remoteEnvironment } from './remote-environment';
@@ -34,7 +34,8 @@ async function main(): Promise<void> {
   const databaseUrl = scratch ? `file:${join(scratch, 'baseline.db')}` : args[flag + 1];
   if (!databaseUrl) throw new ConfigError(['--database-url needs a value such as file:./data/baseline.db']);
   const config = loadConfig({ ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent' });
-  migrateDatabase(config.databaseUrl);
+  // Like the server's start: nothing pending takes no lock, so this runs beside a server using the same file.
+  await migrateIfPending(config.databaseUrl, config.sqliteBusyTimeoutMs + 30_000, (note) => console.error(note));
   // The module without HTTP: the baseline runs through the same service POST /baseline uses.
   const app = await NestFactory.createApplicationContext(AppModule.register(config), { logger: false });
   try {
