@@ -68,15 +68,19 @@ export class Authenticator {
 }
 
 /**
- * The key from `Authorization: Bearer <key>`, `X-API-Key: <key>` or, where a transport allows it (the /ws
- * upgrade, for clients that cannot set headers), an `api_key` query parameter; a malformed header is a 401.
+ * The key from `Authorization: Bearer <key>`, `X-API-Key: <key>`, HTTP Basic with the key as the password (what
+ * OpenEnv's Python clients send for a `http://user:KEY@host` base URL: httpx over HTTP, websockets on the /ws
+ * upgrade; the user name is ignored, and a key given as the user name alone is taken too) or, where a transport
+ * allows it (the /ws upgrade), an `api_key` query parameter. A malformed header is a 401.
  */
 export function presentedKey(headers: IncomingHttpHeaders, queryKey?: string | null): string | null {
   const authorization = headers.authorization;
   if (authorization !== undefined) {
-    const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
-    if (!match) throw new UnauthenticatedError('the Authorization header must be "Bearer <key>"');
-    return match[1];
+    const bearer = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
+    if (bearer) return bearer[1];
+    const basic = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(authorization);
+    if (basic) return basicAuthKey(basic[1]);
+    throw new UnauthenticatedError('the Authorization header must be "Bearer <key>" (or HTTP Basic with the key as the password)');
   }
   const header = headers['x-api-key'];
   if (header !== undefined) {
@@ -85,4 +89,22 @@ export function presentedKey(headers: IncomingHttpHeaders, queryKey?: string | n
     return value.trim();
   }
   return queryKey && queryKey.trim() !== '' ? queryKey.trim() : null;
+}
+
+function basicAuthKey(encoded: string): string {
+  const decoded = Buffer.from(encoded, 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  const [user, password] = colon === -1 ? [decoded, ''] : [decoded.slice(0, colon), decoded.slice(colon + 1)];
+  const key = decodeURIComponentSafe(password || user).trim();
+  if (key === '') throw new UnauthenticatedError('HTTP Basic credentials must carry the API key as the password');
+  return key;
+}
+
+/** URL user-info may arrive percent-encoded (a client that copies it from the URL as is). */
+function decodeURIComponentSafe(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
 }

@@ -6,7 +6,7 @@ import { ACTION_TYPES } from '../engine/vocabulary';
 import { EpisodesService, StepRequestDto } from '../episodes';
 import type { Json } from '../common/json';
 import { SchemaService } from '../openapi/schema.service';
-import { actionToolSchemas } from './action-tool-schemas';
+import { actionToolSchemas } from './tool-schemas';
 
 export interface ToolDefinition {
   name: string;

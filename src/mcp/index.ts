@@ -2,4 +2,4 @@
 export { McpModule } from './mcp.module';
 export { EpisodeTools, type ToolCaller, type ToolDefinition, type ToolResult } from './episode-tools.service';
 
-export { actionToolSchemas, type ActionToolSchema } from './action-tool-schemas';
+export { actionToolSchemas, type ActionToolSchema } from './tool-schemas';

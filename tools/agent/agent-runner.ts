@@ -1,4 +1,4 @@
-import { actionToolSchemas } from '../../src/mcp/action-tool-schemas';
+import { actionToolSchemas } from '../../src/mcp/tool-schemas';
 import { endLine, startLine, stepLine } from './eval-log';
 import {
   createSupportDeskClient,

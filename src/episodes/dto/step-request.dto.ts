@@ -1,7 +1,7 @@
 import { ApiExtraModels, ApiProperty } from '@nestjs/swagger';
 import { actionPropertyOptions } from './action-ref';
 import { plainToInstance, Transform } from 'class-transformer';
-import { IsDefined, IsNotEmpty, IsObject, IsOptional, IsString, Matches, MaxLength, ValidateNested } from 'class-validator';
+import { IsDefined, IsNumber, IsObject, IsOptional, IsPositive, IsString, Matches, Max, ValidateNested } from 'class-validator';
 import { ACTION_TYPES, type ActionType } from '../../engine/vocabulary';
 import { ACTION_DTOS, UnrecognizedAction, type ActionDto } from './actions.dto';
 import { EPISODE_ID_PATTERN, MatchesEpisodeId } from './episode-id';
@@ -27,6 +27,22 @@ export class StepRequestDto {
   @IsString()
   @IsOptional()
   request_id?: string;
+
+  @ApiProperty({
+    required: false,
+    type: 'number',
+    minimum: 0,
+    exclusiveMinimum: true,
+    maximum: 3600,
+    description:
+      "OpenEnv's HTTP step request carries a timeout in seconds; it is accepted and not used: a step never waits on " +
+      'anything slow (it is answered as soon as its write is committed), and REQUEST_TIMEOUT_MS bounds every request.',
+  })
+  @Max(3600)
+  @IsPositive()
+  @IsNumber({ allowNaN: false, allowInfinity: false })
+  @IsOptional()
+  timeout_s?: number;
 
   @ApiProperty(actionPropertyOptions('One action, chosen by its `type`.'))
   @ValidateNested()
