@@ -382,6 +382,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/tools": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The environment as tools (as /mcp and /ws serve them), in MCP, OpenAI or Anthropic form */
+        get: operations["listTools"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -836,6 +853,8 @@ export interface components {
             episode_id: string;
             /** @description Makes the step idempotent: a retry with the same request_id and action returns the original response and applies nothing; the same request_id with a different action is refused with 409. */
             request_id?: string | null;
+            /** @description OpenEnv's HTTP step request carries a timeout in seconds; it is accepted and not used: a step never waits on anything slow (it is answered as soon as its write is committed), and REQUEST_TIMEOUT_MS bounds every request. */
+            timeout_s?: number | null;
         };
         StepResponseDto: {
             done: boolean;
@@ -893,6 +912,16 @@ export interface components {
         };
         /** @enum {string} */
         TicketStatus: "open" | "pending" | "resolved";
+        ToolListDto: {
+            /** @enum {string} */
+            format: "mcp" | "openai" | "anthropic";
+            /** @enum {string} */
+            tool_schema: "full" | "strict";
+            /** @description One entry per tool, in the requested format. */
+            tools: {
+                [key: string]: unknown;
+            }[];
+        };
         VerifyReportDto: {
             /** @description Id of the chain key (never the key itself). */
             chain_key_id: string | null;
@@ -2531,6 +2560,48 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TaskListDto"];
+                };
+            };
+            /** @description Too many requests for this tenant; Retry-After says when to retry */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    listTools: {
+        parameters: {
+            query?: {
+                /** @description `full`: input schemas with every constraint the server checks. `strict`: what OpenAI strict function calling and Anthropic strict tool use accept (every property required, optional ones nullable, no length/range/pattern keywords: those constraints are written in the descriptions and still checked by the server). */
+                tool_schema?: "full" | "strict";
+                /** @description `mcp`: MCP tool definitions (name, description, inputSchema, outputSchema, annotations). `openai`: Chat Completions `tools` entries ({type: "function", function: {name, description, parameters, strict}}). `anthropic`: Messages API `tools` entries ({name, description, input_schema, strict}). `strict` is true only with tool_schema=strict. */
+                format?: "mcp" | "openai" | "anthropic";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ToolListDto"];
+                };
+            };
+            /** @description Validation failed; `details` names each bad field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
             /** @description Too many requests for this tenant; Retry-After says when to retry */

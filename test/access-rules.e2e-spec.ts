@@ -68,6 +68,7 @@ it('the access rules are the intended ones (a new route must be added here, and 
     'GET /state/:episode_id': 'episode',
     'GET /stats': 'audit',
     'GET /tasks': 'public',
+    'GET /tools': 'public',
     'POST /admin/tenants': 'admin',
     'POST /admin/tenants/:slug/keys': 'admin',
     'POST /baseline': 'agent',
@@ -82,7 +83,7 @@ it('the OpenAPI document declares security on every protected route and none on 
   const document = (await request(ctx.http).get('/openapi.json').expect(200)).body;
   for (const [path, item] of Object.entries<any>(document.paths)) {
     for (const [method, operation] of Object.entries<any>(item)) {
-      const isPublic = ['/health', '/tasks', '/action_schema', '/metadata', '/schema'].includes(path);
+      const isPublic = ['/health', '/tasks', '/action_schema', '/metadata', '/schema', '/tools'].includes(path);
       expect([`${method} ${path}`, operation.security ?? []]).toEqual([
         `${method} ${path}`,
         isPublic ? [] : [{ bearer: [] }, { api_key: [] }],

@@ -59,10 +59,14 @@ it('runs every task over HTTP, logs the OpenEnv format exactly, and reports pass
     // the runs are real, persisted episodes, labelled with the model
     const episodes = (await request(ctx.http).get('/episodes').query({ agent: 'llm:scripted-1', limit: 50 }).expect(200)).body.items;
     expect(episodes).toHaveLength(9);
-    // the tools offered to the model are the six actions, with the action schema as parameters
+    // the tools offered to the model are the six actions, in strict mode (see strict-tool-schemas.e2e-spec.ts)
     expect(model.requests[0].tools.map((t: any) => t.function.name)).toEqual([
       'open_ticket', 'search_policy', 'set_priority', 'route_ticket', 'send_reply', 'resolve_ticket',
     ]);
+    expect(model.requests[0].tools.every((t: any) => t.function.strict === true)).toBe(true);
+    // and the model's nulls for what it leaves out were taken as omitted (the scores above count those resolves)
+    const resolves = model.calls.filter((c) => c.name === 'resolve_ticket').map((c) => JSON.parse(c.arguments));
+    expect(resolves.filter((args) => args.amount === null).length).toBeGreaterThan(0);
   } finally {
     model.server.close();
   }

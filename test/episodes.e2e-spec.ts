@@ -260,6 +260,7 @@ describe('service routes', () => {
         '/stats',
         '/step',
         '/tasks',
+        '/tools',
       ].sort(),
     );
     expect(res.body.paths['/reset'].post.responses['200']).toBeDefined();

@@ -61,14 +61,14 @@ it('plays a whole episode through tools/call on the bound episode, persisted lik
   await client.close();
 });
 
-it('reports invalid arguments and unknown tools as tool errors, changing nothing', async () => {
+it('reports invalid arguments as a tool error the model can read, and an unknown tool as JSON-RPC -32602, changing nothing', async () => {
   const id = (await request(ctx.http).post('/reset').set(bearer(keyA)).send({}).expect(200)).body.episode_id;
   const client = await connect(keyA, id);
   const bad: any = await client.callTool({ name: 'set_priority', arguments: { priority: 'critical' } });
   expect(bad.isError).toBe(true);
-  expect(text(bad)).toMatch(/priority must be one of/);
-  const unknown: any = await client.callTool({ name: 'reset', arguments: {} });
-  expect(unknown.isError).toBe(true);
+  expect(bad.structuredContent).toBeUndefined();
+  expect(text(bad)).toMatch(/^priority must be one of/);
+  await expect(client.callTool({ name: 'reset', arguments: {} })).rejects.toMatchObject({ code: -32602, message: expect.stringMatching(/Unknown tool: reset/) });
   expect((await request(ctx.http).get(`/state/${id}`).set(bearer(keyA)).expect(200)).body.step_count).toBe(0);
   await client.close();
 });
@@ -86,7 +86,7 @@ it("cannot touch another tenant's episode, by argument or by binding", async () 
 
 it.each([
   ['an empty object', {}, -32600],
-  ['a JSON-RPC message with no session', { jsonrpc: '2.0', id: 3, method: 'tools/list' }, -32000],
+  ['an MCP request with no session', { jsonrpc: '2.0', id: 3, method: 'prompts/list' }, -32000],
   ['an array of junk', [1, 2], -32600],
 ])('%s gets HTTP 200 with a JSON-RPC error envelope', async (_name, body, code) => {
   const res = await request(ctx.http).post('/mcp').send(body).expect(200);

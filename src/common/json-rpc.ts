@@ -1,4 +1,4 @@
-/** JSON-RPC 2.0 envelopes for requests the MCP transport never sees (malformed ones). */
+/** JSON-RPC 2.0 envelopes for what the MCP SDK's transport does not answer itself (malformed messages, OpenEnv's methods). */
 export const JSON_RPC = {
   parseError: -32700,
   invalidRequest: -32600,
@@ -7,9 +7,17 @@ export const JSON_RPC = {
   serverError: -32000,
 } as const;
 
-export function rpcError(id: unknown, code: number, message: string) {
-  const safeId = typeof id === 'string' || typeof id === 'number' ? id : null;
-  return { jsonrpc: '2.0' as const, id: safeId, error: { code, message } };
+export function rpcError(id: unknown, code: number, message: string, data?: unknown) {
+  return { jsonrpc: '2.0' as const, id: rpcId(id), error: { code, message, ...(data === undefined ? {} : { data }) } };
+}
+
+export function rpcResult(id: unknown, result: unknown) {
+  return { jsonrpc: '2.0' as const, id: rpcId(id), result };
+}
+
+/** The request's id as the response echoes it (null when it had none or an invalid one). */
+function rpcId(id: unknown): string | number | null {
+  return typeof id === 'string' || typeof id === 'number' ? id : null;
 }
 
 /** A single JSON-RPC 2.0 request or notification, or a batch of them. */

@@ -109,8 +109,13 @@ export class EpisodesService {
 
   /** The current observation of an episode (what the agent would see after its last step). */
   async observation(caller: EpisodeCaller, episodeId: string): Promise<Observation> {
+    return (await this.currentView(caller, episodeId)).observation;
+  }
+
+  /** The current observation and whether the episode has ended (the views a tool session offers). */
+  async currentView(caller: EpisodeCaller, episodeId: string): Promise<{ observation: Observation; done: boolean }> {
     const episode = await this.require(caller, episodeId);
-    return observe(await this.taskOf(episode), episode.state);
+    return { observation: observe(await this.taskOf(episode), episode.state), done: episode.status !== 'active' };
   }
 
   /** The caller's most recent episode: an agent key's own, the whole tenant's for a reader or anonymous. */

@@ -1,5 +1,6 @@
 /* The MCP module's public surface: the tools (also served inside /ws sessions) and the JSON-RPC envelopes. */
 export { McpModule } from './mcp.module';
-export { EpisodeTools, type ToolCaller, type ToolDefinition, type ToolResult } from './episode-tools.service';
+export { EpisodeTools, toToolResult, type ToolCaller, type ToolOutcome, type ToolResult } from './episode-tools.service';
+export type { ToolDefinition } from './tool-catalog';
 
-export { actionToolSchemas, type ActionToolSchema } from './tool-schemas';
+export { actionToolSchemas, parseToolSchemaVariant, strictSchema, TOOL_SCHEMA_VARIANTS, type ActionToolSchema, type ToolSchemaVariant } from './tool-schemas';

@@ -2,27 +2,49 @@ import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { APP_VERSION } from '../common/app-version';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import type { EpisodeCaller } from '../access/principal';
 import { KeyRevocations } from '../tenants/key-revocations';
-import { EpisodeTools, type ToolCaller } from './episode-tools.service';
+import { EpisodeTools, toToolResult, type ToolCaller } from './episode-tools.service';
+import type { ToolSchemaVariant } from './tool-schemas';
 
-interface McpSession {
-  transport: StreamableHTTPServerTransport;
+interface SessionBase {
   caller: ToolCaller;
+  /** The form its tools/list serves input schemas in, chosen when the session started. */
+  variant: ToolSchemaVariant;
   lastUsed: number;
 }
 
+/** An MCP session (initialize, then the mcp-session-id header), served by the official SDK. */
+export interface McpSdkSession extends SessionBase {
+  kind: 'mcp';
+  transport: StreamableHTTPServerTransport;
+}
+
+/** An OpenEnv HTTP session (openenv/session/create, then params.session_id), bound to the episode it started. */
+export interface OpenEnvSession extends SessionBase {
+  kind: 'openenv';
+}
+
+type Session = McpSdkSession | OpenEnvSession;
+
+export interface SessionCapacity {
+  active_sessions: number;
+  max_sessions: number;
+}
+
 /**
- * MCP sessions over streamable HTTP (the official SDK's server and transport). A session belongs to the tenant
- * that initialized it, may be bound to an episode, and is closed after SESSION_IDLE_TIMEOUT_MS of silence.
+ * The /mcp sessions of both kinds. A session belongs to the tenant and key that opened it (anyone else is told it
+ * does not exist), counts against the tenant's MAX_SESSIONS_PER_TENANT (the /ws sessions have a cap of the same
+ * size of their own), ends when its key is revoked, and is closed after SESSION_IDLE_TIMEOUT_MS of silence. Closing
+ * a session never ends its episode, which stays resumable over HTTP.
  */
 @Injectable()
 export class McpSessions implements OnModuleDestroy {
   private readonly logger = new Logger(McpSessions.name);
-  private readonly sessions = new Map<string, McpSession>();
+  private readonly sessions = new Map<string, Session>();
   private readonly sweeper: NodeJS.Timeout;
 
   constructor(
@@ -31,41 +53,59 @@ export class McpSessions implements OnModuleDestroy {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
     this.sweeper = setInterval(() => this.closeIdle(), Math.min(60_000, config.sessionIdleTimeoutMs)).unref();
-    // A revoked key's sessions end at once.
     revocations.onRevoked((keyId) => {
-      for (const [id, session] of this.sessions) if (session.caller.keyId === keyId) this.end(id, session);
+      for (const [id, session] of this.sessions) if (session.caller.keyId === keyId) this.end(id);
     });
   }
 
-  /** The session with this id, only for the tenant and key that opened it. */
-  find(sessionId: string, caller: EpisodeCaller): McpSession | null {
+  /** The session with this id and kind, only for the tenant and key that opened it. */
+  find<K extends Session['kind']>(sessionId: string, caller: EpisodeCaller, kind: K): Extract<Session, { kind: K }> | null {
     const session = this.sessions.get(sessionId);
-    if (!session || session.caller.tenantId !== caller.tenantId || session.caller.keyId !== caller.keyId) return null;
+    if (!session || session.kind !== kind) return null;
+    if (session.caller.tenantId !== caller.tenantId || session.caller.keyId !== caller.keyId) return null;
     session.lastUsed = Date.now();
-    return session;
+    return session as Extract<Session, { kind: K }>;
   }
 
-  countFor(tenantId: string): number {
-    return [...this.sessions.values()].filter((s) => s.caller.tenantId === tenantId).length;
+  /** The tenant's session count when it has no room for another, or null. */
+  full(tenantId: string): SessionCapacity | null {
+    const active = [...this.sessions.values()].filter((s) => s.caller.tenantId === tenantId).length;
+    return active >= this.config.maxSessionsPerTenant ? { active_sessions: active, max_sessions: this.config.maxSessionsPerTenant } : null;
   }
 
   /** A new transport and server for an initialize request; the session is stored once the SDK assigns its id. */
-  async open(caller: ToolCaller): Promise<StreamableHTTPServerTransport> {
+  async openMcp(caller: ToolCaller, variant: ToolSchemaVariant): Promise<StreamableHTTPServerTransport> {
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       enableJsonResponse: true,
       onsessioninitialized: (id) => {
-        this.sessions.set(id, { transport, caller, lastUsed: Date.now() });
+        this.sessions.set(id, { kind: 'mcp', transport, caller, variant, lastUsed: Date.now() });
       },
     });
     transport.onclose = () => {
       if (transport.sessionId) this.sessions.delete(transport.sessionId);
     };
-    await this.serverFor(caller).connect(transport);
+    await this.serverFor(caller, variant).connect(transport);
     return transport;
   }
 
-  private serverFor(caller: ToolCaller): Server {
+  openOpenEnv(caller: ToolCaller, variant: ToolSchemaVariant): string {
+    const id = randomUUID();
+    this.sessions.set(id, { kind: 'openenv', caller, variant, lastUsed: Date.now() });
+    return id;
+  }
+
+  /** Ends a session (its episode stays as it is). */
+  end(id: string): void {
+    const session = this.sessions.get(id);
+    if (!session) return;
+    this.sessions.delete(id);
+    if (session.kind === 'mcp') {
+      session.transport.close().catch((error: unknown) => this.logger.warn(`closing MCP session: ${String(error)}`));
+    }
+  }
+
+  private serverFor(caller: ToolCaller, variant: ToolSchemaVariant): Server {
     const server = new Server(
       { name: 'supportdesk', version: APP_VERSION },
       {
@@ -75,28 +115,26 @@ export class McpSessions implements OnModuleDestroy {
           'parameter), or the episode_id argument. Start episodes with POST /reset; there is no reset tool.',
       },
     );
-    server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: this.tools.list() as never }));
-    server.setRequestHandler(CallToolRequestSchema, async (request) =>
-      this.tools.call(caller, request.params.name, request.params.arguments),
-    );
+    server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: this.tools.list(variant) as never }));
+    server.setRequestHandler(CallToolRequestSchema, async (request) => {
+      const outcome = await this.tools.call(caller, request.params.name, request.params.arguments);
+      // MCP: an unknown tool is a protocol error; a call the environment refuses is a result the model can read.
+      if (outcome.kind === 'unknown_tool') throw new McpError(ErrorCode.InvalidParams, outcome.message);
+      return toToolResult(outcome) as never;
+    });
     return server;
   }
 
   private closeIdle(): void {
     const cutoff = Date.now() - this.config.sessionIdleTimeoutMs;
-    for (const [id, session] of this.sessions) {
-      if (session.lastUsed < cutoff) this.end(id, session);
-    }
-  }
-
-  private end(id: string, session: McpSession): void {
-    this.sessions.delete(id);
-    session.transport.close().catch((error: unknown) => this.logger.warn(`closing MCP session: ${String(error)}`));
+    for (const [id, session] of this.sessions) if (session.lastUsed < cutoff) this.end(id);
   }
 
   async onModuleDestroy(): Promise<void> {
     clearInterval(this.sweeper);
-    await Promise.all([...this.sessions.values()].map((s) => s.transport.close().catch(() => undefined)));
+    await Promise.all(
+      [...this.sessions.values()].map((s) => (s.kind === 'mcp' ? s.transport.close().catch(() => undefined) : undefined)),
+    );
     this.sessions.clear();
   }
 }

@@ -1,4 +1,4 @@
-import { Controller, Delete, Get, HttpCode, Inject, Post, Req, Res } from '@nestjs/common';
+import { Controller, Delete, Get, HttpCode, Post, Req, Res } from '@nestjs/common';
 import { ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -7,9 +7,10 @@ import { MergeRouteConfig } from '../access/route-config';
 import { CurrentCaller } from '../access/current-principal.decorator';
 import type { EpisodeCaller } from '../access/principal';
 import { isJsonRpcMessage, JSON_RPC, JSON_RPC_ROUTE, rpcError } from '../common/json-rpc';
-import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { EpisodesService } from '../episodes';
 import { McpSessions } from './mcp-sessions.service';
+import { OpenEnvRpc } from './openenv-rpc';
+import { parseToolSchemaVariant } from './tool-schemas';
 
 const SESSION_HEADER = 'mcp-session-id';
 
@@ -23,8 +24,8 @@ const SESSION_HEADER = 'mcp-session-id';
 export class McpController {
   constructor(
     private readonly sessions: McpSessions,
+    private readonly openenv: OpenEnvRpc,
     private readonly episodes: EpisodesService,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   @Access.Agent()
@@ -46,7 +47,7 @@ export class McpController {
     }
     const sessionId = request.headers[SESSION_HEADER];
     if (typeof sessionId === 'string') {
-      const session = this.sessions.find(sessionId, caller);
+      const session = this.sessions.find(sessionId, caller, 'mcp');
       if (!session) {
         await reply.code(404).send(rpcError(id, JSON_RPC.serverError, 'unknown or expired MCP session; initialize a new one'));
         return;
@@ -55,12 +56,26 @@ export class McpController {
       await session.transport.handleRequest(request.raw, reply.raw, body);
       return;
     }
-    if (!isInitializeRequest(body)) {
-      await reply.code(200).send(rpcError(id, JSON_RPC.serverError, 'no MCP session: send initialize first'));
+    if (OpenEnvRpc.claims(body)) {
+      await reply.code(200).send(await this.openenv.handle(caller, body));
       return;
     }
-    if (this.sessions.countFor(caller.tenantId) >= this.config.maxSessionsPerTenant) {
-      await reply.code(200).send(rpcError(id, JSON_RPC.serverError, `too many MCP sessions for this tenant (at most ${this.config.maxSessionsPerTenant})`));
+    if (!isInitializeRequest(body)) {
+      await reply
+        .code(200)
+        .send(rpcError(id, JSON_RPC.serverError, 'no session: send initialize first (MCP), or openenv/session/create (OpenEnv)'));
+      return;
+    }
+    const variant = parseToolSchemaVariant((request.query as Record<string, unknown> | undefined)?.tool_schema);
+    if (variant === null) {
+      await reply.code(200).send(rpcError(id, JSON_RPC.invalidParams, 'tool_schema must be one of: full, strict'));
+      return;
+    }
+    const full = this.sessions.full(caller.tenantId);
+    if (full) {
+      await reply
+        .code(200)
+        .send(rpcError(id, JSON_RPC.serverError, `Session capacity reached: this tenant has ${full.active_sessions} of ${full.max_sessions} sessions open`, full));
       return;
     }
     const boundEpisodeId = await this.boundEpisode(request, caller);
@@ -68,7 +83,7 @@ export class McpController {
       await reply.code(200).send(rpcError(id, JSON_RPC.invalidParams, 'the episode to bind (x-episode-id) does not exist for this tenant'));
       return;
     }
-    const transport = await this.sessions.open({ ...caller, boundEpisodeId });
+    const transport = await this.sessions.openMcp({ ...caller, boundEpisodeId }, variant);
     reply.hijack();
     await transport.handleRequest(request.raw, reply.raw, body);
   }
@@ -89,7 +104,7 @@ export class McpController {
 
   private async forward(caller: EpisodeCaller, request: FastifyRequest, reply: FastifyReply): Promise<void> {
     const sessionId = request.headers[SESSION_HEADER];
-    const session = typeof sessionId === 'string' ? this.sessions.find(sessionId, caller) : null;
+    const session = typeof sessionId === 'string' ? this.sessions.find(sessionId, caller, 'mcp') : null;
     if (!session) {
       await reply.code(404).send(rpcError(null, JSON_RPC.serverError, 'unknown or expired MCP session'));
       return;

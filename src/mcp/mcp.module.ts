@@ -1,14 +1,16 @@
 import { Module } from '@nestjs/common';
 import { EpisodeTools } from './episode-tools.service';
 import { McpController } from './mcp.controller';
+import { ToolsController } from './tools.controller';
 import { McpSessions } from './mcp-sessions.service';
+import { OpenEnvRpc } from './openenv-rpc';
 import { EpisodesModule } from '../episodes';
 import { TenantsModule } from '../tenants/tenants.module';
 
 @Module({
   imports: [EpisodesModule, TenantsModule],
-  controllers: [McpController],
-  providers: [EpisodeTools, McpSessions],
+  controllers: [McpController, ToolsController],
+  providers: [EpisodeTools, McpSessions, OpenEnvRpc],
   exports: [EpisodeTools],
 })
 export class McpModule {}

@@ -12,6 +12,12 @@ import { ACTION_TYPES, type ActionType } from '../engine/vocabulary';
 export const TOOL_SCHEMA_VARIANTS = ['full', 'strict'] as const;
 export type ToolSchemaVariant = (typeof TOOL_SCHEMA_VARIANTS)[number];
 
+/** A variant named by a client (`tool_schema`); absent or null is the full form, anything else unknown is null. */
+export function parseToolSchemaVariant(value: unknown): ToolSchemaVariant | null {
+  if (value === undefined || value === null) return 'full';
+  return (TOOL_SCHEMA_VARIANTS as readonly unknown[]).includes(value) ? (value as ToolSchemaVariant) : null;
+}
+
 export const ACTION_DESCRIPTIONS: Record<ActionType, string> = {
   open_ticket: 'Open a ticket from the inbox and read it in full (customer, body, contract notes, recent events).',
   search_policy: 'Search the policy knowledge base; returns ranked articles with their full text.',
@@ -99,7 +105,19 @@ export function strictSchema(schema: Json): Json {
     out.additionalProperties = false;
   }
   if (said.length > 0) out.description = [out.description, ...said].filter(Boolean).join(' ');
-  return out;
+  return Array.isArray(out.type) ? withoutTypeList(out) : out;
+}
+
+/** A type list such as ["number", "null"] (OpenAI-only) as the anyOf both providers take. */
+function withoutTypeList(schema: JsonObject): JsonObject {
+  const { type, description, enum: values, ...rest } = schema;
+  const types = type as string[];
+  const branches = types.map((t): JsonObject => {
+    if (t === 'null') return { type: 'null' };
+    const branchEnum = Array.isArray(values) ? values.filter((v) => v !== null) : undefined;
+    return { type: t, ...rest, ...(branchEnum ? { enum: branchEnum } : {}) };
+  });
+  return { ...(description === undefined ? {} : { description }), anyOf: branches };
 }
 
 function strictProperties(properties: JsonObject, required: string[]): JsonObject {
@@ -111,15 +129,24 @@ function strictProperties(properties: JsonObject, required: string[]): JsonObjec
   );
 }
 
-/** An optional property in strict mode: present, and null when the caller means "omitted". */
+/**
+ * An optional property in strict mode: present, and null when the caller means "omitted". Written as
+ * `anyOf: [schema, {type: null}]`, the form both providers document for nullable values (a type list such as
+ * ["string", "null"] is OpenAI's alternative, not documented by Anthropic).
+ */
 function nullable(schema: JsonObject): JsonObject {
-  const type = schema.type;
-  if (typeof type === 'string') {
-    return { ...schema, type: [type, 'null'], ...(Array.isArray(schema.enum) ? { enum: [...schema.enum, null] } : {}) };
-  }
-  if (Array.isArray(type)) return type.includes('null') ? schema : { ...schema, type: [...type, 'null'] };
+  if (Array.isArray(schema.anyOf) && schema.anyOf.some((branch) => (branch as JsonObject).type === 'null')) return schema;
   const { description, ...rest } = schema;
   return { ...(description === undefined ? {} : { description }), anyOf: [rest, { type: 'null' }] };
+}
+
+/**
+ * A schema that stands alone, as a tool's input or output schema must: `$ref`s into `$defs` inlined, and no
+ * `$schema` or `title` at the root (MCP clients validate with their own JSON Schema dialect).
+ */
+export function standaloneSchema(schema: Record<string, Json>): Record<string, Json> {
+  const { $defs, $schema: _dialect, title: _title, ...root } = schema as Record<string, Json> & { $defs?: Record<string, Json> };
+  return inline(root, ($defs ?? {}) as Record<string, Json>) as Record<string, Json>;
 }
 
 function constraintText(key: string, value: Json): string | null {

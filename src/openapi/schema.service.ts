@@ -20,6 +20,11 @@ export class SchemaService {
     };
   }
 
+  /** A component of the document as a standalone JSON Schema (e.g. StepResponseDto, ObservationDto). */
+  componentSchema(name: string, title: string): Record<string, Json> {
+    return toJsonSchema(this.document.get(), { $ref: `#/components/schemas/${name}` }, title);
+  }
+
   actionSchema(): Record<string, Json> {
     if (!this.cachedActionSchema) {
       const document = this.document.get();

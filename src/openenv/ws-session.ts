@@ -9,7 +9,8 @@ import { jsonInputProblem } from '../common/json-input';
 import { validateBody } from '../common/validate-body';
 import { ResetRequestDto, StepRequestDto, type EpisodesService } from '../episodes';
 import { isJsonRpcMessage, JSON_RPC, rpcError } from '../common/json-rpc';
-import type { EpisodeTools } from '../mcp';
+import { parseToolSchemaVariant, toToolResult, type EpisodeTools } from '../mcp';
+import { parseToolMessage, type ToolMessage } from './tool-messages';
 import { errorMessage, WS_ERROR_CODES, type WsErrorCode } from './ws-protocol';
 
 /**
@@ -101,9 +102,54 @@ export class WsSession {
   }
 
   private async step(data: unknown): Promise<void> {
+    const toolMessage = parseToolMessage(data);
+    if (toolMessage !== null) return this.toolStep(toolMessage);
     if (this.episodeId === null) throw new SessionError('no episode in this session: send a reset first');
     const body = await validateBody(StepRequestDto, { episode_id: this.episodeId, action: data });
     this.send({ type: 'observation', data: await this.episodes.step(this.caller, body.episode_id, body.action) });
+  }
+
+  /**
+   * OpenEnv's MCPToolClient (default mode) as step messages: `list_tools` (no reset needed) and `call_tool`,
+   * answered as observations the way OpenEnv's MCP environments answer them: a failed call has `result: null` and
+   * an `error` with OpenEnv's error_type; an action tool's reward and done are the step's.
+   */
+  private async toolStep(message: ToolMessage): Promise<void> {
+    if (message.type === 'list_tools') {
+      const tools = this.tools.list(message.variant).map((tool) => ({ name: tool.name, description: tool.description, input_schema: tool.inputSchema }));
+      return this.sendObservation({ tools, metadata: {} }, null, await this.episodeDone());
+    }
+    const outcome = await this.tools.call({ ...this.caller, boundEpisodeId: this.episodeId }, message.tool_name, message.arguments);
+    const observation = (result: unknown, error: { error_type: string; message: string } | null) => ({
+      tool_name: message.tool_name,
+      result,
+      error,
+      metadata: {},
+    });
+    switch (outcome.kind) {
+      case 'ok':
+        return this.sendObservation(observation({ ...toToolResult(outcome), data: outcome.value }, null), outcome.reward, outcome.done);
+      case 'unknown_tool':
+        return this.sendObservation(observation(null, { error_type: 'tool_not_found', message: outcome.message }), null, await this.episodeDone());
+      case 'invalid_args':
+        return this.sendObservation(observation(null, { error_type: 'invalid_args', message: outcome.message }), null, await this.episodeDone());
+      case 'failed':
+        return this.sendObservation(observation(null, { error_type: 'execution_error', message: outcome.message }), null, await this.episodeDone());
+    }
+  }
+
+  private sendObservation(observation: unknown, reward: number | null, done: boolean): void {
+    this.send({ type: 'observation', data: { observation, reward, done } });
+  }
+
+  /** Whether the session's episode has ended (false before the first reset). */
+  private async episodeDone(): Promise<boolean> {
+    if (this.episodeId === null) return false;
+    try {
+      return (await this.episodes.currentView(this.caller, this.episodeId)).done;
+    } catch {
+      return true; // no longer there (deleted with its tenant): nothing more can happen in it
+    }
   }
 
   private async state(): Promise<void> {
@@ -115,7 +161,7 @@ export class WsSession {
   private async mcp(data: unknown): Promise<unknown> {
     const id = (data as { id?: unknown })?.id;
     if (!isJsonRpcMessage(data) || Array.isArray(data)) return rpcError(id, JSON_RPC.invalidRequest, 'Invalid Request');
-    const { method, params } = data as { method: string; params?: { name?: string; arguments?: Record<string, unknown> } };
+    const { method, params } = data as { method: string; params?: { name?: string; arguments?: unknown; tool_schema?: unknown } };
     const reply = (result: unknown) => ({ jsonrpc: '2.0', id, result });
     switch (method) {
       case 'initialize':
@@ -124,11 +170,17 @@ export class WsSession {
           capabilities: { tools: {} },
           serverInfo: { name: 'supportdesk', version: APP_VERSION },
         });
-      case 'tools/list':
-        return reply({ tools: this.tools.list() });
-      case 'tools/call':
+      case 'tools/list': {
+        const variant = parseToolSchemaVariant(params?.tool_schema);
+        if (variant === null) return rpcError(id, JSON_RPC.invalidParams, 'tool_schema must be one of: full, strict');
+        return reply({ tools: this.tools.list(variant) });
+      }
+      case 'tools/call': {
         if (typeof params?.name !== 'string') return rpcError(id, JSON_RPC.invalidParams, 'params.name is required');
-        return reply(await this.tools.call({ ...this.caller, boundEpisodeId: this.episodeId }, params.name, params.arguments));
+        const outcome = await this.tools.call({ ...this.caller, boundEpisodeId: this.episodeId }, params.name, params.arguments);
+        if (outcome.kind === 'unknown_tool') return rpcError(id, JSON_RPC.invalidParams, outcome.message);
+        return reply(toToolResult(outcome));
+      }
       default:
         return rpcError(id, JSON_RPC.methodNotFound, `method ${method} is not supported`);
     }

@@ -5,14 +5,16 @@ import type { Action } from '../../src/engine/actions';
 /**
  * A small OpenAI-compatible chat-completions server that answers with canned tool calls, for testing the agent
  * runner where no model is reachable. `script(taskId, conversation, step)` says what to call next
- * (null: answer in prose without a tool call). It can also fail the first N requests with 429.
+ * (null: answer in prose without a tool call). It can also fail the first N requests with 429. Like a model in
+ * strict mode, it sends every property of a strict tool, null for the ones the action leaves out.
  */
 export async function startScriptedModel(
   script: (taskId: string, conversation: number, step: number) => Action | null,
   options: { failFirst?: number } = {},
-): Promise<{ url: string; server: Server; requests: any[] }> {
+): Promise<{ url: string; server: Server; requests: any[]; calls: { name: string; arguments: string }[] }> {
   const conversations = new Map<string, number>();
   const requests: any[] = [];
+  const calls: { name: string; arguments: string }[] = [];
   let failuresLeft = options.failFirst ?? 0;
   const server = createServer((req, res) => {
     let raw = '';
@@ -34,6 +36,7 @@ export async function startScriptedModel(
       if (body.messages.length === 2) conversations.set(taskId, (conversations.get(taskId) ?? 0) + 1);
       const steps = body.messages.filter((m: any) => m.role === 'tool' && !String(m.content).startsWith('error:')).length;
       const action = script(taskId, conversations.get(taskId)!, steps);
+      if (action !== null) calls.push({ name: action.type, arguments: JSON.stringify(asStrictModelSends(body.tools, action)) });
       const message =
         action === null
           ? { role: 'assistant', content: 'Let me think about this.' }
@@ -44,7 +47,7 @@ export async function startScriptedModel(
                 {
                   id: `call_${requests.length}`,
                   type: 'function',
-                  function: { name: action.type, arguments: JSON.stringify({ ...action, type: undefined }) },
+                  function: calls[calls.length - 1],
                 },
               ],
             };
@@ -54,5 +57,14 @@ export async function startScriptedModel(
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, server, requests };
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, server, requests, calls };
+}
+
+/** The arguments of a tool call as a strict-mode model writes them: every property of the schema present. */
+function asStrictModelSends(tools: any[] | undefined, action: Action): Record<string, unknown> {
+  const { type, ...given } = action as unknown as Record<string, unknown>;
+  const tool = tools?.find((t) => t.function?.name === type);
+  if (!tool?.function?.strict) return given;
+  const properties = Object.keys(tool.function.parameters.properties ?? {});
+  return { ...Object.fromEntries(properties.map((name) => [name, null])), ...given };
 }

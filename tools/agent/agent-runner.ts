@@ -1,4 +1,4 @@
-import { actionToolSchemas } from '../../src/mcp/tool-schemas';
+import { actionToolSchemas, strictSchema } from '../../src/mcp/tool-schemas';
 import { endLine, startLine, stepLine } from './eval-log';
 import {
   createSupportDeskClient,
@@ -55,10 +55,7 @@ export async function runAgent(options: AgentRunOptions, log: (line: string) => 
   const retry: RetryOptions = { attempts: 5, timeoutMs: 60_000, baseDelayMs: 500, ...options.retry };
   const env = new EnvironmentClient(options.url, options.envApiKey, retry);
   const taskIds = options.tasks.includes('all') ? (await env.tasks()).map((t: { id: string }) => t.id) : options.tasks;
-  const tools = actionToolSchemas(await env.actionSchema()).map((tool) => ({
-    type: 'function' as const,
-    function: { name: tool.name, description: tool.description, parameters: tool.parameters },
-  }));
+  const tools = strictFunctionTools(await env.actionSchema());
   const model = new ModelClient(options, retry);
 
   const results: TaskTrials[] = [];
@@ -74,6 +71,17 @@ export async function runAgent(options: AgentRunOptions, log: (line: string) => 
     value: passHatK(results.map((r) => ({ trials: r.scores.length, successes: r.successes })), i + 1),
   }));
   return { tasks: results, passHatK: passes };
+}
+
+/**
+ * The six actions as Chat Completions function tools in strict mode: every property required, optional ones
+ * nullable, no keywords strict mode refuses (the server still checks those constraints, and takes null as omitted).
+ */
+export function strictFunctionTools(actionSchema: Record<string, Json>) {
+  return actionToolSchemas(actionSchema).map((tool) => ({
+    type: 'function' as const,
+    function: { name: tool.name, description: tool.description, parameters: strictSchema(tool.parameters), strict: true },
+  }));
 }
 
 async function runEpisode(
