@@ -145,6 +145,16 @@ function disjunctAround(tokens: string[], start: number, end: number, before: nu
   return false;
 }
 
+const SUBJECT_PRONOUNS = new Set(['we', 'i', 'you', 'they', 'it', 'he', 'she']);
+
+/** ", and we have revoked": a new clause with its own subject separates a verb from an earlier object. */
+function newSubjectBetween(tokens: string[], a: number, b: number): boolean {
+  for (let k = a; k < b; k++) {
+    if (['and', 'but', 'so', ',', 'then'].includes(tokens[k]) && (SUBJECT_PRONOUNS.has(tokens[k + 1]) || /^(we|i|you|they|it)'/.test(tokens[k + 1] ?? ''))) return true;
+  }
+  return false;
+}
+
 /** A new coordinated predicate between two positions: ", and revoked", "and signed". */
 function predicateBetween(tokens: string[], a: number, b: number): boolean {
   for (let k = a + 1; k < b; k++) {
@@ -170,7 +180,7 @@ export function findActions(claim: ActionClaim, sentences: AnalysedSentence[]): 
         const gap = o.start >= v.end ? o.start - v.end : v.at - o.end;
         if (gap > 12 || gap < -1) continue;
         const [a, b] = o.start >= v.end ? [v.end, o.start] : [o.end, v.at];
-        if (tokens.slice(a, b).some((t) => t === ';' || t === '.')) continue;
+        if (tokens.slice(a, b).some((t) => t === ';' || t === '.') || newSubjectBetween(tokens, a, b)) continue;
         if (!best || Math.abs(o.start - v.at) < Math.abs(best.start - v.at)) best = o;
       }
       if (!best) {
@@ -189,13 +199,29 @@ export function findActions(claim: ActionClaim, sentences: AnalysedSentence[]): 
         if (!q) continue;
         qualifierDisjunct = q.disjunct;
       }
-      const mood = v.form === 'base' ? combine(s.moods[v.at], governBase(tokens, v.at)) : s.moods[v.at];
+      const mood = v.form === 'base' ? combine(s.moods[v.at], baseStance(tokens, v.at)) : s.moods[v.at];
       const disjunct = qualifierDisjunct || disjunctAround(tokens, v.at, v.end, 1, 2) || disjunctAround(tokens, best.start, best.end, 2, 1);
       hits.push({ sentence: si, mood, disjunct, reversed: false });
     }
   }
   for (const r of findReversals(sentences, m)) hits.push(r);
   return hits;
+}
+
+const NOUN_READING = new Set(['lock', 'check', 'freeze', 'block', 'reset', 'end', 'close']);
+const DETERMINERS = new Set(['a', 'an', 'the', 'this', 'that', 'your', 'our', 'its', 'any', 'every']);
+
+/**
+ * A base form with a noun reading is a noun after a determiner or a noun ("put a lock on your account", "a
+ * video identity check"); otherwise the governor decides, and a bare base form at the head of its clause is an
+ * instruction.
+ */
+function baseStance(tokens: string[], at: number): string {
+  const governed = governBase(tokens, at);
+  if (governed !== 'c' || !NOUN_READING.has(tokens[at])) return governed;
+  const prev = tokens[at - 1];
+  if (prev === undefined || ['please', 'and', 'then', ',', ';', ':', '.', 'to'].includes(prev)) return 'c';
+  return DETERMINERS.has(prev) || /^[a-z-]+$/.test(prev) ? 'a' : 'c';
 }
 
 /** A stance from the clause and one from the verb's own governor: the stronger denial wins. */
@@ -234,11 +260,13 @@ function findReversals(sentences: AnalysedSentence[], m: Matcher): ActionHit[] {
     for (let i = 0; i < tokens.length; i++) {
       if (!REVERSALS.has(tokens[i]) || s.moods[i] !== 'a') continue;
       // "before we restore access", "once your account is unlocked": a condition, not an undoing.
-      if (tokens.slice(Math.max(0, i - 5), i).some((t) => ['before', 'until', 'once', 'when', 'after', 'if'].includes(t))) continue;
+      if (tokens.slice(Math.max(0, i - 9), i).some((t) => ['before', 'until', 'once', 'when', 'after', 'if'].includes(t))) continue;
       let k = i + 1;
       while (SKIPPABLE.has(tokens[k])) k++;
       const direct = m.objects.some((o) => phraseAt(tokens, k, o)) || (PRONOUNS.has(tokens[k]) && k === i + 1);
-      const passive = m.objects.some((o) => tokens.slice(Math.max(0, i - 5), i).join(' ').includes(o.join(' '))) && ['been', 'was', 'were', 'is', 'are'].includes(tokens[i - 1]);
+      // Passive: "the keys were reinstated"; not "access to the account is restored", where access is the subject.
+      const passive = ['been', 'was', 'were', 'is', 'are'].includes(tokens[i - 1]) && findPhrases(tokens.slice(Math.max(0, i - 5), i), m.objects)
+        .some((o) => !['to', 'of', 'on', 'for'].includes(tokens[Math.max(0, i - 5) + o.start - 1] ?? ''));
       if (direct || passive) out.push({ sentence: si, mood: 'n', disjunct: false, reversed: true });
     }
   });

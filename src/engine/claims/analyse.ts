@@ -4,7 +4,7 @@ import type { Span, ValueMention } from './mentions';
 import { findMoney } from './money';
 import { hasInternalCode, hasRunbookMarker, quotesPolicy, type PolicyText } from './policy';
 import { retractionAt, stanceOf } from './polarity';
-import { functionWordCount, shapeOf } from './prose';
+import { functionWordCount, isLabelLine, shapeOf } from './prose';
 import { clauseIds } from './clauses';
 import { cleanText, splitSentences, tokenize } from './text';
 
@@ -46,6 +46,9 @@ export function extractMentions(reply: string, clock: string, options: ExtractOp
   const sentences: AnalysedSentence[] = [];
   const mentions: ValueMention[] = [];
   let quotedParagraph = -1;
+  let quotedFrom = -1;
+  /** Sentences whose verb is understood from a label or a question: they count only beside prose. */
+  const framed = new Set<number>();
   for (const [index, s] of raw.entries()) {
     const tokens = tokenize(s.text);
     const taken = new Array<boolean>(tokens.length).fill(false);
@@ -58,9 +61,21 @@ export function extractMentions(reply: string, clock: string, options: ExtractOp
     spans.push(...findDurations(tokens, taken));
     const stance = stanceOf(tokens, new Set(spans.map((m) => m.start)));
     let status: SentenceStatus = shapeOf(tokens);
+    const previous = sentences[sentences.length - 1];
+    const answersQuestion = previous && previous.paragraph === s.paragraph && previous.tokens[previous.tokens.length - 1] === '?';
+    let implicitVerb = false;
+    if (status === 'not_a_sentence' && (isLabelLine(tokens) || answersQuestion)) {
+      // A frame lends a verb, not prose: such a line is telegraphic at best.
+      status = shapeOf(tokens, true);
+      if (status === 'prose') status = 'telegraphic';
+      implicitVerb = status === 'telegraphic';
+    }
+    if (implicitVerb) framed.add(index);
     if (hasRunbookMarker(s.text)) quotedParagraph = s.paragraph;
+    if (introducesPolicy(s.text)) quotedFrom = index + 1;
     if (status !== 'other_language') {
-      if (quotedParagraph === s.paragraph || hasInternalCode(tokens) || quotesPolicy(tokens, policies)) status = 'quoted_policy';
+      const quoted = quotedParagraph === s.paragraph || (quotedFrom >= 0 && index >= quotedFrom);
+      if (quoted || hasInternalCode(tokens) || quotesPolicy(tokens, policies)) status = 'quoted_policy';
     }
     sentences.push({
       text: s.text,
@@ -73,15 +88,20 @@ export function extractMentions(reply: string, clock: string, options: ExtractOp
     });
     for (const m of spans) mentions.push({ ...m, sentence: index });
   }
-  applyReplyRules(sentences);
+  applyReplyRules(sentences, framed);
   return { version: 1, clock, sentences, mentions };
 }
 
+/** "Here is our policy:", "the relevant policy says:": what follows is pasted, to the end of the reply. */
+function introducesPolicy(text: string): boolean {
+  return /\b(here is|here's|below is|this is) (our|the) (relevant |applicable )?(policy|policies|runbook|procedure|guideline)s?\b.*:\s*$/i.test(text) || /\b(the )?(relevant )?policy (says|states|reads)\s*:\s*$/i.test(text);
+}
+
 /** Rules that need the whole reply: fragments only count beside prose, and a retraction withdraws what preceded it. */
-function applyReplyRules(sentences: AnalysedSentence[]): void {
+function applyReplyRules(sentences: AnalysedSentence[], framed: Set<number>): void {
   const anyProse = sentences.some((s) => s.status === 'prose');
-  for (const s of sentences) {
-    if (s.status === 'telegraphic' && !anyProse && functionWordCount(s.tokens) < 2) s.status = 'not_a_sentence';
+  for (const [i, s] of sentences.entries()) {
+    if (s.status === 'telegraphic' && !anyProse && (framed.has(i) || functionWordCount(s.tokens) < 2)) s.status = 'not_a_sentence';
   }
   for (let i = sentences.length - 1; i >= 0; i--) {
     const at = retractionAt(sentences[i].tokens);

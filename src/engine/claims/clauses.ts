@@ -11,8 +11,8 @@ const PRONOUNS = new Set(['we', 'i', 'you', 'it', 'they', 'there', 'this', 'that
 const AUX = new Set(['is', 'are', 'was', 'were', 'has', 'have', 'had', 'will', 'would', 'can', 'could', 'should', 'may', 'might', 'do', 'does', 'did', 'cannot', 'must']);
 const COMMA_STARTERS = new Set([
   'and', 'but', 'so', 'which', 'because', 'while', 'although', 'though', 'whereas', 'yet', 'or', 'then', 'as', 'since',
-  'if', 'unless', 'once', 'when', 'until', 'meaning', 'please', 'just', 'instead', 'otherwise', 'however', 'plus',
-  'after', 'before', 'whether', 'where', 'who', 'giving', 'leaving', 'though', 'thus', 'hence',
+  'if', 'unless', 'once', 'when', 'until', 'meaning', 'please', 'just', 'instead', 'otherwise', 'however',
+  'whether', 'where', 'who', 'giving', 'leaving', 'though', 'thus', 'hence',
 ]);
 const SUBORDINATORS = new Set(['before', 'after', 'until', 'once', 'when', 'because', 'since', 'unless', 'if', 'whether', 'while', 'although', 'though', 'whereas', 'so']);
 
@@ -39,12 +39,15 @@ export function clauseIds(tokens: string[]): number[] {
       ids[i] = id;
       continue;
     }
-    if (t === ',' && (COMMA_STARTERS.has(tokens[i + 1]) || opensSubject(tokens, i + 1))) {
+    const afterComma = tokens[i + 1];
+    const timeWord = afterComma === 'before' || afterComma === 'after';
+    if (t === ',' && (COMMA_STARTERS.has(afterComma) || opensSubject(tokens, i + 1) || (timeWord && finiteSoon(tokens, i + 2)))) {
       id++;
       ids[i] = id;
       continue;
     }
     if ((t === 'and' || t === 'but' || t === 'or') && opensSubject(tokens, i + 1) && tokens[i - 1] !== ',') id++;
+    else if ((t === 'that' || t === 'which' || t === 'who') && i > 0 && PRONOUNS.has(tokens[i + 1] ?? '') && tokens[i + 1] !== 'that') id++;
     else if (SUBORDINATORS.has(t) && i > 0 && tokens[i - 1] !== ',' && (t === 'if' || t === 'whether' || t === 'unless' || finiteSoon(tokens, i + 1))) id++;
     ids[i] = id;
   }

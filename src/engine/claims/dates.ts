@@ -143,6 +143,10 @@ export function findDates(tokens: string[], taken: boolean[], clock: string): Sp
     }
     // A weekday, possibly followed by the date it names: "Friday 27 November", "Fri, 27/11", "Friday the 27th".
     if (t in WEEKDAYS && !(t === 'sun' || t === 'sat' || t === 'wed')) {
+      // "Monday to Friday", "Mon-Fri": a span of the week, not a date.
+      const inRange = (['to', '-', 'through', 'till', 'until'].includes(tokens[i - 1]) && (tokens[i - 2] ?? '') in WEEKDAYS) ||
+        (['to', '-', 'through', 'till', 'until'].includes(tokens[i + 1]) && (tokens[i + 2] ?? '') in WEEKDAYS);
+      if (inRange) continue;
       const weekday = WEEKDAYS[t];
       let j = i + 1;
       if (tokens[j] === '.' || tokens[j] === ',') j++;

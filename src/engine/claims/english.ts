@@ -59,17 +59,19 @@ export const AUXILIARIES = new Set([
   'may', 'might', 'must', 'shall', 'do', 'does', 'did', 'cannot', 'am',
 ]);
 
-/** Frequent verbs in support replies that are not recognisable by an ending. */
+/**
+ * Frequent verbs in support replies that are not recognisable by an ending. Words that are as often nouns
+ * ("refund", "lock", "check", "call") are left out: in a keyword list they are nouns.
+ */
 const COMMON_VERBS = new Set([
   'allow', 'arrive', 'arrives', 'expect', 'settle', 'settles', 'take', 'takes', 'took', 'ship', 'ships', 'go', 'goes',
   'went', 'gone', 'send', 'sends', 'sent', 'see', 'get', 'gets', 'got', 'let', 'make', 'makes', 'made', 'give', 'gives',
   'gave', 'reach', 'reaches', 'stay', 'stays', 'remain', 'remains', 'come', 'comes', 'appear', 'appears', 'show',
   'shows', 'keep', 'keeps', 'kept', 'put', 'set', 'pay', 'paid', 'need', 'needs', 'land', 'lands', 'note', 'apply',
-  'applies', 'verify', 'confirm', 'lock', 'revoke', 'refund', 'deliver', 'delivers', 'reply', 'contact', 'use',
+  'applies', 'deliver', 'delivers', 'reply', 'contact', 'use',
   'restore', 'receive', 'receives', 'know', 'knew', 'known', 'tell', 'told', 'say', 'said', 'ask', 'asks', 'mean',
   'means', 'meant', 'done', 'begin', 'began', 'run', 'runs', 'hold', 'holds', 'held', 'leave', 'left', 'bring',
-  'brought', 'cover', 'covers', 'sign', 'end', 'check', 'call', 'book', 'dispatch', 'return', 'returns', 'work',
-  'works', 'happen', 'happens', 'expires', 'expire', 'thank', 'thanks', 'hope', 'follow', 'follows', 'stand', 'stands',
+  'brought', 'cover', 'covers', 'returns', 'works', 'happen', 'happens', 'expires', 'expire', 'thank', 'thanks', 'hope', 'follow', 'follows', 'stand', 'stands',
 ]);
 
 /** A token that is (or is likely to be) a verb form. */

@@ -3,6 +3,7 @@ import type { AnalysedSentence, ReplyAnalysis, SentenceStatus } from './analyse'
 import type { ReplyClaim } from './claim.schema';
 import { sameValue, type MentionValue, type ValueMention } from './mentions';
 import { findOptions } from './options';
+import { isHedge } from './polarity';
 
 /**
  * Judging declared claims against the analyses of every reply sent on the ticket. A claim is covered when some
@@ -105,7 +106,7 @@ function judgeOne(claim: ReplyClaim, analyses: ReplyAnalysis[]): ClaimVerdict {
   const conflict = conflicts.find(usable);
   if (conflict) return verdict(false, conflict, 'conflicting_value');
   const denial = claim.about ? findDenial(claim.about, analyses) : undefined;
-  if (denial) return verdict(false, denial, 'negated');
+  if (denial) return verdict(false, denial, denial.mood === 'n' ? 'negated' : 'hypothetical');
   const asserted = spoken.find((e) => e.mood === 'a');
   if (asserted) return verdict(true, asserted);
   for (const reason of ['quoted_policy', 'other_language', 'not_a_sentence'] as const) {
@@ -171,14 +172,19 @@ function coordinatedWith(tokens: string[], a: ClaimSpan, b: ClaimSpan): boolean 
   return tokens[first.start - 1] === 'between' && between.includes('and');
 }
 
-/** "No refund will be issued", "the replacement has not been booked": a negator next to a word naming the event. */
+/**
+ * "No refund will be issued", "the replacement has not been booked": a negator next to a word naming the
+ * event denies it; "to consider a $348 refund", "we might issue a refund" leave it undecided.
+ */
 function findDenial(about: string[], analyses: ReplyAnalysis[]): Evidence | undefined {
   const words = new Set(about.map((w) => w.toLowerCase()));
   for (const [reply, a] of analyses.entries()) {
     for (const [si, s] of a.sentences.entries()) {
       if (!USABLE.has(s.status)) continue;
       for (const [j, t] of s.tokens.entries()) {
-        if (!words.has(t) || s.moods[j] !== 'n') continue;
+        if (!words.has(t)) continue;
+        if (s.moods[j] === 'h' && s.tokens.slice(Math.max(0, j - 4), j).some(isHedge)) return { reply, sentence: si, status: s.status, mood: 'h' };
+        if (s.moods[j] !== 'n') continue;
         const near = s.negators.some((k) => s.clauses[k] === s.clauses[j] && ((k < j && j - k <= 3) || (k > j && k - j <= 5)));
         if (near) return { reply, sentence: si, status: s.status, mood: 'n' };
       }

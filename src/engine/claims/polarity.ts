@@ -21,7 +21,7 @@ const NEGATORS = new Set(['not', 'no', 'never', 'none', 'nothing', 'nobody', 'ne
 /** Negative words that do not deny: bounds ("no later than") and emphasis ("not only"). */
 const NOT_DENIALS: string[][] = [
   ['no', 'later', 'than'], ['no', 'more', 'than'], ['not', 'later', 'than'], ['not', 'more', 'than'], ['no', 'longer', 'than'],
-  ['not', 'only'], ['no', 'matter'], ['not', 'just'], ['no', 'problem'], ['no', 'worries'], ['never', 'mind'],
+  ['not', 'only'], ['no', 'matter'], ['no', 'charge'], ['no', 'cost'], ['no', 'extra'], ['no', 'additional'], ['not', 'just'], ['no', 'problem'], ['no', 'worries'], ['never', 'mind'],
 ];
 const MODALS = new Set([
   'would', 'might', 'could', 'possibly', 'perhaps', 'maybe', 'probably', 'hope', 'hoping', 'hoped', 'consider',
@@ -63,6 +63,11 @@ function phraseAt(tokens: string[], i: number, phrase: string[]): boolean {
 function anyPhraseAt(tokens: string[], i: number, phrases: string[][]): string[] | null {
   for (const p of phrases) if (phraseAt(tokens, i, p)) return p;
   return null;
+}
+
+/** A word that leaves what follows undecided: "consider a refund", "might issue a refund", "whether to". */
+export function isHedge(token: string): boolean {
+  return MODALS.has(token) || ['may', 'might', 'could', 'would', 'if', 'whether', 'unless'].includes(token) || /^(we|you|i|it|they)'d$/.test(token);
 }
 
 export function isNegator(tokens: string[], i: number): boolean {
@@ -193,6 +198,8 @@ function aboutSomeoneElse(tokens: string[]): boolean {
         if (tokens[k] === 'your' || tokens[k] === 'you' || tokens[k] === 'yours') return true;
       } else if (tokens[k] === 'yours' || (tokens[k] === 'you' && [',', '.', ';', undefined].includes(tokens[k + 1]))) return true;
     }
+    // "..., but that doesn't apply to your order": what was said is not this customer's case.
+    if ((t === 'not' || /n't$/.test(t)) && /^appl(y|ies)$/.test(tokens[i + 1] ?? '') && tokens[i + 2] === 'to' && /^(you|your)$/.test(tokens[i + 3] ?? '')) return true;
     if (['another', 'different', 'other'].includes(t) && /^(customer|customer's|client|client's|account|order)$/.test(tokens[i + 1] ?? '')) return true;
   }
   return false;
