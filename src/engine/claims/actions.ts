@@ -181,6 +181,8 @@ export function findActions(claim: ActionClaim, sentences: AnalysedSentence[]): 
         if (gap > 12 || gap < -1) continue;
         const [a, b] = o.start >= v.end ? [v.end, o.start] : [o.end, v.at];
         if (tokens.slice(a, b).some((t) => t === ';' || t === '.') || newSubjectBetween(tokens, a, b)) continue;
+        // "your current session only and revoked all keys": a verb opening a new predicate takes what follows.
+        if (o.end <= v.at && ['and', 'or', ','].includes(tokens[v.at - 1])) continue;
         if (!best || Math.abs(o.start - v.at) < Math.abs(best.start - v.at)) best = o;
       }
       if (!best) {
@@ -238,9 +240,9 @@ function findQualifier(sentences: AnalysedSentence[], si: number, lo: number, hi
     const after = q.start >= hi && q.start - hi <= 8 && !tokens.slice(hi, q.start).includes(';') && !predicateBetween(tokens, hi - 1, q.start);
     if (inside || before || after) return { disjunct: disjunctAround(tokens, q.start, q.end, 3, 5) };
   }
-  // "verify your identity on that call", after "...set up a video call.": a definite noun naming the qualifier.
-  for (let d = 1; d <= 2 && si - d >= 0; d++) {
-    const earlier = sentences[si - d].tokens;
+  // "verify your identity on that call", after "...set up a video call": a definite noun naming the qualifier.
+  for (let d = 0; d <= 2 && si - d >= 0; d++) {
+    const earlier = d === 0 ? tokens.slice(0, lo) : sentences[si - d].tokens;
     for (const q of findPhrases(earlier, qualifiers)) {
       const head = earlier[q.end];
       if (!head || !/^[a-z]+$/.test(head)) continue;

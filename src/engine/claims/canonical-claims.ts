@@ -50,7 +50,7 @@ export const CANONICAL_CLAIMS: Record<string, CanonicalTask> = {
         id: 'sessions_signed_out',
         description: 'all active sessions are signed out',
         kind: 'action',
-        verbs: ['sign out', 'log out', 'end', 'terminate', 'close', 'kill', 'revoke'],
+        verbs: ['sign out', 'log out', 'end', 'terminate', 'close', 'kill'],
         objects: ['session'],
         qualifiers: ['all', 'every', 'everyone', 'each'],
       },

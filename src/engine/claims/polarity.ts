@@ -110,6 +110,9 @@ export function stanceOf(tokens: string[], valueStarts: Set<number>): Stance {
 
   for (let i = 0; i < n; i++) {
     const t = tokens[i];
+    // Inside a contrast ("longer than the 3 business days you may have seen") a modal or negation belongs to
+    // the contrasted phrase, not to the clause.
+    if (contrast[i] && (isNegator(tokens, i) || MODALS.has(t) || t === 'may')) continue;
     if (isNegator(tokens, i)) {
       const prev = tokens[i - 1];
       let k = i + 1;

@@ -18,9 +18,10 @@ export function cleanText(text: string): string {
 /**
  * One token per word, number or mark. Inner hyphens, dots, commas, colons and slashes stay inside a token when
  * letters or digits follow directly, so "5-7", "sync-prod-2", "27/11", "12:00", "348.00" and "3,000" are one
- * token each, while a sentence's full stop is its own.
+ * token each, while a sentence's full stop is its own. Underscores stay
+ * inside words, so an internal code such as security_escalation is one token.
  */
-const TOKEN = /[\p{L}\p{N}]+(?:'[\p{L}]+)*(?:[-.,:/][\p{L}\p{N}]+(?:'[\p{L}]+)*)*|[$€£]|\S/gu;
+const TOKEN = /[\p{L}\p{N}_]+(?:'[\p{L}]+)*(?:[-.,:/][\p{L}\p{N}_]+(?:'[\p{L}]+)*)*|[$€£]|\S/gu;
 
 export function tokenize(text: string): string[] {
   return text.toLowerCase().match(TOKEN) ?? [];
