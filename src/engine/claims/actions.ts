@@ -182,7 +182,7 @@ export function findActions(claim: ActionClaim, sentences: AnalysedSentence[]): 
         const [a, b] = o.start >= v.end ? [v.end, o.start] : [o.end, v.at];
         if (tokens.slice(a, b).some((t) => t === ';' || t === '.') || newSubjectBetween(tokens, a, b)) continue;
         // "your current session only and revoked all keys": a verb opening a new predicate takes what follows.
-        if (o.end <= v.at && ['and', 'or', ','].includes(tokens[v.at - 1])) continue;
+        if (o.end <= v.at && ['and', 'or'].includes(tokens[v.at - 1])) continue;
         if (!best || Math.abs(o.start - v.at) < Math.abs(best.start - v.at)) best = o;
       }
       if (!best) {
@@ -201,7 +201,8 @@ export function findActions(claim: ActionClaim, sentences: AnalysedSentence[]): 
         if (!q) continue;
         qualifierDisjunct = q.disjunct;
       }
-      const mood = v.form === 'base' ? combine(s.moods[v.at], baseStance(tokens, v.at)) : s.moods[v.at];
+      const mood =
+        v.form === 'base' ? combine(s.moods[v.at], baseStance(tokens, v.at)) : v.form === 'ing' ? combine(s.moods[v.at], ingStance(tokens, v.at)) : s.moods[v.at];
       const disjunct = qualifierDisjunct || disjunctAround(tokens, v.at, v.end, 1, 2) || disjunctAround(tokens, best.start, best.end, 2, 1);
       hits.push({ sentence: si, mood, disjunct, reversed: false });
     }
@@ -224,6 +225,20 @@ function baseStance(tokens: string[], at: number): string {
   const prev = tokens[at - 1];
   if (prev === undefined || ['please', 'and', 'then', ',', ';', ':', '.', 'to'].includes(prev)) return 'c';
   return DETERMINERS.has(prev) || /^[a-z-]+$/.test(prev) ? 'a' : 'c';
+}
+
+/**
+ * An -ing form states an action when "be" makes it progressive ("we're revoking") or "by" makes it the means
+ * ("secured it by locking it and signing out every session"); a gerund subject ("Locking the account is the
+ * step we take") or an adjunct states nothing about this case.
+ */
+function ingStance(tokens: string[], at: number): string {
+  for (let k = at - 1; k >= Math.max(0, at - 8); k--) {
+    const t = tokens[k];
+    if (/^[.;:?!]$/.test(t)) break;
+    if (['am', 'is', 'are', 'was', 'were', 'be', 'been', 'being', 'by'].includes(t) || /'(re|s|m)$/.test(t)) return 'a';
+  }
+  return 'c';
 }
 
 /** A stance from the clause and one from the verb's own governor: the stronger denial wins. */

@@ -27,12 +27,15 @@ const MODALS = new Set([
   'would', 'might', 'could', 'possibly', 'perhaps', 'maybe', 'probably', 'hope', 'hoping', 'hoped', 'consider',
   'considering', 'considered', 'discuss', 'discussed', 'discussing', 'pending', 'decide', 'deciding', 'approval',
   'reviewing', 'depends', 'depending', 'thought', 'whether', 'try', 'trying', 'attempt', 'potentially', 'eligible',
-  'tentatively', 'undecided', 'unsure', 'assess', 'assessing', 'evaluate', 'evaluating',
+  'tentatively', 'undecided', 'unsure', 'assess', 'assessing', 'evaluate', 'evaluating', 'optional', 'recommend',
+  'recommended', 'suggest', 'suggested',
 ]);
 const MODAL_PHRASES: string[][] = [
   ['looking', 'into'], ['under', 'review'], ['too', 'early'], ['not', 'sure'], ['in', 'principle'],
   ['procedure', 'is', 'to'], ['policy', 'is', 'to'], ['process', 'is', 'to'], ['practice', 'is', 'to'],
-  ['standard', 'procedure'], ['at', 'some', 'point'],
+  ['standard', 'procedure'], ['at', 'some', 'point'], ['look', 'into'], ['look', 'at'], ['looking', 'at'],
+  ['take', 'a', 'look'], ['was', 'going', 'to'], ['were', 'going', 'to'], ['supposed', 'to'], ['meant', 'to'],
+  ['intended', 'to'],
 ];
 const CONDITIONALS = new Set(['if', 'unless', 'assuming', 'provided', 'suppose', 'supposing']);
 const INVERTED = new Set(['should', 'shall', 'can', 'could', 'would', 'will', 'do', 'did', 'may']);
@@ -53,7 +56,8 @@ const RETRACTIONS: string[][] = [
   ['disregard', 'my'], ['disregard', 'the', 'above'], ['disregard', 'the', 'previous'], ['please', 'ignore', 'my'],
   ['please', 'ignore', 'that'], ['please', 'ignore', 'the', 'previous'], ['please', 'ignore', 'the', 'above'],
   ['ignore', 'my', 'previous'], ['on', 'second', 'thought'], ['drafted', 'for', 'another'], ['meant', 'for', 'another'],
-  ['not', 'meant', 'for', 'you'], ['retract'],
+  ['not', 'meant', 'for', 'you'], ['retract'], ['none', 'of', 'this'], ['none', 'of', 'that'], ['none', 'of', 'the', 'above'],
+  ['fallen', 'through'], ['fell', 'through'], ['called', 'off'],
 ];
 
 function phraseAt(tokens: string[], i: number, phrase: string[]): boolean {
@@ -65,15 +69,31 @@ function anyPhraseAt(tokens: string[], i: number, phrases: string[][]): string[]
   return null;
 }
 
-/** A word that leaves what follows undecided: "consider a refund", "might issue a refund", "whether to". */
+/**
+ * "won't take longer than 5-7 business days", "will not cost more than $348": a negated comparative sets a
+ * ceiling; it denies nothing. Returns the index of "than", or -1.
+ */
+function boundAfter(tokens: string[], i: number): number {
+  for (let k = i + 1; k <= i + 4 && k < tokens.length - 1; k++) {
+    if (['longer', 'more', 'later'].includes(tokens[k]) && tokens[k + 1] === 'than') return k + 1;
+    if (/^[.;:,?!]$/.test(tokens[k])) break;
+  }
+  return -1;
+}
+
+/**
+ * A word that leaves what follows undecided: "consider a refund", "might issue a refund", "whether to", "look
+ * at refunding". Not "if": "if the refund has not arrived by then" doubts the arrival, not the refund.
+ */
 export function isHedge(token: string): boolean {
-  return MODALS.has(token) || ['may', 'might', 'could', 'would', 'if', 'whether', 'unless'].includes(token) || /^(we|you|i|it|they)'d$/.test(token);
+  return MODALS.has(token) || ['may', 'might', 'could', 'would', 'look', 'looking'].includes(token) || /^(we|you|i|it|they)'d$/.test(token);
 }
 
 export function isNegator(tokens: string[], i: number): boolean {
   const t = tokens[i];
   if (!(NEGATORS.has(t) || /n't$/.test(t))) return false;
   if (anyPhraseAt(tokens, i, NOT_DENIALS)) return false;
+  if (boundAfter(tokens, i) >= 0) return false;
   // "can no longer be used", "no one else", "not yet" stay negations; "don't worry" and "don't hesitate" deny nothing.
   if ((t === "don't" || t === 'do') && ['worry', 'hesitate'].includes(tokens[i + 1] === 'not' ? tokens[i + 2] : tokens[i + 1])) return false;
   return true;
@@ -134,7 +154,11 @@ export function stanceOf(tokens: string[], valueStarts: Set<number>): Stance {
       continue;
     }
     const forward = anyPhraseAt(tokens, i, CONTRAST_FORWARD);
-    if (forward) {
+    let ceiling = false;
+    if (t === 'than') {
+      for (let k = Math.max(0, i - 5); k < i; k++) if ((NEGATORS.has(tokens[k]) || /n't$/.test(tokens[k])) && boundAfter(tokens, k) === i) ceiling = true;
+    }
+    if (forward && !ceiling) {
       mark(contrast, i, clauseRange(i)[1]);
       i += forward.length - 1;
       continue;
@@ -201,6 +225,8 @@ function aboutSomeoneElse(tokens: string[]): boolean {
         if (tokens[k] === 'your' || tokens[k] === 'you' || tokens[k] === 'yours') return true;
       } else if (tokens[k] === 'yours' || (tokens[k] === 'you' && [',', '.', ';', undefined].includes(tokens[k + 1]))) return true;
     }
+    // "..., but yours does not qualify": what was said is not this customer's case.
+    if ((t === 'not' || /n't$/.test(t)) && /^qualif(y|ies)$/.test(tokens[i + 1] ?? '') && tokens.slice(Math.max(0, i - 4), i).some((w) => /^(you|yours|your)$/.test(w))) return true;
     // "..., but that doesn't apply to your order": what was said is not this customer's case.
     if ((t === 'not' || /n't$/.test(t)) && /^appl(y|ies)$/.test(tokens[i + 1] ?? '') && tokens[i + 2] === 'to' && /^(you|your)$/.test(tokens[i + 3] ?? '')) return true;
     if (['another', 'different', 'other'].includes(t) && /^(customer|customer's|client|client's|account|order)$/.test(tokens[i + 1] ?? '')) return true;
