@@ -58,6 +58,7 @@ function matcherFor(claim: ActionClaim): Matcher {
     objects: claim.objects.flatMap((o) => objectVariants(tokenize(o))),
     qualifiers: claim.qualifiers ? claim.qualifiers.flatMap((q) => objectVariants(tokenize(q))) : null,
   };
+  if (matchers.size >= 256) matchers.clear();
   matchers.set(key, m);
   return m;
 }
@@ -201,8 +202,9 @@ export function findActions(claim: ActionClaim, sentences: AnalysedSentence[]): 
         if (!q) continue;
         qualifierDisjunct = q.disjunct;
       }
-      const mood =
-        v.form === 'base' ? combine(s.moods[v.at], baseStance(tokens, v.at)) : v.form === 'ing' ? combine(s.moods[v.at], ingStance(tokens, v.at)) : s.moods[v.at];
+      const mood = doneBySomeoneElse(tokens, v.at)
+        ? 'c'
+        : v.form === 'base' ? combine(s.moods[v.at], baseStance(tokens, v.at)) : v.form === 'ing' ? combine(s.moods[v.at], ingStance(tokens, v.at)) : s.moods[v.at];
       const disjunct = qualifierDisjunct || disjunctAround(tokens, v.at, v.end, 1, 2) || disjunctAround(tokens, best.start, best.end, 2, 1);
       hits.push({ sentence: si, mood, disjunct, reversed: false });
     }
@@ -239,6 +241,20 @@ function ingStance(tokens: string[], at: number): string {
     if (['am', 'is', 'are', 'was', 'were', 'be', 'been', 'being', 'by'].includes(t) || /'(re|s|m)$/.test(t)) return 'a';
   }
   return 'c';
+}
+
+const THIRD_PARTIES = new Set(['someone', 'somebody', 'attacker', 'attackers', 'hacker', 'hackers', 'intruder', 'whoever']);
+
+/**
+ * "someone else locked your account, signed out all sessions and revoked...": not an action we took. The
+ * subject reaches over a chain of coordinated verbs, up to the clause's end or a subject of our own ("we").
+ */
+function doneBySomeoneElse(tokens: string[], at: number): boolean {
+  for (let k = at - 1; k >= Math.max(0, at - 20); k--) {
+    if (/^[.;:?!]$/.test(tokens[k]) || /^(we|i|our)$/.test(tokens[k]) || /^(we|i)'/.test(tokens[k])) return false;
+    if (THIRD_PARTIES.has(tokens[k])) return true;
+  }
+  return false;
 }
 
 /** A stance from the clause and one from the verb's own governor: the stronger denial wins. */

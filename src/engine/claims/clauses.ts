@@ -54,9 +54,9 @@ export function clauseIds(tokens: string[]): number[] {
   return ids;
 }
 
-/** Index ranges of the hard segments (between ";", ":" and sentence edges) a token lies in. */
+/** The hard segment (between ";", ":", a free dash, brackets and sentence edges) a token lies in. */
 export function hardSegment(tokens: string[], i: number): [number, number] {
-  const stop = (t: string) => t === ';' || t === ':' || t === '.' || t === '!' || t === '?';
+  const stop = (t: string) => t === ';' || t === ':' || t === '.' || t === '!' || t === '?' || t === '-' || t === '(' || t === ')';
   let a = i;
   while (a > 0 && !stop(tokens[a - 1])) a--;
   let b = i;

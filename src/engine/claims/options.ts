@@ -24,6 +24,7 @@ function phrasesOf(claim: OptionClaim): { option: string; words: string[] }[] {
     list = Object.entries(claim.options)
       .flatMap(([option, phrases]) => phrases.map((p) => ({ option, words: tokenize(p) })))
       .sort((a, b) => b.words.length - a.words.length);
+    if (compiled.size >= 256) compiled.clear();
     compiled.set(key, list);
   }
   return list;

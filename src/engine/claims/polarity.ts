@@ -37,6 +37,10 @@ const MODAL_PHRASES: string[][] = [
   ['take', 'a', 'look'], ['was', 'going', 'to'], ['were', 'going', 'to'], ['supposed', 'to'], ['meant', 'to'],
   ['intended', 'to'],
 ];
+const DECISIONS = new Set([
+  'decide', 'decides', 'confirm', 'confirms', 'review', 'reviews', 'approve', 'approves', 'agree', 'agrees',
+  'determine', 'determines', 'hear', 'hears', 'receive', 'receives',
+]);
 const CONDITIONALS = new Set(['if', 'unless', 'assuming', 'provided', 'suppose', 'supposing']);
 const INVERTED = new Set(['should', 'shall', 'can', 'could', 'would', 'will', 'do', 'did', 'may']);
 const SUBJECTS = new Set(['we', 'you', 'i', 'it', 'that', 'this', 'the', 'they', 'there', 'everything', 'anything']);
@@ -180,10 +184,12 @@ export function stanceOf(tokens: string[], valueStarts: Set<number>): Stance {
       const [a, b] = clauseRange(i);
       mark(hyp, a, b);
     }
-    // "once we decide", "once we confirm": the outcome waits on a decision.
-    if (t === 'once' && ['decide', 'confirm', 'review', 'approve', 'agree', 'determine', 'hear', 'know', 'check', 'verify'].includes(tokens[i + 2] ?? '')) {
-      const [a, b] = hardSegment(tokens, i);
-      mark(hyp, a, b);
+    // "once we decide", "as soon as the carrier confirms the loss": the outcome waits on a decision.
+    if (t === 'once' || t === 'when' || t === 'after' || t === 'until' || phraseAt(tokens, i, ['as', 'soon', 'as'])) {
+      if (tokens.slice(i + 1, i + 6).some((w) => DECISIONS.has(w))) {
+        const [a, b] = hardSegment(tokens, i);
+        mark(hyp, a, b);
+      }
     }
     const inverted = INVERTED.has(t) && SUBJECTS.has(tokens[i + 1]) && (i === 0 || ids[i - 1] !== ids[i] || tokens[i - 1] === ',');
     if (CONDITIONALS.has(t) || phraseAt(tokens, i, ['in', 'case']) || (inverted && ['should', 'shall'].includes(t))) {
@@ -194,7 +200,8 @@ export function stanceOf(tokens: string[], valueStarts: Set<number>): Stance {
   function conditional(i: number): void {
     const [a, b] = hardSegment(tokens, i);
     // "If you have any questions, let us know": the customer's own condition, answered by a request.
-    const customer = ['you', 'anything', 'there', "you're", "you'd", "you've"].includes(tokens[i + 1]);
+    // "if not, let us know", "if so, reply": elliptical conditions on what the customer sees.
+    const customer = ['you', 'anything', 'there', "you're", "you'd", "you've", 'not', 'so'].includes(tokens[i + 1]);
     if (customer) {
       let k = i + 1;
       while (k < b && tokens[k] !== ',') k++;

@@ -67,6 +67,8 @@ function prepare(policies: PolicyText[]): PreparedPolicy {
     }
   }
   const out = { titles, agentSentences };
+  // A memo, not a store: a server sees a handful of tasks, and a bound keeps a stream of ad-hoc ones harmless.
+  if (prepared.size >= 64) prepared.clear();
   prepared.set(key, out);
   return out;
 }
