@@ -2,7 +2,7 @@ import { findDates } from './dates';
 import { findDurations } from './durations';
 import type { Span, ValueMention } from './mentions';
 import { findMoney } from './money';
-import { hasInternalCode, hasRunbookMarker, quotesPolicy, type PolicyText } from './policy';
+import { hasInternalCode, hasRunbookMarker, preparePolicies, quotesPolicy, type PolicyText } from './policy';
 import { retractionAt, stanceOf } from './polarity';
 import { functionWordCount, isLabelLine, shapeOf } from './prose';
 import { clauseIds } from './clauses';
@@ -41,7 +41,7 @@ export interface ExtractOptions {
 }
 
 export function extractMentions(reply: string, clock: string, options: ExtractOptions = {}): ReplyAnalysis {
-  const policies = options.policies ?? [];
+  const policies = preparePolicies(options.policies ?? []);
   const raw = splitSentences(cleanText(reply));
   const sentences: AnalysedSentence[] = [];
   const mentions: ValueMention[] = [];

@@ -1,7 +1,7 @@
 /**
  * Development measurement on the validity fixtures (not a test): per task, the share of correct replies that
  * miss a detail (false negatives), the adversarial replies that earn any detail, the harmful replies (judged
- * like correct ones), and the time to extract and judge a reply, scaled to 500 characters.
+ * like correct ones), and the time to extract and judge a 500-character reply (median and 99th percentile).
  *
  *   npx ts-node --transpile-only src/engine/claims/measure-fixtures.ts [fixture-dir] [--verbose]
  */
@@ -72,16 +72,21 @@ for (const taskId of Object.keys(CANONICAL_CLAIMS)) {
       if (verbose) console.log(`[${taskId}] harmful ${h.id} misses`, miss.map((m) => `${m.id}:${m.reason} «${m.sentence ?? ''}»`).join(' | '));
     }
   }
-  // Timing: extraction plus judgement per reply, scaled to 500 characters; warm-up first.
-  const all = [...fixture.correct, ...fixture.adversarial, ...fixture.harmful];
-  for (let i = 0; i < 3; i++) for (const r of all) judge(r.reply, claims, clock, policies);
+  // Timing: extraction plus judgement of 500-character replies, each made of a fixture reply followed by the
+  // next ones and cut at 500 characters; warm-up first, then every input timed alone, many rounds.
+  const all = [...fixture.correct, ...fixture.adversarial, ...fixture.harmful].map((r) => r.reply);
+  const inputs = all.map((_, i) => {
+    let text = '';
+    for (let k = i; text.length < 500; k = (k + 1) % all.length) text += (text ? '\n\n' : '') + all[k];
+    return text.slice(0, 500);
+  });
+  for (let i = 0; i < 5; i++) for (const r of inputs) judge(r, claims, clock, policies);
   const per500: number[] = [];
-  for (let round = 0; round < 20; round++) {
-    for (const r of all) {
+  for (let round = 0; round < 30; round++) {
+    for (const r of inputs) {
       const t0 = process.hrtime.bigint();
-      judge(r.reply, claims, clock, policies);
-      const ms = Number(process.hrtime.bigint() - t0) / 1e6;
-      per500.push((ms * 500) / Math.max(100, r.reply.length));
+      judge(r, claims, clock, policies);
+      per500.push(Number(process.hrtime.bigint() - t0) / 1e6);
     }
   }
   per500.sort((a, b) => a - b);

@@ -20,7 +20,7 @@ export interface PolicyText {
   body: string;
 }
 
-interface PreparedPolicy {
+export interface PreparedPolicy {
   titles: string[][];
   agentSentences: string[][];
 }
@@ -36,15 +36,22 @@ const IMPERATIVE_OPENERS = new Set([
 ]);
 
 const prepared = new Map<string, PreparedPolicy>();
+const preparedByIdentity = new WeakMap<PolicyText[], PreparedPolicy>();
 
 function words(text: string): string[] {
   return tokenize(text).filter(isWord);
 }
 
-function prepare(policies: PolicyText[]): PreparedPolicy {
+/** Titles and agent-facing sentences of the policies, computed once per set (by identity, then by content). */
+export function preparePolicies(policies: PolicyText[]): PreparedPolicy {
+  const same = preparedByIdentity.get(policies);
+  if (same) return same;
   const key = JSON.stringify(policies);
   const cached = prepared.get(key);
-  if (cached) return cached;
+  if (cached) {
+    preparedByIdentity.set(policies, cached);
+    return cached;
+  }
   const titles: string[][] = [];
   const agentSentences: string[][] = [];
   for (const p of policies) {
@@ -70,6 +77,7 @@ function prepare(policies: PolicyText[]): PreparedPolicy {
   // A memo, not a store: a server sees a handful of tasks, and a bound keeps a stream of ad-hoc ones harmless.
   if (prepared.size >= 64) prepared.clear();
   prepared.set(key, out);
+  preparedByIdentity.set(policies, out);
   return out;
 }
 
@@ -83,9 +91,7 @@ export function hasInternalCode(tokens: string[]): boolean {
   return tokens.some((t) => /^[a-z]+_[a-z_]+$/.test(t)) || tokens.some((t, i) => t === '=' && isWord(tokens[i - 1] ?? '') && isWord(tokens[i + 1] ?? ''));
 }
 
-export function quotesPolicy(tokens: string[], policies: PolicyText[]): boolean {
-  if (policies.length === 0) return false;
-  const p = prepare(policies);
+export function quotesPolicy(tokens: string[], p: PreparedPolicy): boolean {
   const w = tokens.filter(isWord);
   if (opensWithTitle(tokens, p.titles)) return true;
   if (w.length < 5) return false;
