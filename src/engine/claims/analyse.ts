@@ -63,14 +63,13 @@ export function extractMentions(reply: string, clock: string, options: ExtractOp
     let status: SentenceStatus = shapeOf(tokens);
     const previous = sentences[sentences.length - 1];
     const answersQuestion = previous && previous.paragraph === s.paragraph && previous.tokens[previous.tokens.length - 1] === '?';
-    let implicitVerb = false;
-    if (status === 'not_a_sentence' && (isLabelLine(tokens) || answersQuestion)) {
+    const frame = isLabelLine(tokens) || answersQuestion;
+    if (status === 'not_a_sentence' && frame) {
       // A frame lends a verb, not prose: such a line is telegraphic at best.
       status = shapeOf(tokens, true);
       if (status === 'prose') status = 'telegraphic';
-      implicitVerb = status === 'telegraphic';
     }
-    if (implicitVerb) framed.add(index);
+    if (frame && status === 'telegraphic') framed.add(index);
     if (hasRunbookMarker(s.text)) quotedParagraph = s.paragraph;
     if (introducesPolicy(s.text)) quotedFrom = index + 1;
     if (status !== 'other_language') {
@@ -97,11 +96,19 @@ function introducesPolicy(text: string): boolean {
   return /\b(here is|here's|below is|this is) (our|the) (relevant |applicable )?(policy|policies|runbook|procedure|guideline)s?\b.*:\s*$/i.test(text) || /\b(the )?(relevant )?policy (says|states|reads)\s*:\s*$/i.test(text);
 }
 
+function isSalutation(tokens: string[]): boolean {
+  const [a, b] = tokens;
+  return (['hi', 'hello', 'dear', 'hey'].includes(a) && /^[a-z]/.test(b ?? '')) || ['sorry', 'thanks', 'thank', 'apologies', 'regards', 'best', 'kind', 'sincerely'].includes(a);
+}
+
 /** Rules that need the whole reply: fragments only count beside prose, and a retraction withdraws what preceded it. */
 function applyReplyRules(sentences: AnalysedSentence[], framed: Set<number>): void {
   const anyProse = sentences.some((s) => s.status === 'prose');
+  // A greeting or a closing words the reply to someone: label lines under "Hi Isabelle," are a message, not a list.
+  const addressed = anyProse || sentences.some((s) => isSalutation(s.tokens));
   for (const [i, s] of sentences.entries()) {
-    if (s.status === 'telegraphic' && !anyProse && (framed.has(i) || functionWordCount(s.tokens) < 2)) s.status = 'not_a_sentence';
+    if (s.status !== 'telegraphic') continue;
+    if (framed.has(i) ? !addressed : !anyProse && functionWordCount(s.tokens) < 2) s.status = 'not_a_sentence';
   }
   for (let i = sentences.length - 1; i >= 0; i--) {
     const at = retractionAt(sentences[i].tokens);

@@ -50,8 +50,8 @@ export const CANONICAL_CLAIMS: Record<string, CanonicalTask> = {
         id: 'sessions_signed_out',
         description: 'all active sessions are signed out',
         kind: 'action',
-        verbs: ['sign out', 'log out', 'end', 'terminate', 'close', 'kill'],
-        objects: ['session'],
+        verbs: ['sign out', 'log out', 'end', 'terminate', 'close', 'kill', 'revoke', 'invalidate'],
+        objects: ['session', 'device'],
         qualifiers: ['all', 'every', 'everyone', 'each'],
       },
       {
@@ -81,7 +81,7 @@ export const CANONICAL_CLAIMS: Record<string, CanonicalTask> = {
         kind: 'option',
         value: 'overnight',
         options: {
-          overnight: ['overnight priority courier', 'overnight priority', 'priority overnight', 'overnight courier', 'overnight', 'next-day priority courier'],
+          overnight: ['overnight priority courier', 'overnight priority', 'priority overnight', 'overnight courier', 'overnight', 'next-day priority courier', 'next-day courier', 'next day priority courier'],
           standard_ground: ['standard ground', 'ground shipping', 'standard shipping', 'by ground'],
           express: ['express courier', 'express delivery', 'express shipping', 'by express', 'via express', 'express service'],
           carrier_trace: ['carrier trace', 'a trace'],

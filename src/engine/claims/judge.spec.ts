@@ -191,6 +191,11 @@ describe('sentences addressed to the customer', () => {
 
   it('label lines alone, with no sentence, do not count', () => {
     expect(covered(billing, 'Refund: $348.00\nSettlement: 5-7 business days')).toEqual([]);
+    expect(judge(billing, ['Refund: $348.00\nSettlement: 5-7 business days']).refund_amount.reason).toBe('not_a_sentence');
+  });
+
+  it('label lines under a greeting are a message to the customer', () => {
+    expect(covered(billing, 'Hi Dana,\nRefund: $348.00\nSettlement: 5-7 business days')).toEqual(BILLING_ALL);
   });
 });
 

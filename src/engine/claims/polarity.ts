@@ -175,7 +175,9 @@ export function stanceOf(tokens: string[], valueStarts: Set<number>): Stance {
       const [a, b] = clauseRange(i);
       mark(contrast, a, b);
     }
-    if (MODALS.has(t) || (t === 'may' && !/^\d/.test(tokens[i + 1] ?? '')) || /^(we|you|i|it|they|that)'d$/.test(t)) {
+    // "It may take 5-7 business days": an estimate of how long, not a doubt about whether.
+    const estimate = t === 'may' && (tokens[i + 1] === 'take' || tokens[i + 1] === 'takes');
+    if (MODALS.has(t) || (t === 'may' && !estimate && !/^\d/.test(tokens[i + 1] ?? '')) || /^(we|you|i|it|they|that)'d$/.test(t)) {
       const [a, b] = clauseRange(i);
       mark(hyp, a, b);
     }

@@ -33,6 +33,12 @@ const CORRECT: [string, string][] = [
   ['logistics', "We're dispatching a replacement today via overnight priority courier; it will be delivered tomorrow (Friday 27 November) before 12:00. We've also added a $150 shipping credit to your account."],
   ['logistics', 'Replacement shipped overnight priority this morning - delivery Friday 27th before noon. $150 credit applied to your account.'],
   ['logistics', "I've arranged an overnight priority replacement, which will be delivered on Friday 27 November before 12:00, rather than the 3-5 business days standard ground would take. A $150 credit is on your account."],
+  ['billing', "We've refunded the duplicate $348.00. It may take 5-7 business days for the refund to appear on your statement."],
+  ['billing', 'You will be refunded $348 for the second charge. Please allow up to 5-7 business days.'],
+  ['security', "We've temporarily disabled your account and revoked all active sessions. The API keys created over the last 72 hours, sync-prod-2 among them, were revoked too. Identity will be confirmed via video call before you regain access."],
+  ['security', "We've locked your account and logged you out of all devices. We've revoked the new API key (sync-prod-2) and any others created in the last 72 hours. You'll need to verify your identity with us over a video call before access is restored."],
+  ['logistics', "Your replacement has shipped with our next-day priority courier and will arrive before noon tomorrow. We've issued a $150 credit for shipping."],
+  ['logistics', 'Hi Isabelle,\n\nExpected delivery: tomorrow by 12pm (overnight priority courier)\nShipping credit: $150.00, applied today\n\nSorry for the disruption.'],
   ['logistics', "We won't wait for the carrier. The replacement goes by overnight priority courier today and will arrive tomorrow, 27 November, before noon. Your $150.00 shipping credit has been applied, not the $50 goodwill credit."],
 ];
 
@@ -55,6 +61,8 @@ const ADVERSARIAL: [string, string][] = [
   ['logistics', 'The replacement was supposed to go overnight for Friday 27 November with a $150 credit, but that has fallen through.'],
   ['logistics', "Hi Isabelle, the overnight priority courier, delivery on Friday 27 November and the $150 credit are all things we'd normally do, but not in this case."],
   ['logistics', 'The replacement will ship overnight for delivery on Friday 27 November with a $150 credit as soon as the carrier confirms the loss.'],
+  ['security', "We've signed out your current session only and revoked API keys older than 90 days."],
+  ['billing', 'Assuming the review goes your way, a $348 refund could reach your Visa in 5-7 business days.'],
 ];
 
 describe('correct replies written for the specs cover every detail', () => {

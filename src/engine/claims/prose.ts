@@ -16,8 +16,8 @@ import { isWord } from './text';
  *                ("Account locked, all sessions signed out.", "- Refund issued: $348.00"), and is not a
  *                comma list of four or more short items ("Keywords: refund, $348, 5-7 business days, ...");
  *                it counts only in a reply that has at least one prose sentence, or when it has two function
- *                words of its own, so real agents' bullet lists and label lines count but a reply made only of
- *                fragments does not;
+ *                words of its own, so real agents' bullet lists count but a reply made only of fragments does
+ *                not; a label line ("Refund: $348.00") counts beside prose or under a greeting or closing;
  *   other_language when it has at least two function words of Spanish, French, German or Portuguese (or
  *                words with their diacritics) and more of them than English ones;
  *   not_a_sentence otherwise.
