@@ -104,7 +104,7 @@ function findVerbs(tokens: string[], m: Matcher): VerbHit[] {
   return out;
 }
 
-const HEDGES_BEFORE_TO = new Set(['hope', 'hoping', 'want', 'wants', 'like', 'wish', 'consider', 'considering', 'whether', 'try', 'trying', 'plan', 'planning', 'ask', 'asked', 'able', 'is', 'be', 'prefer']);
+const HEDGES_BEFORE_TO = new Set(['hope', 'hoping', 'want', 'wants', 'like', 'wish', 'consider', 'considering', 'whether', 'try', 'trying', 'plan', 'planning', 'ask', 'asked', 'prefer']);
 const FUTURE = new Set(['will', 'shall', 'must']);
 
 /** What governs a base form: 'a' (future or purpose), 'h' (modal or hedge), or 'c' (bare: an instruction). */

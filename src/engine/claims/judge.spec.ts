@@ -116,6 +116,8 @@ describe('polarity', () => {
     expect(covered(security, 'We will lock your account today.')).toEqual(['account_locked']);
     expect(covered(security, 'Lock the account and revoke the keys.')).toEqual([]);
     expect(covered(security, 'We may lock your account.')).toEqual([]);
+    expect(covered(security, 'The next step is to verify your identity on a video call.')).toEqual(['identity_verification']);
+    expect(covered(security, 'We hope to verify your identity on a video call.')).toEqual([]);
     expect(judge(security, ['We locked your account yesterday, then unlocked it again this morning.']).account_locked.reason).toBe('negated');
     expect(covered(security, 'Your account is locked. Before access to the account is restored, we will talk.')).toEqual(['account_locked']);
   });
