@@ -1,0 +1,307 @@
+import type { AnalysedSentence } from './analyse';
+import type { ActionClaim } from './claim.schema';
+import { isVerbish } from './english';
+import { formsOf, objectVariants, type VerbForm } from './morphology';
+import { tokenize } from './text';
+
+/**
+ * Finds an action stated on an object in a sentence: a declared verb (any form, active or passive, or its
+ * noun) within twelve tokens of a declared object, or of "it"/"them" standing for an object named in this or
+ * the previous two sentences. "The API keys created in the last 72 hours, including sync-prod-2, have been
+ * revoked", "account locked", "we've locked it", "a video identity check" all count.
+ *
+ * A base form says nothing by itself ("Lock the account" is an instruction): it counts when "will", "'ll",
+ * "going to", "need to" or a purpose "to" governs it, and is hypothetical under "may", "could", "would",
+ * "should", or after "hope to", "want to", "whether to". Qualifiers must stand near the pair, not across a
+ * coordinated new predicate ("your current session only and revoked all keys" does not give "all" to the
+ * session); a qualifier, verb or object offered as one of several ("by email, phone or video call", "locked or
+ * will soon lock") is a conflicting value.
+ */
+
+export interface ActionHit {
+  sentence: number;
+  /** Stance character that governs the hit (see polarity.ts), or 'c' for a bare instruction. */
+  mood: string;
+  /** The pair was offered as one alternative among others. */
+  disjunct: boolean;
+  /** A later reversal: "unlocked it again", "reinstated them". */
+  reversed: boolean;
+}
+
+interface Matcher {
+  verbs: { head: Map<string, VerbForm>; particle: string | null }[];
+  phrasalNouns: Set<string>;
+  objects: string[][];
+  qualifiers: string[][] | null;
+}
+
+const matchers = new Map<string, Matcher>();
+
+function matcherFor(claim: ActionClaim): Matcher {
+  const key = JSON.stringify([claim.verbs, claim.objects, claim.qualifiers]);
+  let m = matchers.get(key);
+  if (m) return m;
+  const phrasalNouns = new Set<string>();
+  const verbs = claim.verbs.map((v) => {
+    const [head, particle] = v.toLowerCase().split(/\s+/);
+    const forms = formsOf(head);
+    if (particle) {
+      // "sign out" as one word: "sign-out", "signout"; "log out": "logout".
+      for (const [f, kind] of forms) if (kind === 'noun') phrasalNouns.add(f);
+      for (const [f, kind] of [...forms]) if (kind === 'noun') forms.delete(f);
+    }
+    return { head: forms, particle: particle ?? null };
+  });
+  m = {
+    verbs,
+    phrasalNouns,
+    objects: claim.objects.flatMap((o) => objectVariants(tokenize(o))),
+    qualifiers: claim.qualifiers ? claim.qualifiers.flatMap((q) => objectVariants(tokenize(q))) : null,
+  };
+  if (matchers.size >= 256) matchers.clear();
+  matchers.set(key, m);
+  return m;
+}
+
+function phraseAt(tokens: string[], i: number, phrase: string[]): boolean {
+  return phrase.every((w, k) => tokens[i + k] === w);
+}
+
+function findPhrases(tokens: string[], phrases: string[][]): { start: number; end: number }[] {
+  const out: { start: number; end: number }[] = [];
+  for (let i = 0; i < tokens.length; i++) {
+    for (const p of phrases) if (phraseAt(tokens, i, p)) { out.push({ start: i, end: i + p.length }); break; }
+  }
+  return out;
+}
+
+interface VerbHit {
+  at: number;
+  end: number;
+  form: VerbForm;
+}
+
+function findVerbs(tokens: string[], m: Matcher): VerbHit[] {
+  const out: VerbHit[] = [];
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i];
+    if (m.phrasalNouns.has(t)) { out.push({ at: i, end: i + 1, form: 'noun' }); continue; }
+    for (const v of m.verbs) {
+      const form = v.head.get(t);
+      if (!form) continue;
+      if (v.particle) {
+        // The particle may follow at once or after the object: "signed everyone out", "signed you and everyone else out".
+        let k = i + 1;
+        while (k < tokens.length && k <= i + 6 && tokens[k] !== v.particle && !/^[.;:,]$/.test(tokens[k])) k++;
+        if (tokens[k] !== v.particle) continue;
+        out.push({ at: i, end: k + 1, form });
+      } else {
+        out.push({ at: i, end: i + 1, form });
+      }
+      break;
+    }
+  }
+  return out;
+}
+
+const HEDGES_BEFORE_TO = new Set(['hope', 'hoping', 'want', 'wants', 'like', 'wish', 'consider', 'considering', 'whether', 'try', 'trying', 'plan', 'planning', 'ask', 'asked', 'prefer']);
+const FUTURE = new Set(['will', 'shall', 'must']);
+
+/** What governs a base form: 'a' (future or purpose), 'h' (modal or hedge), or 'c' (bare: an instruction). */
+function governBase(tokens: string[], at: number): string {
+  for (let k = at - 1; k >= Math.max(0, at - 12); k--) {
+    const t = tokens[k];
+    if (t === '.' || t === ';' || t === '?' || t === '!') break;
+    if (FUTURE.has(t) || t.endsWith("'ll")) return 'a';
+    if (['may', 'might', 'could', 'would', 'should', 'can', 'cannot'].includes(t) || /'d$/.test(t)) return 'h';
+    if (t === 'to') {
+      const before = tokens[k - 1] ?? '';
+      if (['going', 'need', 'needs', 'have', 'has', 'about'].includes(before)) return 'a';
+      if (HEDGES_BEFORE_TO.has(before)) return 'h';
+      return 'a';
+    }
+    if (t === 'did' || t === 'do' || t === 'does') return 'a';
+  }
+  return 'c';
+}
+
+const PRONOUNS = new Set(['it', 'them', 'they', 'its']);
+/** Past forms only: a future "we will unlock it once verified" is the plan, not an undoing. */
+const REVERSALS = new Set([
+  'unlocked', 'unfrozen', 'unsuspended', 'reinstated', 'restored', 'reactivated', 're-enabled', 'reopened', 'undone',
+  'undid', 'lifted', 'cancelled', 'canceled', 'reversed',
+]);
+const SKIPPABLE = new Set(['the', 'your', 'all', 'its', 'those', 'these', 'every', 'each', 'again', 'active', 'our']);
+
+/** Whether an "or" offers this span as one option among several ("all or some sessions", "locked or will lock"). */
+function disjunctAround(tokens: string[], start: number, end: number, before: number, after: number): boolean {
+  for (let k = start - 1; k >= Math.max(0, start - before); k--) {
+    if (/^[.;?!]$/.test(tokens[k])) break;
+    if (tokens[k] === 'or' || tokens[k] === 'either') return true;
+  }
+  for (let k = end; k < Math.min(tokens.length, end + after); k++) {
+    if (/^[.;?!]$/.test(tokens[k])) break;
+    if (tokens[k] === 'or') return true;
+  }
+  return false;
+}
+
+const SUBJECT_PRONOUNS = new Set(['we', 'i', 'you', 'they', 'it', 'he', 'she']);
+
+/** ", and we have revoked": a new clause with its own subject separates a verb from an earlier object. */
+function newSubjectBetween(tokens: string[], a: number, b: number): boolean {
+  for (let k = a; k < b; k++) {
+    if (['and', 'but', 'so', ',', 'then'].includes(tokens[k]) && (SUBJECT_PRONOUNS.has(tokens[k + 1]) || /^(we|i|you|they|it)'/.test(tokens[k + 1] ?? ''))) return true;
+  }
+  return false;
+}
+
+/** A new coordinated predicate between two positions: ", and revoked", "and signed". */
+function predicateBetween(tokens: string[], a: number, b: number): boolean {
+  for (let k = a + 1; k < b; k++) {
+    if (['and', 'or', 'but', ','].includes(tokens[k]) && isVerbish(tokens[k + 1] ?? '') && k + 1 < b) return true;
+  }
+  return false;
+}
+
+export function findActions(claim: ActionClaim, sentences: AnalysedSentence[]): ActionHit[] {
+  const m = matcherFor(claim);
+  const hits: ActionHit[] = [];
+  for (let si = 0; si < sentences.length; si++) {
+    const s = sentences[si];
+    const tokens = s.tokens;
+    const verbs = findVerbs(tokens, m);
+    if (verbs.length === 0) continue;
+    const objects = findPhrases(tokens, m.objects);
+    const objectEarlier = (pos: number) =>
+      objects.some((o) => o.end <= pos) || [1, 2].some((d) => si - d >= 0 && findPhrases(sentences[si - d].tokens, m.objects).length > 0);
+    for (const v of verbs) {
+      let best: { start: number; end: number } | null = null;
+      for (const o of objects) {
+        const gap = o.start >= v.end ? o.start - v.end : v.at - o.end;
+        if (gap > 12 || gap < -1) continue;
+        const [a, b] = o.start >= v.end ? [v.end, o.start] : [o.end, v.at];
+        if (tokens.slice(a, b).some((t) => t === ';' || t === '.') || newSubjectBetween(tokens, a, b)) continue;
+        // "your current session only and revoked all keys": a verb opening a new predicate takes what follows.
+        if (o.end <= v.at && ['and', 'or'].includes(tokens[v.at - 1])) continue;
+        if (!best || Math.abs(o.start - v.at) < Math.abs(best.start - v.at)) best = o;
+      }
+      if (!best) {
+        // "we've locked it", "reinstated them": a pronoun standing for an object named shortly before.
+        for (let k = v.end; k <= v.end + 1 && k < tokens.length; k++) {
+          if (PRONOUNS.has(tokens[k]) && objectEarlier(k)) best = { start: k, end: k + 1 };
+        }
+        if (!best && v.at > 0 && PRONOUNS.has(tokens[v.at - 2] ?? '') && objectEarlier(v.at - 2)) best = { start: v.at - 2, end: v.at - 1 };
+      }
+      if (!best) continue;
+      const lo = Math.min(v.at, best.start);
+      const hi = Math.max(v.end, best.end);
+      let qualifierDisjunct = false;
+      if (m.qualifiers) {
+        const q = findQualifier(sentences, si, lo, hi, m.qualifiers);
+        if (!q) continue;
+        qualifierDisjunct = q.disjunct;
+      }
+      const mood = doneBySomeoneElse(tokens, v.at)
+        ? 'c'
+        : v.form === 'base' ? combine(s.moods[v.at], baseStance(tokens, v.at)) : v.form === 'ing' ? combine(s.moods[v.at], ingStance(tokens, v.at)) : s.moods[v.at];
+      const disjunct = qualifierDisjunct || disjunctAround(tokens, v.at, v.end, 1, 2) || disjunctAround(tokens, best.start, best.end, 2, 1);
+      hits.push({ sentence: si, mood, disjunct, reversed: false });
+    }
+  }
+  for (const r of findReversals(sentences, m)) hits.push(r);
+  return hits;
+}
+
+const NOUN_READING = new Set(['lock', 'check', 'freeze', 'block', 'reset', 'end', 'close']);
+const DETERMINERS = new Set(['a', 'an', 'the', 'this', 'that', 'your', 'our', 'its', 'any', 'every']);
+
+/**
+ * A base form with a noun reading is a noun after a determiner or a noun ("put a lock on your account", "a
+ * video identity check"); otherwise the governor decides, and a bare base form at the head of its clause is an
+ * instruction.
+ */
+function baseStance(tokens: string[], at: number): string {
+  const governed = governBase(tokens, at);
+  if (governed !== 'c' || !NOUN_READING.has(tokens[at])) return governed;
+  const prev = tokens[at - 1];
+  if (prev === undefined || ['please', 'and', 'then', ',', ';', ':', '.', 'to'].includes(prev)) return 'c';
+  return DETERMINERS.has(prev) || /^[a-z-]+$/.test(prev) ? 'a' : 'c';
+}
+
+/**
+ * An -ing form states an action when "be" makes it progressive ("we're revoking") or "by" makes it the means
+ * ("secured it by locking it and signing out every session"); a gerund subject ("Locking the account is the
+ * step we take") or an adjunct states nothing about this case.
+ */
+function ingStance(tokens: string[], at: number): string {
+  for (let k = at - 1; k >= Math.max(0, at - 8); k--) {
+    const t = tokens[k];
+    if (/^[.;:?!]$/.test(t)) break;
+    if (['am', 'is', 'are', 'was', 'were', 'be', 'been', 'being', 'by'].includes(t) || /'(re|s|m)$/.test(t)) return 'a';
+  }
+  return 'c';
+}
+
+const THIRD_PARTIES = new Set(['someone', 'somebody', 'attacker', 'attackers', 'hacker', 'hackers', 'intruder', 'whoever']);
+
+/**
+ * "someone else locked your account, signed out all sessions and revoked...": not an action we took. The
+ * subject reaches over a chain of coordinated verbs, up to the clause's end or a subject of our own ("we").
+ */
+function doneBySomeoneElse(tokens: string[], at: number): boolean {
+  for (let k = at - 1; k >= Math.max(0, at - 20); k--) {
+    if (/^[.;:?!]$/.test(tokens[k]) || /^(we|i|our)$/.test(tokens[k]) || /^(we|i)'/.test(tokens[k])) return false;
+    if (THIRD_PARTIES.has(tokens[k])) return true;
+  }
+  return false;
+}
+
+/** A stance from the clause and one from the verb's own governor: the stronger denial wins. */
+function combine(clause: string, governed: string): string {
+  if (clause !== 'a') return clause;
+  return governed;
+}
+
+function findQualifier(sentences: AnalysedSentence[], si: number, lo: number, hi: number, qualifiers: string[][]): { disjunct: boolean } | null {
+  const tokens = sentences[si].tokens;
+  for (const q of findPhrases(tokens, qualifiers)) {
+    const inside = q.start >= lo && q.end <= hi;
+    const before = q.end <= lo && lo - q.end <= 8 && !tokens.slice(q.end, lo).includes(';') && !predicateBetween(tokens, q.end - 1, lo);
+    const after = q.start >= hi && q.start - hi <= 8 && !tokens.slice(hi, q.start).includes(';') && !predicateBetween(tokens, hi - 1, q.start);
+    if (inside || before || after) return { disjunct: disjunctAround(tokens, q.start, q.end, 3, 5) };
+  }
+  // "verify your identity on that call", after "...set up a video call": a definite noun naming the qualifier.
+  for (let d = 0; d <= 2 && si - d >= 0; d++) {
+    const earlier = d === 0 ? tokens.slice(0, lo) : sentences[si - d].tokens;
+    for (const q of findPhrases(earlier, qualifiers)) {
+      const head = earlier[q.end];
+      if (!head || !/^[a-z]+$/.test(head)) continue;
+      for (let k = Math.max(0, lo - 8); k < Math.min(tokens.length - 1, hi + 8); k++) {
+        if (['that', 'the', 'this'].includes(tokens[k]) && tokens[k + 1] === head) return { disjunct: false };
+      }
+    }
+  }
+  return null;
+}
+
+/** "then unlocked it again and restored the sessions", "then reinstated them": an undone action is denied. */
+function findReversals(sentences: AnalysedSentence[], m: Matcher): ActionHit[] {
+  const out: ActionHit[] = [];
+  sentences.forEach((s, si) => {
+    const tokens = s.tokens;
+    for (let i = 0; i < tokens.length; i++) {
+      if (!REVERSALS.has(tokens[i]) || s.moods[i] !== 'a') continue;
+      // "before we restore access", "once your account is unlocked": a condition, not an undoing.
+      if (tokens.slice(Math.max(0, i - 9), i).some((t) => ['before', 'until', 'once', 'when', 'after', 'if'].includes(t))) continue;
+      let k = i + 1;
+      while (SKIPPABLE.has(tokens[k])) k++;
+      const direct = m.objects.some((o) => phraseAt(tokens, k, o)) || (PRONOUNS.has(tokens[k]) && k === i + 1);
+      // Passive: "the keys were reinstated"; not "access to the account is restored", where access is the subject.
+      const passive = ['been', 'was', 'were', 'is', 'are'].includes(tokens[i - 1]) && findPhrases(tokens.slice(Math.max(0, i - 5), i), m.objects)
+        .some((o) => !['to', 'of', 'on', 'for'].includes(tokens[Math.max(0, i - 5) + o.start - 1] ?? ''));
+      if (direct || passive) out.push({ sentence: si, mood: 'n', disjunct: false, reversed: true });
+    }
+  });
+  return out;
+}

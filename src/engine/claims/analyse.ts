@@ -1,0 +1,120 @@
+import { findDates } from './dates';
+import { findDurations } from './durations';
+import type { Span, ValueMention } from './mentions';
+import { findMoney } from './money';
+import { hasInternalCode, hasRunbookMarker, preparePolicies, quotesPolicy, type PolicyText } from './policy';
+import { retractionAt, stanceOf } from './polarity';
+import { functionWordCount, isLabelLine, shapeOf } from './prose';
+import { clauseIds } from './clauses';
+import { cleanText, splitSentences, tokenize } from './text';
+
+export type SentenceStatus = 'prose' | 'telegraphic' | 'not_a_sentence' | 'other_language' | 'quoted_policy';
+
+export interface AnalysedSentence {
+  text: string;
+  status: SentenceStatus;
+  paragraph: number;
+  tokens: string[];
+  /** One stance character per token (polarity.ts): a, n, h, o, r or c. */
+  moods: string;
+  /** Clause number per token (clauses.ts). */
+  clauses: number[];
+  /** Token indices of negators. */
+  negators: number[];
+}
+
+/**
+ * Everything the judge needs from one reply, computed once when the reply is sent and stored with the step as
+ * JSON. It holds no claim: the same analysis judges any declaration, so a task's claims can change without
+ * re-reading old replies.
+ */
+export interface ReplyAnalysis {
+  version: 1;
+  clock: string;
+  sentences: AnalysedSentence[];
+  mentions: ValueMention[];
+}
+
+export interface ExtractOptions {
+  /** Agent-facing texts of the task (knowledge-base articles, contract notes) for the pasted-policy rule. */
+  policies?: PolicyText[];
+}
+
+export function extractMentions(reply: string, clock: string, options: ExtractOptions = {}): ReplyAnalysis {
+  const policies = preparePolicies(options.policies ?? []);
+  const raw = splitSentences(cleanText(reply));
+  const sentences: AnalysedSentence[] = [];
+  const mentions: ValueMention[] = [];
+  let quotedParagraph = -1;
+  let quotedFrom = -1;
+  /** Sentences whose verb is understood from a label or a question: they count only beside prose. */
+  const framed = new Set<number>();
+  for (const [index, s] of raw.entries()) {
+    const tokens = tokenize(s.text);
+    const taken = new Array<boolean>(tokens.length).fill(false);
+    const spans: Span[] = [];
+    for (const m of findMoney(tokens, taken)) {
+      spans.push(m);
+      for (let k = m.start; k < m.end; k++) taken[k] = true;
+    }
+    spans.push(...findDates(tokens, taken, clock));
+    spans.push(...findDurations(tokens, taken));
+    const stance = stanceOf(tokens, new Set(spans.map((m) => m.start)));
+    let status: SentenceStatus = shapeOf(tokens);
+    const previous = sentences[sentences.length - 1];
+    const answersQuestion = previous && previous.paragraph === s.paragraph && previous.tokens[previous.tokens.length - 1] === '?';
+    const frame = isLabelLine(tokens) || answersQuestion;
+    if (status === 'not_a_sentence' && frame) {
+      // A frame lends a verb, not prose: such a line is telegraphic at best.
+      status = shapeOf(tokens, true);
+      if (status === 'prose') status = 'telegraphic';
+    }
+    if (frame && status === 'telegraphic') framed.add(index);
+    if (hasRunbookMarker(s.text)) quotedParagraph = s.paragraph;
+    if (introducesPolicy(s.text)) quotedFrom = index + 1;
+    if (status !== 'other_language') {
+      const quoted = quotedParagraph === s.paragraph || (quotedFrom >= 0 && index >= quotedFrom);
+      if (quoted || hasInternalCode(tokens) || quotesPolicy(tokens, policies)) status = 'quoted_policy';
+    }
+    sentences.push({
+      text: s.text,
+      status,
+      paragraph: s.paragraph,
+      tokens,
+      moods: stance.moods.join(''),
+      clauses: clauseIds(tokens),
+      negators: stance.negators,
+    });
+    for (const m of spans) mentions.push({ ...m, sentence: index });
+  }
+  applyReplyRules(sentences, framed);
+  return { version: 1, clock, sentences, mentions };
+}
+
+/** "Here is our policy:", "the relevant policy says:": what follows is pasted, to the end of the reply. */
+function introducesPolicy(text: string): boolean {
+  return /\b(here is|here's|below is|this is) (our|the) (relevant |applicable )?(policy|policies|runbook|procedure|guideline)s?\b.*:\s*$/i.test(text) || /\b(the )?(relevant )?policy (says|states|reads)\s*:\s*$/i.test(text);
+}
+
+function isSalutation(tokens: string[]): boolean {
+  const [a, b] = tokens;
+  return (['hi', 'hello', 'dear', 'hey'].includes(a) && /^[a-z]/.test(b ?? '')) || ['sorry', 'thanks', 'thank', 'apologies', 'regards', 'best', 'kind', 'sincerely'].includes(a);
+}
+
+/** Rules that need the whole reply: fragments only count beside prose, and a retraction withdraws what preceded it. */
+function applyReplyRules(sentences: AnalysedSentence[], framed: Set<number>): void {
+  const anyProse = sentences.some((s) => s.status === 'prose');
+  // A greeting or a closing words the reply to someone: label lines under "Hi Isabelle," are a message, not a list.
+  const addressed = anyProse || sentences.some((s) => isSalutation(s.tokens));
+  for (const [i, s] of sentences.entries()) {
+    if (s.status !== 'telegraphic') continue;
+    if (framed.has(i) ? !addressed : !anyProse && functionWordCount(s.tokens) < 2) s.status = 'not_a_sentence';
+  }
+  for (let i = sentences.length - 1; i >= 0; i--) {
+    const at = retractionAt(sentences[i].tokens);
+    if (at < 0) continue;
+    sentences[i].moods = 'r'.repeat(at) + sentences[i].moods.slice(at);
+    for (let k = 0; k < i; k++) sentences[k].moods = 'r'.repeat(sentences[k].moods.length);
+    break;
+  }
+}

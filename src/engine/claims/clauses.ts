@@ -1,0 +1,65 @@
+/**
+ * Clauses inside a sentence. A negation or a modal reaches to the edge of its clause and no further, so "We
+ * have refunded $348; you don't need to do anything" keeps the refund positive. Edges are hard marks (";", ":",
+ * brackets, a free-standing dash or "+"), and a comma, "and", "but" or "or" that opens a new subject ("..., so
+ * there is", "... and it will not"), or a subordinator that opens a finite clause ("until we verify", "before
+ * access is restored").
+ */
+
+const HARD = new Set([';', ':', '(', ')', '[', ']', '-', '+', '"', '.', '!', '?', '/']);
+const PRONOUNS = new Set(['we', 'i', 'you', 'it', 'they', 'there', 'this', 'that', 'he', 'she', 'these', 'those', 'nothing', 'none', 'everything']);
+const AUX = new Set(['is', 'are', 'was', 'were', 'has', 'have', 'had', 'will', 'would', 'can', 'could', 'should', 'may', 'might', 'do', 'does', 'did', 'cannot', 'must']);
+const COMMA_STARTERS = new Set([
+  'and', 'but', 'so', 'which', 'because', 'while', 'although', 'though', 'whereas', 'yet', 'or', 'then', 'as', 'since',
+  'if', 'unless', 'once', 'when', 'until', 'meaning', 'please', 'just', 'instead', 'otherwise', 'however',
+  'whether', 'where', 'who', 'giving', 'leaving', 'though', 'thus', 'hence',
+]);
+const SUBORDINATORS = new Set(['before', 'after', 'until', 'once', 'when', 'because', 'since', 'unless', 'if', 'whether', 'while', 'although', 'though', 'whereas', 'so']);
+
+function opensSubject(tokens: string[], i: number): boolean {
+  const t = tokens[i];
+  if (t === undefined) return false;
+  return PRONOUNS.has(t) || AUX.has(t) || /^(we|you|i|it|they|there|that|he|she)'/.test(t) || /n't$/.test(t);
+}
+
+/** Whether a finite verb follows within three tokens: "before access is restored", "until we verify". */
+function finiteSoon(tokens: string[], i: number): boolean {
+  for (let k = i; k < Math.min(tokens.length, i + 4); k++) if (opensSubject(tokens, k)) return true;
+  return false;
+}
+
+/** Clause number of each token; boundary marks belong to no clause's content but get the next number. */
+export function clauseIds(tokens: string[]): number[] {
+  const ids: number[] = new Array(tokens.length);
+  let id = 0;
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i];
+    if (HARD.has(t)) {
+      id++;
+      ids[i] = id;
+      continue;
+    }
+    const afterComma = tokens[i + 1];
+    const timeWord = afterComma === 'before' || afterComma === 'after';
+    if (t === ',' && (COMMA_STARTERS.has(afterComma) || opensSubject(tokens, i + 1) || (timeWord && finiteSoon(tokens, i + 2)))) {
+      id++;
+      ids[i] = id;
+      continue;
+    }
+    if ((t === 'and' || t === 'but' || t === 'or') && opensSubject(tokens, i + 1) && tokens[i - 1] !== ',') id++;
+    else if ((t === 'that' || t === 'which' || t === 'who') && i > 0 && PRONOUNS.has(tokens[i + 1] ?? '') && tokens[i + 1] !== 'that') id++;
+    else if (SUBORDINATORS.has(t) && i > 0 && tokens[i - 1] !== ',' && (t === 'if' || t === 'whether' || t === 'unless' || finiteSoon(tokens, i + 1))) id++;
+    ids[i] = id;
+  }
+  return ids;
+}
+
+/** The hard segment (between ";", ":", a free dash, brackets and sentence edges) a token lies in. */
+export function hardSegment(tokens: string[], i: number): [number, number] {
+  const stop = (t: string) => t === ';' || t === ':' || t === '.' || t === '!' || t === '?' || t === '-' || t === '(' || t === ')';
+  let a = i;
+  while (a > 0 && !stop(tokens[a - 1])) a--;
+  let b = i;
+  while (b < tokens.length && !stop(tokens[b])) b++;
+  return [a, b];
+}

@@ -1,0 +1,11 @@
+/** The claim engine's public surface: declarations, extraction once per reply, and judgement. */
+export { replyClaimSchema } from './claim.schema';
+export type {
+  ReplyClaim, MoneyClaim, DurationClaim, DateClaim, ActionClaim, OptionClaim, NearMiss, Currency, DurationUnit,
+} from './claim.schema';
+export { extractMentions } from './analyse';
+export type { ReplyAnalysis, AnalysedSentence, SentenceStatus, ExtractOptions } from './analyse';
+export type { PolicyText } from './policy';
+export type { MentionValue, ValueMention } from './mentions';
+export { judgeClaims } from './judge';
+export type { ClaimVerdict, MissReason } from './judge';

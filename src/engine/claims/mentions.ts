@@ -1,0 +1,31 @@
+import type { Currency, DurationUnit } from './claim.schema';
+
+/** A value the reply states, located by token positions in its sentence. Plain data: stored with the step. */
+export type MentionValue =
+  | { kind: 'money'; amount: number; currency: Currency }
+  /** `bound: 'up_to'` for "within 7 days", "up to 7 days": a ceiling rather than the window itself. */
+  | { kind: 'duration'; min: number; max: number; unit: DurationUnit; bound?: 'up_to' }
+  | { kind: 'date'; date: string };
+
+export interface ValueMention {
+  value: MentionValue;
+  /** Index of the sentence in the analysis. */
+  sentence: number;
+  /** Token span [start, end) in that sentence. */
+  start: number;
+  end: number;
+}
+
+export type Span = Omit<ValueMention, 'sentence'>;
+
+/** Two values are the same when a customer would read them as the same fact. */
+export function sameValue(a: MentionValue, b: MentionValue): boolean {
+  if (a.kind === 'money' && b.kind === 'money') return a.currency === b.currency && cents(a.amount) === cents(b.amount);
+  if (a.kind === 'duration' && b.kind === 'duration') return a.unit === b.unit && a.min === b.min && a.max === b.max;
+  if (a.kind === 'date' && b.kind === 'date') return a.date === b.date;
+  return false;
+}
+
+function cents(amount: number): number {
+  return Math.round(amount * 100);
+}

@@ -1,0 +1,250 @@
+import { clauseIds, hardSegment } from './clauses';
+
+/**
+ * The stance of every token, one character each:
+ *   a  asserted: stated as done, true or scheduled;
+ *   n  negated: inside the scope of a negation ("not", "no", "never", "n't", "cannot", "unable", "without");
+ *   h  hypothetical: conditional, hedged, modal or asked ("if", "would", "may", "might", "could", "whether",
+ *      "should we", "pending", a sentence ending in "?");
+ *   o  about someone else: "... on a different customer's account, not yours";
+ *   r  retracted by a later "scratch that", "correction:", "please disregard";
+ *   c  a different purpose, neither said nor denied: after "instead of", "rather than", "than", "the usual", in a
+ *      clause about the "original" item, or in a customer fallback ("if you have any questions, let us know").
+ * A value said in a and nowhere contradicted covers a claim; n, h, o and r contradict it; c is ignored.
+ *
+ * Scope is the clause (clauses.ts), with three exceptions: "without" reaches only forward; a conditional
+ * ("if", "unless", "should the...", "assuming") reaches over its whole segment between ";" or ":" marks, because
+ * the main clause depends on it; and "?" or a reference to another customer reaches over the sentence.
+ */
+
+const NEGATORS = new Set(['not', 'no', 'never', 'none', 'nothing', 'nobody', 'neither', 'nor', 'cannot', 'unable', 'skip', 'skipped', 'refuse', 'refused', 'declined']);
+/** Negative words that do not deny: bounds ("no later than") and emphasis ("not only"). */
+const NOT_DENIALS: string[][] = [
+  ['no', 'later', 'than'], ['no', 'more', 'than'], ['not', 'later', 'than'], ['not', 'more', 'than'], ['no', 'longer', 'than'],
+  ['not', 'only'], ['no', 'matter'], ['no', 'charge'], ['no', 'cost'], ['no', 'extra'], ['no', 'additional'], ['not', 'just'], ['no', 'problem'], ['no', 'worries'], ['never', 'mind'],
+];
+const MODALS = new Set([
+  'would', 'might', 'could', 'possibly', 'perhaps', 'maybe', 'probably', 'hope', 'hoping', 'hoped', 'consider',
+  'considering', 'considered', 'discuss', 'discussed', 'discussing', 'pending', 'decide', 'deciding', 'approval',
+  'reviewing', 'depends', 'depending', 'thought', 'whether', 'try', 'trying', 'attempt', 'potentially', 'eligible',
+  'tentatively', 'undecided', 'unsure', 'assess', 'assessing', 'evaluate', 'evaluating', 'optional', 'recommend',
+  'recommended', 'suggest', 'suggested',
+]);
+const MODAL_PHRASES: string[][] = [
+  ['looking', 'into'], ['under', 'review'], ['too', 'early'], ['not', 'sure'], ['in', 'principle'],
+  ['procedure', 'is', 'to'], ['policy', 'is', 'to'], ['process', 'is', 'to'], ['practice', 'is', 'to'],
+  ['standard', 'procedure'], ['at', 'some', 'point'], ['look', 'into'], ['look', 'at'], ['looking', 'at'],
+  ['take', 'a', 'look'], ['was', 'going', 'to'], ['were', 'going', 'to'], ['supposed', 'to'], ['meant', 'to'],
+  ['intended', 'to'],
+];
+const DECISIONS = new Set([
+  'decide', 'decides', 'confirm', 'confirms', 'review', 'reviews', 'approve', 'approves', 'agree', 'agrees',
+  'determine', 'determines', 'hear', 'hears', 'receive', 'receives',
+]);
+const CONDITIONALS = new Set(['if', 'unless', 'assuming', 'provided', 'suppose', 'supposing']);
+const INVERTED = new Set(['should', 'shall', 'can', 'could', 'would', 'will', 'do', 'did', 'may']);
+const SUBJECTS = new Set(['we', 'you', 'i', 'it', 'that', 'this', 'the', 'they', 'there', 'everything', 'anything']);
+const IMPERATIVES = new Set([
+  'let', 'please', 'just', 'reply', 'contact', 'get', 'call', 'email', 'write', 'feel', 'do', "don't", 'check', 'see',
+  'keep', 'reach', 'drop', 'give', 'tell', 'ask', 'send', 'respond', 'ping', 'chase',
+]);
+const CONTRAST_FORWARD: string[][] = [
+  ['instead', 'of'], ['rather', 'than'], ['than'], ['unlike'], ['compared', 'to'], ['compared', 'with'], ['as', 'opposed', 'to'],
+];
+const REFERENT_CONTRAST = new Set(['original', 'originally', 'previous', 'previously', 'old', 'earlier', 'initial']);
+const USUAL = new Set(['usual', 'standard', 'normal', 'regular', 'typical']);
+/** Cues that withdraw what the reply said before them; kept narrow ("charged in error" withdraws nothing). */
+const RETRACTIONS: string[][] = [
+  ['scratch', 'that'], ['correction', ':'], ['correction', ','], ['correction', '-'], ['sent', 'in', 'error'],
+  ['drafted', 'in', 'error'], ['please', 'disregard'], ['so', 'disregard'], ['disregard', 'that'], ['disregard', 'this'],
+  ['disregard', 'my'], ['disregard', 'the', 'above'], ['disregard', 'the', 'previous'], ['please', 'ignore', 'my'],
+  ['please', 'ignore', 'that'], ['please', 'ignore', 'the', 'previous'], ['please', 'ignore', 'the', 'above'],
+  ['ignore', 'my', 'previous'], ['on', 'second', 'thought'], ['drafted', 'for', 'another'], ['meant', 'for', 'another'],
+  ['not', 'meant', 'for', 'you'], ['retract'], ['none', 'of', 'this'], ['none', 'of', 'that'], ['none', 'of', 'the', 'above'],
+  ['fallen', 'through'], ['fell', 'through'], ['called', 'off'],
+];
+
+function phraseAt(tokens: string[], i: number, phrase: string[]): boolean {
+  return phrase.every((w, k) => tokens[i + k] === w);
+}
+
+function anyPhraseAt(tokens: string[], i: number, phrases: string[][]): string[] | null {
+  for (const p of phrases) if (phraseAt(tokens, i, p)) return p;
+  return null;
+}
+
+/**
+ * "won't take longer than 5-7 business days", "will not cost more than $348": a negated comparative sets a
+ * ceiling; it denies nothing. Returns the index of "than", or -1.
+ */
+function boundAfter(tokens: string[], i: number): number {
+  for (let k = i + 1; k <= i + 4 && k < tokens.length - 1; k++) {
+    if (['longer', 'more', 'later'].includes(tokens[k]) && tokens[k + 1] === 'than') return k + 1;
+    if (/^[.;:,?!]$/.test(tokens[k])) break;
+  }
+  return -1;
+}
+
+/**
+ * A word that leaves what follows undecided: "consider a refund", "might issue a refund", "whether to", "look
+ * at refunding". Not "if": "if the refund has not arrived by then" doubts the arrival, not the refund.
+ */
+export function isHedge(token: string): boolean {
+  return MODALS.has(token) || ['may', 'might', 'could', 'would', 'look', 'looking'].includes(token) || /^(we|you|i|it|they)'d$/.test(token);
+}
+
+export function isNegator(tokens: string[], i: number): boolean {
+  const t = tokens[i];
+  if (!(NEGATORS.has(t) || /n't$/.test(t))) return false;
+  if (anyPhraseAt(tokens, i, NOT_DENIALS)) return false;
+  if (boundAfter(tokens, i) >= 0) return false;
+  // "can no longer be used", "no one else", "not yet" stay negations; "don't worry" and "don't hesitate" deny nothing.
+  if ((t === "don't" || t === 'do') && ['worry', 'hesitate'].includes(tokens[i + 1] === 'not' ? tokens[i + 2] : tokens[i + 1])) return false;
+  return true;
+}
+
+export interface Stance {
+  moods: string[];
+  /** Token indices of the negators, for "no refund will be issued"-style denials of a claim's event. */
+  negators: number[];
+}
+
+/**
+ * `valueStarts` are the first tokens of the value mentions in this sentence; a contrastive "not" (", not the
+ * $50 credit") only sets aside the value it introduces.
+ */
+export function stanceOf(tokens: string[], valueStarts: Set<number>): Stance {
+  const ids = clauseIds(tokens);
+  const n = tokens.length;
+  const neg = new Array<boolean>(n).fill(false);
+  const hyp = new Array<boolean>(n).fill(false);
+  const contrast = new Array<boolean>(n).fill(false);
+  const other = new Array<boolean>(n).fill(false);
+  const negators: number[] = [];
+  const clauseRange = (i: number): [number, number] => {
+    let a = i;
+    while (a > 0 && ids[a - 1] === ids[i]) a--;
+    let b = i;
+    while (b < n && ids[b] === ids[i]) b++;
+    return [a, b];
+  };
+  const mark = (arr: boolean[], a: number, b: number) => {
+    for (let k = a; k < b; k++) arr[k] = true;
+  };
+
+  for (let i = 0; i < n; i++) {
+    const t = tokens[i];
+    // Inside a contrast ("longer than the 3 business days you may have seen") a modal or negation belongs to
+    // the contrasted phrase, not to the clause.
+    if (contrast[i] && (isNegator(tokens, i) || MODALS.has(t) || t === 'may')) continue;
+    if (isNegator(tokens, i)) {
+      const prev = tokens[i - 1];
+      let k = i + 1;
+      while (['the', 'a', 'an', 'our', 'your', 'any'].includes(tokens[k])) k++;
+      if (t === 'not' && (prev === ',' || prev === '(' || prev === 'and' || prev === 'but' || prev === undefined) && valueStarts.has(k)) {
+        // ", not the $50 credit": a contrast that sets that value aside and leaves the clause standing.
+        mark(contrast, i, clauseRange(i)[1]);
+        continue;
+      }
+      negators.push(i);
+      if (t === 'without') continue;
+      const [a, b] = clauseRange(i);
+      mark(neg, a, b);
+      continue;
+    }
+    if (t === 'without') {
+      negators.push(i);
+      mark(neg, i, clauseRange(i)[1]);
+      continue;
+    }
+    const forward = anyPhraseAt(tokens, i, CONTRAST_FORWARD);
+    let ceiling = false;
+    if (t === 'than') {
+      for (let k = Math.max(0, i - 5); k < i; k++) if ((NEGATORS.has(tokens[k]) || /n't$/.test(tokens[k])) && boundAfter(tokens, k) === i) ceiling = true;
+    }
+    if (forward && !ceiling) {
+      mark(contrast, i, clauseRange(i)[1]);
+      i += forward.length - 1;
+      continue;
+    }
+    if (USUAL.has(t)) {
+      // "the usual $50 goodwill credit", "the standard 3-5 business days": a value named as the norm, not this case's.
+      for (let k = i + 1; k <= i + 2; k++) if (valueStarts.has(k)) mark(contrast, i, clauseRange(i)[1]);
+    }
+    if (REFERENT_CONTRAST.has(t)) {
+      const [a, b] = clauseRange(i);
+      mark(contrast, a, b);
+    }
+    // "It may take 5-7 business days": an estimate of how long, not a doubt about whether.
+    const estimate = t === 'may' && (tokens[i + 1] === 'take' || tokens[i + 1] === 'takes');
+    if (MODALS.has(t) || (t === 'may' && !estimate && !/^\d/.test(tokens[i + 1] ?? '')) || /^(we|you|i|it|they|that)'d$/.test(t)) {
+      const [a, b] = clauseRange(i);
+      mark(hyp, a, b);
+    }
+    const modalPhrase = anyPhraseAt(tokens, i, MODAL_PHRASES);
+    if (modalPhrase) {
+      const [a, b] = clauseRange(i);
+      mark(hyp, a, b);
+    }
+    // "once we decide", "as soon as the carrier confirms the loss": the outcome waits on a decision.
+    if (t === 'once' || t === 'when' || t === 'after' || t === 'until' || phraseAt(tokens, i, ['as', 'soon', 'as'])) {
+      if (tokens.slice(i + 1, i + 6).some((w) => DECISIONS.has(w))) {
+        const [a, b] = hardSegment(tokens, i);
+        mark(hyp, a, b);
+      }
+    }
+    const inverted = INVERTED.has(t) && SUBJECTS.has(tokens[i + 1]) && (i === 0 || ids[i - 1] !== ids[i] || tokens[i - 1] === ',');
+    if (CONDITIONALS.has(t) || phraseAt(tokens, i, ['in', 'case']) || (inverted && ['should', 'shall'].includes(t))) {
+      conditional(i);
+    }
+  }
+
+  function conditional(i: number): void {
+    const [a, b] = hardSegment(tokens, i);
+    // "If you have any questions, let us know": the customer's own condition, answered by a request.
+    // "if not, let us know", "if so, reply": elliptical conditions on what the customer sees.
+    const customer = ['you', 'anything', 'there', "you're", "you'd", "you've", 'not', 'so'].includes(tokens[i + 1]);
+    if (customer) {
+      let k = i + 1;
+      while (k < b && tokens[k] !== ',') k++;
+      if (k < b && IMPERATIVES.has(tokens[k + 1])) {
+        mark(contrast, i, k);
+        return;
+      }
+    }
+    mark(hyp, a, b);
+  }
+
+  // A question asks; it states nothing.
+  if (tokens[n - 1] === '?' || tokens.slice(-3).includes('?')) mark(hyp, 0, n);
+  if (aboutSomeoneElse(tokens)) mark(other, 0, n);
+
+  const moods = tokens.map((_, i) => (other[i] ? 'o' : neg[i] ? 'n' : hyp[i] ? 'h' : contrast[i] ? 'c' : 'a'));
+  return { moods, negators };
+}
+
+/** "..., not yours", "not to your account", "a different customer's account", "another customer". */
+function aboutSomeoneElse(tokens: string[]): boolean {
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i];
+    if (t === 'not' || t === "isn't" || t === "wasn't") {
+      let k = i + 1;
+      if (['to', 'for', 'on', 'in'].includes(tokens[k])) {
+        k++;
+        if (tokens[k] === 'your' || tokens[k] === 'you' || tokens[k] === 'yours') return true;
+      } else if (tokens[k] === 'yours' || (tokens[k] === 'you' && [',', '.', ';', undefined].includes(tokens[k + 1]))) return true;
+    }
+    // "..., but yours does not qualify": what was said is not this customer's case.
+    if ((t === 'not' || /n't$/.test(t)) && /^qualif(y|ies)$/.test(tokens[i + 1] ?? '') && tokens.slice(Math.max(0, i - 4), i).some((w) => /^(you|yours|your)$/.test(w))) return true;
+    // "..., but that doesn't apply to your order": what was said is not this customer's case.
+    if ((t === 'not' || /n't$/.test(t)) && /^appl(y|ies)$/.test(tokens[i + 1] ?? '') && tokens[i + 2] === 'to' && /^(you|your)$/.test(tokens[i + 3] ?? '')) return true;
+    if (['another', 'different', 'other'].includes(t) && /^(customer|customer's|client|client's|account|order)$/.test(tokens[i + 1] ?? '')) return true;
+  }
+  return false;
+}
+
+/** Index of the first retraction cue, or -1: everything said before it in the reply is withdrawn. */
+export function retractionAt(tokens: string[]): number {
+  for (let i = 0; i < tokens.length; i++) if (anyPhraseAt(tokens, i, RETRACTIONS)) return i;
+  return -1;
+}
