@@ -40,8 +40,7 @@ module.exports = {
       name: 'engine-is-pure',
       severity: 'error',
       comment: 'the engine is plain TypeScript: no Nest, no Prisma, no Node I/O; only these libraries',
-      // measure-fixtures.ts is a development script beside the claim engine (it reads fixture files); not built.
-      from: { path: '^src/engine/', pathNot: [SPECS, '^src/engine/claims/measure-fixtures\\.ts$'] },
+      from: { path: '^src/engine/', pathNot: SPECS },
       to: { dependencyTypes: ['npm', 'npm-dev', 'core'], pathNot: ['node_modules/(zod|minisearch|pure-rand)/'] },
     },
     {

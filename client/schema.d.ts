@@ -176,6 +176,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/episodes/{episode_id}/rescore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The episode's logged actions scored again by the current grader on the task's current version (nothing is stored) */
+        get: operations["rescoreEpisode"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/episodes/{episode_id}/verify": {
         parameters: {
             query?: never;
@@ -551,6 +568,8 @@ export interface components {
             components: components["schemas"]["ScoreComponentDto"][];
             created_at: string;
             episode_id: string;
+            /** @description The grader that scored it (fixed at reset; 1 for episodes from before graded claims). */
+            grader_version: number;
             run_label: string | null;
             score: number;
             seed: number;
@@ -576,6 +595,7 @@ export interface components {
             created_at: string;
             done: boolean;
             episode_id: string;
+            grader_version: number;
             max_steps: number;
             score: number;
             seed: number;
@@ -591,6 +611,8 @@ export interface components {
             agent: string | null;
             created_at: string;
             episode_id: string;
+            /** @description The grader that scored it (fixed at reset; 1 for episodes from before graded claims). */
+            grader_version: number;
             run_label: string | null;
             score: number;
             seed: number;
@@ -634,6 +656,10 @@ export interface components {
         GradeResponseDto: {
             components: components["schemas"]["ScoreComponentDto"][];
             episode_id: string;
+            /** @description The grader that scored it: the version the episode started with. */
+            grader_version: number;
+            /** @description Each detail the customer must be told: the sentence that covered it, or why it is not covered. */
+            reply_details: components["schemas"]["ReplyDetailGradeDto"][];
             score: number;
             status: components["schemas"]["EpisodeStatus"];
             task_id: string;
@@ -710,8 +736,40 @@ export interface components {
             outcome: string;
             step: number;
         };
+        ReplyDetailGradeDto: {
+            covered: boolean;
+            /** @description What the detail is, value included: given once the episode has ended (null while it runs, so the grade never gives the answer away). */
+            description: string | null;
+            /** @description The detail's id in the task (e.g. refund_amount): names the slot, not its value. */
+            id: string;
+            /**
+             * @description Why it is not covered: not_stated; negated (said inside a negation); hypothetical (conditional, hedged or a question); conflicting_value (another value for the same slot); not_a_sentence (a keyword list, not a message to the customer); other_language; quoted_policy (knowledge-base text pasted); contradicted (grader version 1). Null when covered.
+             * @enum {string|null}
+             */
+            reason: "not_stated" | "negated" | "hypothetical" | "conflicting_value" | "not_a_sentence" | "other_language" | "quoted_policy" | "contradicted" | null;
+            /** @description The step at which that reply was sent. */
+            reply_step: number | null;
+            /** @description The sentence of a reply that covered the detail, or that explains the miss (grader version 2). */
+            sentence: string | null;
+        };
+        RescoreReportDto: {
+            episode_id: string;
+            rescored: components["schemas"]["RescoredGradeDto"];
+            stored: components["schemas"]["StoredGradeDto"];
+        };
+        RescoredGradeDto: {
+            components: components["schemas"]["ScoreComponentDto"][];
+            grader_version: number;
+            reply_details: components["schemas"]["ReplyDetailGradeDto"][];
+            score: number;
+            /** @description Logged steps replayed (the replay stops where the episode ends under the current task version). */
+            steps_replayed: number;
+            task_version: string;
+        };
         ResetInfoDto: {
             agent: string | null;
+            /** @description The grader that scores this episode, fixed for its whole life (see the README's Reward section). */
+            grader_version: number;
             max_steps: number;
             run_label: string | null;
             score: number;
@@ -864,6 +922,11 @@ export interface components {
             /** @description Change in score caused by this step (negative when a correct choice is undone). */
             reward: number;
         };
+        StoredGradeDto: {
+            grader_version: number;
+            score: number;
+            task_version: string;
+        };
         TaskListDto: {
             tasks: components["schemas"]["TaskSummaryDto"][];
         };
@@ -936,6 +999,8 @@ export interface components {
             episode_id: string;
             /** @description Step index of the first row that fails either check. */
             first_bad_index?: number;
+            /** @description The grader the replay used: the one the episode was scored with, not necessarily the current one. */
+            grader_version: number;
             /** @description What failed at first_bad_index. */
             problem?: string;
             /** @description Replaying the logged actions through the engine gives the stored rewards, scores and final state. */
@@ -1674,6 +1739,84 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["EpisodeActionsDto"];
+                };
+            };
+            /** @description Missing, unknown or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description The key is not allowed on this route (its scope, or the admin key) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description No such episode for this tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Conflicts with the current state: the episode is finished or changed concurrently, an id is taken, or a request_id was used for another action */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Validation failed; `details` names each bad field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Over the rate limit, or too many failed authentications; Retry-After says when to retry */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    rescoreEpisode: {
+        parameters: {
+            query?: {
+                /** @description Admin key only: the tenant (its slug) whose episode this is, when several tenants use the id. */
+                tenant?: string;
+            };
+            header?: never;
+            path: {
+                episode_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RescoreReportDto"];
                 };
             };
             /** @description Missing, unknown or revoked API key */

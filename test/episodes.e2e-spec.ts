@@ -248,6 +248,7 @@ describe('service routes', () => {
         '/episodes/export',
         '/episodes/{episode_id}',
         '/episodes/{episode_id}/actions',
+        '/episodes/{episode_id}/rescore',
         '/episodes/{episode_id}/verify',
         '/grader',
         '/health',

@@ -130,6 +130,7 @@ describe('tenant isolation', () => {
     ['GET /episodes/{id}', 'reader', (http, key, id) => request(http).get(`/episodes/${id}`).set(bearer(key))],
     ['GET /episodes/{id}/actions', 'reader', (http, key, id) => request(http).get(`/episodes/${id}/actions`).set(bearer(key))],
     ['GET /episodes/{id}/verify', 'reader', (http, key, id) => request(http).get(`/episodes/${id}/verify`).set(bearer(key))],
+    ['GET /episodes/{id}/rescore', 'reader', (http, key, id) => request(http).get(`/episodes/${id}/rescore`).set(bearer(key))],
   ];
 
   it.each(routes)("%s with tenant B's %s key on tenant A's episode is 404, like a missing one, and changes nothing", async (_name, scope, call) => {

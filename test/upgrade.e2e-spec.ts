@@ -60,12 +60,26 @@ it('existing keys still authenticate (as agent keys), a revoked one still does n
   expect(tenants.map((t: { slug: string }) => t.slug).sort()).toEqual(['alpha', 'beta', 'public']);
 });
 
-it.each(Object.entries(release.episodes))('%s reads and verifies under its sealed pre-HMAC chain', async (_name, id) => {
+it.each(Object.entries(release.episodes))('%s reads and verifies under its sealed pre-HMAC chain, with the grader that scored it', async (_name, id) => {
   const detail = (await request(ctx.http).get(`/episodes/${id}`).set(admin).expect(200)).body;
-  expect(detail.episode_id).toBe(id);
+  expect(detail).toMatchObject({ episode_id: id, grader_version: 1 });
   const report = (await request(ctx.http).get(`/episodes/${id}/verify`).set(admin).expect(200)).body;
-  expect(report).toMatchObject({ chain_ok: true, replay_ok: true, chain_scheme: 'sha256-v1', chain_key_id: expect.stringMatching(/^hk_/) });
+  expect(report).toMatchObject({ chain_ok: true, replay_ok: true, chain_scheme: 'sha256-v1', chain_key_id: expect.stringMatching(/^hk_/), grader_version: 1 });
   expect(report.stored_score).toBe(detail.score);
+});
+
+it('re-scoring an old episode under the current grader is a separate report that changes nothing', async () => {
+  const id = release.episodes.alpha_done;
+  const before = (await request(ctx.http).get(`/episodes/${id}`).set(admin).expect(200)).body;
+  const report = (await request(ctx.http).get(`/episodes/${id}/rescore`).set(admin).expect(200)).body;
+  expect(report.stored).toEqual({ grader_version: 1, task_version: before.task_version, score: before.score });
+  expect(report.rescored).toMatchObject({ grader_version: 2, steps_replayed: before.step_count });
+  expect(report.rescored.task_version).not.toBe(before.task_version);
+  expect(report.rescored.reply_details.length).toBeGreaterThan(0);
+  for (const detail of report.rescored.reply_details) expect(detail.description).toEqual(expect.any(String));
+  const after = (await request(ctx.http).get(`/episodes/${id}`).set(admin).expect(200)).body;
+  expect(after).toEqual(before);
+  expect((await request(ctx.http).get(`/episodes/${id}/verify`).set(admin).expect(200)).body).toMatchObject({ replay_ok: true, grader_version: 1 });
 });
 
 it.each([
@@ -80,8 +94,9 @@ it.each([
   let last: { done: boolean; info: { score: number } } | undefined;
   for (const action of remaining) last = (await request(ctx.http).post('/step').set(auth).send({ episode_id: id, action }).expect(200)).body;
   expect(last).toMatchObject({ done: true, info: { score: 1 } });
+  // Started under grader version 1, finished under it: an episode never changes grader midway.
   const report = (await request(ctx.http).get(`/episodes/${id}/verify`).set(admin).expect(200)).body;
-  expect(report).toMatchObject({ chain_ok: true, replay_ok: true, chain_scheme: 'sha256-v1', replayed_score: 1 });
+  expect(report).toMatchObject({ chain_ok: true, replay_ok: true, chain_scheme: 'sha256-v1', replayed_score: 1, grader_version: 1 });
 });
 
 it('an idempotent step recorded by the previous release still answers its retry', async () => {

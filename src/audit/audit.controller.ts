@@ -11,6 +11,7 @@ import {
   EpisodeDetailDto,
   EpisodePageDto,
   StatsDto,
+  RescoreReportDto,
   VerifyReportDto,
 } from './dto/audit-responses.dto';
 import { EpisodeRefQueryDto, ExportQueryDto, ListEpisodesQueryDto, StatsQueryDto } from './dto/episode-filters.dto';
@@ -73,6 +74,18 @@ export class AuditController {
   @ApiErrors(404, 409, 422)
   verify(@CurrentPrincipal() principal: Principal, @Param('episode_id') episodeId: string, @Query() query: EpisodeRefQueryDto): Promise<VerifyReportDto> {
     return this.audit.verify(principal, episodeId, query.tenant);
+  }
+
+  @Access.Audit()
+  @Get('episodes/:episode_id/rescore')
+  @ApiOperation({
+    operationId: 'rescoreEpisode',
+    summary: "The episode's logged actions scored again by the current grader on the task's current version (nothing is stored)",
+  })
+  @ApiOkResponse({ type: RescoreReportDto })
+  @ApiErrors(404, 409, 422)
+  rescore(@CurrentPrincipal() principal: Principal, @Param('episode_id') episodeId: string, @Query() query: EpisodeRefQueryDto): Promise<RescoreReportDto> {
+    return this.audit.rescore(principal, episodeId, query.tenant);
   }
 
   @Access.Audit()

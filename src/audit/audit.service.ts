@@ -13,6 +13,7 @@ import type {
   EpisodeDetailDto,
   EpisodePageDto,
   EpisodeSummaryDto,
+  RescoreReportDto,
   StatsDto,
   VerifyReportDto,
 } from './dto/audit-responses.dto';
@@ -20,7 +21,9 @@ import type { EpisodeFiltersDto, ListEpisodesQueryDto, StatsQueryDto } from './d
 import { decodeCursor, encodeCursor } from './episode-cursor';
 import { EpisodeVerifier } from './episode-verifier';
 import { summarizeHistogram } from './score-stats';
-import { presentActionLog, presentComponents, toPoints, type EpisodeRowStatus } from '../episodes';
+import { presentActionLog, presentComponents, presentReplyDetails, toPoints, type EpisodeRowStatus } from '../episodes';
+import type { Action } from '../engine/actions';
+import { replayUnder } from './replay';
 
 const EXPORT_PAGE_SIZE = 200;
 
@@ -63,6 +66,27 @@ export class AuditService {
     const episode = await this.require(principal, episodeId, tenantSlug);
     const rows = await this.audit.actionsOf(scopeOfEpisode(episode), [episode.id]);
     return this.verifier.verify(episode, rows);
+  }
+
+  /** The episode's actions scored again by today's grader on the task's current version; nothing is stored. */
+  async rescore(principal: Principal, episodeId: string, tenantSlug?: string): Promise<RescoreReportDto> {
+    const episode = await this.require(principal, episodeId, tenantSlug);
+    const rows = await this.audit.actionsOf(scopeOfEpisode(episode), [episode.id]);
+    const current = this.catalog.latest(episode.taskId);
+    const replayed = replayUnder(current.task, episode.seed, rows.map((row) => JSON.parse(row.actionJson) as Action));
+    const breakdown = grade(current.task, replayed.state);
+    return {
+      episode_id: episode.id,
+      stored: { grader_version: episode.graderVersion, task_version: episode.taskVersion, score: toPoints(episode.scoreMilli) },
+      rescored: {
+        grader_version: breakdown.grader_version,
+        task_version: current.version,
+        score: toPoints(breakdown.score_milli),
+        components: presentComponents(breakdown),
+        reply_details: presentReplyDetails(breakdown, true),
+        steps_replayed: replayed.steps,
+      },
+    };
   }
 
   /**
@@ -171,6 +195,7 @@ export function presentSummary(episode: EpisodeSummaryRow): EpisodeSummaryDto {
     tenant_id: episode.tenantId,
     task_id: episode.taskId,
     task_version: episode.taskVersion,
+    grader_version: episode.graderVersion,
     status: episode.status as EpisodeRowStatus,
     step_count: episode.stepCount,
     score: toPoints(episode.scoreMilli),

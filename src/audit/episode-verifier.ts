@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { canonicalJson } from '../common/canonical-json';
 import type { Action } from '../engine/actions';
 import { reset, step } from '../engine/engine';
+import { graderVersionOf, type GraderVersion } from '../engine/grader-version';
 import type { EpisodeState } from '../engine/state';
 import type { Task } from '../engine/task.schema';
 import type { Episode } from '../generated/prisma/client';
@@ -13,8 +14,8 @@ import { ChainKeys, toPoints, verifyChain, type ChainFinding, type StoredChain }
 /**
  * Two independent checks of an episode's record: the hash chain (was any row or any of the episode's metadata
  * changed, removed or reordered after it was written? keyed, so only a holder of the chain key could redo it) and
- * a replay of the logged actions through the engine against the task version the episode ran (do the stored
- * rewards, scores and final state follow from the actions?).
+ * a replay of the logged actions through the engine against the task version the episode ran, with the grader
+ * version it was scored with (do the stored rewards, scores and final state follow from the actions?).
  */
 @Injectable()
 export class EpisodeVerifier {
@@ -36,6 +37,7 @@ export class EpisodeVerifier {
       replay_ok: replay.finding === null,
       chain_scheme: episode.chainScheme,
       chain_key_id: episode.legacySeal?.keyId ?? episode.chainKeyId,
+      grader_version: episode.graderVersion,
       stored_score: toPoints(episode.scoreMilli),
       replayed_score: toPoints(replay.scoreMilli),
       ...(first ? { first_bad_index: first.index, problem: first.problem } : {}),
@@ -44,7 +46,12 @@ export class EpisodeVerifier {
 
   /** Replays every logged action (past the first mismatch too, so replayed_score is what the actions earn). */
   private replay(task: Task, episode: Episode, rows: ActionRow[]): { finding: ChainFinding | null; scoreMilli: number } {
-    let state: EpisodeState = reset(task, episode.seed);
+    // The grader the episode was scored with, whatever the current one is: its record must follow from its actions.
+    const version = episode.graderVersion as GraderVersion;
+    if (graderVersionOf(task) !== version) {
+      return { finding: { index: 0, problem: `the task version cannot be graded with the stored grader version ${version}` }, scoreMilli: 0 };
+    }
+    let state: EpisodeState = reset(task, episode.seed, version);
     let finding: ChainFinding | null = null;
     for (const row of rows) {
       if (state.done) {

@@ -4,6 +4,7 @@ import { SOLUTIONS, correctReply } from '../../test/fixtures/solutions';
 import type { Action } from './actions';
 import { reset, step, EpisodeFinishedError } from './engine';
 import { COMPONENT_WEIGHTS, grade, type ComponentName } from './grader';
+import type { NearMiss } from './claims';
 import type { EpisodeState } from './state';
 import type { Task } from './task.schema';
 
@@ -191,16 +192,6 @@ describe.each(tasks.map((task) => [task.id, task] as const))('%s', (taskId, task
     expect(state.tickets[resolved.id].priority).toBe(resolved.priority);
   });
 
-  it('a reply that contradicts a detail earns nothing for it', () => {
-    const detail = key.reply_details.find((d) => d.contradictions.length > 0)!;
-    const others = key.reply_details.length;
-    const { state } = run(task, [
-      open(task),
-      { type: 'send_reply', message: `${correctReply(solution)} ${detail.contradictions[0]}` },
-    ]);
-    expect(earned(task, state, 'reply_coverage')).toBe(Math.floor((COMPONENT_WEIGHTS.reply_coverage * (others - 1)) / others));
-  });
-
   it('replies that quote every policy article in full do not earn full reply credit', () => {
     const quotes: Action[] = task.knowledge_base.map((a) => ({ type: 'send_reply', message: `${a.title}. ${a.body}` }));
     const { state } = run(task, [open(task), ...quotes].slice(0, task.max_steps));
@@ -245,3 +236,28 @@ describe.each(tasks.map((task) => [task.id, task] as const))('%s', (taskId, task
     }
   });
 });
+
+/** A plain sentence asserting a value, as a careless agent would write it. */
+function assertion(value: NearMiss): string {
+  if (value.kind === 'money') return `To confirm, the amount is $${value.amount.toFixed(2)}.`;
+  if (value.kind === 'date') return `It will arrive on ${value.date}.`;
+  return value.min === value.max ? `This takes ${value.max} business days.` : `This takes ${value.min}-${value.max} business days.`;
+}
+
+const withNearMisses = tasks.filter((t) => t.answer_key.reply_claims!.some((c) => c.near_misses?.length));
+
+describe.each(withNearMisses.map((task) => [task.id, task] as const))('%s: one value per slot', (taskId, task) => {
+  it.each(task.answer_key.reply_claims!.filter((c) => c.near_misses?.length).map((c) => [c.id, c] as const))(
+    'a correct reply that also asserts a near miss for %s earns nothing for that detail',
+    (_id, claim) => {
+      const claims = task.answer_key.reply_claims!;
+      const { state } = run(task, [
+        open(task),
+        { type: 'send_reply', message: `${correctReply(SOLUTIONS[taskId])} ${assertion(claim.near_misses![0])}` },
+      ]);
+      expect(earned(task, state, 'reply_coverage')).toBe(Math.floor((COMPONENT_WEIGHTS.reply_coverage * (claims.length - 1)) / claims.length));
+      expect(grade(task, state).reply_details.find((d) => d.id === claim.id)).toMatchObject({ covered: false, reason: 'conflicting_value' });
+    },
+  );
+});
+

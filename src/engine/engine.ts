@@ -1,5 +1,7 @@
 import { canonicalAction, type Action } from './actions';
 import { grade } from './grader';
+import { graderVersionOf, type GraderVersion } from './grader-version';
+import { analyseReply } from './reply-grading';
 import { isSearchable, searchPolicies } from './policy-search';
 import { seededShuffle } from './seeded-order';
 import { emptyRecord, ticketStateOf, type EpisodeState, type TicketState } from './state';
@@ -19,14 +21,22 @@ export interface StepResult {
   error: string | null;
 }
 
-/** Starts an episode. Pure: the same task and seed always give the same state. */
-export function reset(task: Task, seed: number): EpisodeState {
+/**
+ * Starts an episode. Pure: the same task, seed and grader version always give the same state. The grader version
+ * defaults to the one the task's reply details are written for; a replay passes the version the episode stored.
+ */
+export function reset(task: Task, seed: number, graderVersion: GraderVersion = graderVersionOf(task)): EpisodeState {
+  if (graderVersion !== graderVersionOf(task)) {
+    throw new Error(`task ${task.id} declares its reply details for grader version ${graderVersionOf(task)}, not ${graderVersion}`);
+  }
   const tickets = emptyRecord<TicketState>();
   for (const ticket of task.inbox) {
     tickets[ticket.id] = { priority: ticket.priority, team: ticket.team, status: ticket.status };
   }
   const state: EpisodeState = {
     task_id: task.id,
+    // Absent for version 1, so the states of episodes from earlier releases replay byte for byte.
+    ...(graderVersion === 1 ? {} : { grader_version: graderVersion }),
     seed,
     max_steps: task.max_steps,
     inbox_order: seededShuffle(
@@ -139,7 +149,8 @@ function apply(task: Task, state: EpisodeState, action: Action): Applied {
       });
     case 'send_reply':
       return changeActiveTicket(state, 'reply', (ticket, ticketId) => {
-        state.replies.push({ step: state.step_count, ticket_id: ticketId, message: action.message });
+        const analysis = state.grader_version === undefined ? undefined : analyseReply(task, ticketId, action.message);
+        state.replies.push({ step: state.step_count, ticket_id: ticketId, message: action.message, ...(analysis ? { analysis } : {}) });
         if (ticket.status === 'open') ticket.status = 'pending';
         return `reply sent on ticket ${ticketId}`;
       });

@@ -1,4 +1,5 @@
-import { judgeReplyDetails } from './reply-matching';
+import type { GraderVersion } from './grader-version';
+import { judgeReplies, type ReplyDetailVerdict } from './reply-grading';
 import type { EpisodeState } from './state';
 import type { Task } from './task.schema';
 
@@ -23,7 +24,15 @@ export interface ComponentGrade {
 
 export interface GradeBreakdown {
   score_milli: number;
+  grader_version: GraderVersion;
   components: ComponentGrade[];
+  /** Each required reply detail: covered by which sentence, or why not. */
+  reply_details: ReplyDetailVerdict[];
+}
+
+/** The grader an episode's state was started with (states of earlier releases carry none: version 1). */
+export function graderVersionOfState(state: EpisodeState): GraderVersion {
+  return state.grader_version ?? 1;
 }
 
 /** Integer share of a weight, exact when the whole is earned. */
@@ -78,17 +87,15 @@ export function grade(task: Task, state: EpisodeState): GradeBreakdown {
         : `routed to "${targetState.team}", which is not the team that owns this case`,
   );
 
-  const replies = state.replies.filter((r) => r.ticket_id === target).map((r) => r.message);
-  const verdicts = judgeReplyDetails(key.reply_details, replies);
-  const covered = verdicts.filter((v) => v.covered).length;
-  const contradicted = verdicts.filter((v) => v.contradicted).length;
+  const version = graderVersionOfState(state);
+  const details = judgeReplies(task, state, version);
+  const covered = details.filter((v) => v.covered).length;
   add(
     'reply_coverage',
-    share(COMPONENT_WEIGHTS.reply_coverage, covered, verdicts.length),
-    replies.length === 0
+    share(COMPONENT_WEIGHTS.reply_coverage, covered, details.length),
+    state.replies.every((r) => r.ticket_id !== target)
       ? 'no reply has been sent on the ticket that needs action'
-      : `${covered} of ${verdicts.length} required detail(s) told to the customer` +
-          (contradicted > 0 ? `; ${contradicted} detail(s) contradicted by a wrong statement` : ''),
+      : `${covered} of ${details.length} required detail(s) told to the customer${missSummary(details)}`,
   );
 
   add('resolution', ...gradeResolution(task, state));
@@ -97,7 +104,15 @@ export function grade(task: Task, state: EpisodeState): GradeBreakdown {
     1000,
     components.reduce((sum, c) => sum + c.earned_milli, 0),
   );
-  return { score_milli: score, components };
+  return { score_milli: score, grader_version: version, components, reply_details: details };
+}
+
+/** "; 1 negated, 1 not stated": why the others are missing, without saying what they are. */
+function missSummary(details: ReplyDetailVerdict[]): string {
+  const counts = new Map<string, number>();
+  for (const d of details) if (d.reason) counts.set(d.reason, (counts.get(d.reason) ?? 0) + 1);
+  if (counts.size === 0) return '';
+  return '; ' + [...counts].map(([reason, n]) => `${n} ${reason.replace(/_/g, ' ')}`).join(', ');
 }
 
 function gradeResolution(task: Task, state: EpisodeState): [number, string] {

@@ -1,4 +1,4 @@
-import type { ReplyDetail } from './task.schema';
+import type { PhraseListDetail } from './task.schema';
 
 /**
  * Normalizes text for phrase matching: case, Unicode forms, dash variants and spacing differ between writers
@@ -41,8 +41,8 @@ export interface DetailVerdict {
   contradicted: boolean;
 }
 
-/** A detail counts when some reply states it and no reply contradicts it. */
-export function judgeReplyDetails(details: ReplyDetail[], replies: string[]): DetailVerdict[] {
+/** Grader version 1: a detail counts when some reply states one of its phrases and no reply one of its contradictions. */
+export function judgeReplyDetails(details: PhraseListDetail[], replies: string[]): DetailVerdict[] {
   const texts = replies.map(normalizeText);
   return details.map((detail) => {
     const stated = texts.some((t) => detail.accepted.some((p) => containsPhrase(t, p)));

@@ -1,4 +1,6 @@
 import type { Action } from './actions';
+import type { StoredReplyAnalysis } from './claims/stored-analysis';
+import type { GraderVersion } from './grader-version';
 import type { Priority, ResolutionCode, Team, TicketStatus } from './vocabulary';
 
 export type EpisodeStatus = 'active' | 'resolved' | 'out_of_steps';
@@ -29,6 +31,8 @@ export interface ReplyRecord {
   step: number;
   ticket_id: string;
   message: string;
+  /** Grader version 2: the reply's analysis, made once when it was sent (absent under version 1). */
+  analysis?: StoredReplyAnalysis;
 }
 
 export interface ResolutionRecord {
@@ -53,6 +57,8 @@ export interface HistoryEntry {
  */
 export interface EpisodeState {
   task_id: string;
+  /** The grader that scores this episode, fixed at reset; absent in states of version 1 (earlier releases). */
+  grader_version?: Exclude<GraderVersion, 1>;
   seed: number;
   max_steps: number;
   /** Inbox order for this episode: the seed shuffles it so the target is not always in the same place. */

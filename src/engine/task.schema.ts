@@ -9,6 +9,7 @@ import {
   TEAMS,
   TICKET_STATUSES,
 } from './vocabulary';
+import { replyClaimSchema } from './claims/claim.schema';
 
 const id = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be 1-64 letters, digits, "_" or "-"');
 const text = z.string().trim().min(1, 'must not be empty');
@@ -40,7 +41,11 @@ const ticketSchema = z.strictObject({
 
 const articleSchema = z.strictObject({ id, title: text, body: text });
 
-const replyDetailSchema = z.strictObject({
+/**
+ * A reply detail as the first grader (version 1) judged it: phrase lists. Only task versions stored by earlier
+ * releases carry these; their episodes are still verified with that grader. New task files declare claims.
+ */
+const phraseListDetailSchema = z.strictObject({
   id,
   description: text,
   accepted: phrasings,
@@ -63,7 +68,10 @@ const answerKeySchema = z.strictObject({
     code: z.enum(RESOLUTION_CODES),
     amount: z.number().nonnegative().multipleOf(0.01).optional(),
   }),
-  reply_details: z.array(replyDetailSchema).min(1),
+  /** What the customer must be told, as typed claims (grader version 2). */
+  reply_claims: z.array(replyClaimSchema).min(1).optional(),
+  /** Phrase lists (grader version 1): task versions from earlier releases only. */
+  reply_details: z.array(phraseListDetailSchema).min(1).optional(),
   justification: justificationSchema,
 });
 
@@ -73,6 +81,11 @@ export const taskSchema = z
     difficulty: z.enum(DIFFICULTIES),
     title: text,
     instruction: text,
+    /**
+     * The case's "now" (ISO-8601 with offset): the time the agent works the ticket. Relative dates in replies
+     * ("tomorrow", "Friday") are read against it. Required with reply claims.
+     */
+    clock: z.iso.datetime({ offset: true, message: 'must be an ISO-8601 date-time with an offset' }).optional(),
     max_steps: z.number().int().min(3).max(100),
     inbox: z.array(ticketSchema).min(3, 'needs the target and at least two distractors'),
     knowledge_base: z.array(articleSchema).min(3),
@@ -118,15 +131,22 @@ export const taskSchema = z
     if (!RESOLUTIONS_ALLOWING_AMOUNT.includes(code) && amount !== undefined) {
       ctx.addIssue({ code: 'custom', path: ['answer_key', 'resolution', 'amount'], message: `${code} takes no amount` });
     }
-    duplicates(key.reply_details.map((d) => d.id)).forEach((dup) =>
-      ctx.addIssue({ code: 'custom', path: ['answer_key', 'reply_details'], message: `detail id "${dup}" appears twice` }),
+    if ((key.reply_claims === undefined) === (key.reply_details === undefined)) {
+      ctx.addIssue({ code: 'custom', path: ['answer_key'], message: 'declares its reply details as reply_claims (reply_details are phrase lists from earlier releases)' });
+    }
+    if (key.reply_claims !== undefined && task.clock === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['clock'], message: 'is required with reply claims (relative dates are read against it)' });
+    }
+    const detailIds = [...(key.reply_claims ?? []), ...(key.reply_details ?? [])].map((d) => d.id);
+    duplicates(detailIds).forEach((dup) =>
+      ctx.addIssue({ code: 'custom', path: ['answer_key', 'reply_claims'], message: `detail id "${dup}" appears twice` }),
     );
   });
 
 export type Task = z.infer<typeof taskSchema>;
 export type Ticket = Task['inbox'][number];
 export type Article = Task['knowledge_base'][number];
-export type ReplyDetail = Task['answer_key']['reply_details'][number];
+export type PhraseListDetail = NonNullable<Task['answer_key']['reply_details']>[number];
 
 function duplicates(values: string[]): string[] {
   return [...new Set(values.filter((v, i) => values.indexOf(v) !== i))];

@@ -12,6 +12,7 @@ import type {
   ScoreComponentDto,
   StepResponseDto,
 } from './dto/episode-responses.dto';
+import type { ReplyDetailGradeDto } from './dto/reply-detail-grade.dto';
 
 /** Milli-points are exact integers inside; the API speaks scores and rewards as numbers from 0 to 1. */
 export const toPoints = (milli: number): number => milli / 1000;
@@ -35,6 +36,7 @@ export function presentReset(task: Task, episode: EpisodeRecord): ResetResponseD
     info: {
       task_id: task.id,
       task_version: episode.taskVersion,
+      grader_version: episode.graderVersion,
       seed: episode.seed,
       max_steps: state.max_steps,
       score: toPoints(state.score_milli),
@@ -86,6 +88,7 @@ export function presentState(
     episode_id: episode.id,
     task_id: episode.taskId,
     task_version: episode.taskVersion,
+    grader_version: episode.graderVersion,
     seed: episode.seed,
     status: episode.status,
     done: state.done,
@@ -104,8 +107,15 @@ export function presentGrade(episode: EpisodeRecord, breakdown: GradeBreakdown):
   return {
     episode_id: episode.id,
     task_id: episode.taskId,
+    grader_version: breakdown.grader_version,
     status: episode.status,
     score: toPoints(breakdown.score_milli),
     components: presentComponents(breakdown),
+    reply_details: presentReplyDetails(breakdown, episode.status !== 'active'),
   };
+}
+
+/** The value of a detail is part of the answer: its description is given only once nothing can change any more. */
+export function presentReplyDetails(breakdown: GradeBreakdown, ended: boolean): ReplyDetailGradeDto[] {
+  return breakdown.reply_details.map((detail) => ({ ...detail, description: ended ? detail.description : null }));
 }

@@ -12,6 +12,8 @@ export interface EpisodeRecord {
   status: EpisodeRowStatus;
   taskId: string;
   taskVersion: string;
+  /** The grader that scores it (engine/grader-version.ts), fixed at reset. */
+  graderVersion: number;
   seed: number;
   version: number;
   agent: string | null;

@@ -14,3 +14,5 @@ export { ResetRequestDto, MAX_SEED, TAG_PATTERN } from './dto/reset-request.dto'
 export { StepRequestDto } from './dto/step-request.dto';
 export { EPISODE_ID_MAX_LENGTH, EPISODE_ID_PATTERN } from './dto/episode-id';
 export { ScoreComponentDto, ActionLogEntryDto, EPISODE_STATUSES } from './dto/episode-responses.dto';
+export { ReplyDetailGradeDto } from './dto/reply-detail-grade.dto';
+export { presentReplyDetails } from './episode.presenter';

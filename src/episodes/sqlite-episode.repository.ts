@@ -4,7 +4,7 @@ import { ConflictError, NotFoundError, TooManyError, UnavailableError } from '..
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { Database } from '../database/database.service';
 import type { SqlConnection } from '../database/group-commit';
-import type { GradeBreakdown } from '../engine/grader';
+import { graderVersionOfState, type GradeBreakdown } from '../engine/grader';
 import type { EpisodeState } from '../engine/state';
 import { ActiveEpisodeCache } from './active-episode-cache';
 import { ChainKeys } from './chain-keys';
@@ -84,6 +84,7 @@ export class SqliteEpisodeRepository extends EpisodeRepository {
       const record: EpisodeRecord = {
         ...metadata,
         id: episode.id,
+        graderVersion: graderVersionOfState(episode.state),
         status: episode.state.status,
         version: 0,
         state: episode.state,
@@ -276,6 +277,7 @@ function toRecord(row: EpisodeWithStateRow): EpisodeRecord {
     status: row.status as EpisodeRowStatus,
     taskId: row.taskId,
     taskVersion: row.taskVersion,
+    graderVersion: row.graderVersion,
     seed: row.seed,
     version: row.version,
     agent: row.agent,

@@ -116,7 +116,7 @@ describe.each(tasks.map((task) => [task.id, task] as const))('%s content', (task
       const text = normalizeText(JSON.stringify(observation));
       const leaked = secrets.filter((s) => text.includes(s) && !visible.includes(s));
       expect(leaked).toEqual([]);
-      for (const key of ['answer_key', 'accepted', 'contradictions', 'justification', 'required_article_ids']) {
+      for (const key of ['answer_key', 'reply_claims', 'near_misses', 'justification', 'required_article_ids']) {
         expect(JSON.stringify(observation)).not.toContain(`"${key}"`);
       }
     }
@@ -128,7 +128,7 @@ function answerKeyStrings(task: Task): string[] {
   const key = task.answer_key;
   const strings = [
     key.resolution.code,
-    ...key.reply_details.flatMap((d) => [...d.accepted, d.description]),
+    ...(key.reply_claims ?? []).flatMap((c) => [c.description, ...(c.kind === 'option' ? c.options[c.value] : [])]),
     ...Object.values(key.justification),
   ];
   return [...new Set(strings.map(normalizeText))];

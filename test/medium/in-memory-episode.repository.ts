@@ -1,3 +1,4 @@
+import { graderVersionOfState } from '../../src/engine/grader';
 import { canonicalJson, sha256Hex } from '../../src/common/canonical-json';
 import { ConflictError, NotFoundError, TooManyError } from '../../src/common/errors/domain-errors';
 import {
@@ -30,6 +31,7 @@ export class InMemoryEpisodeRepository extends EpisodeRepository {
     const record: EpisodeRecord = {
       ...episode,
       tenantId,
+      graderVersion: graderVersionOfState(episode.state),
       status: episode.state.status,
       version: 0,
       chainHead: '0'.repeat(64),

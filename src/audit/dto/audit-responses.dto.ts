@@ -1,11 +1,13 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { ActionLogEntryDto, EPISODE_STATUSES, ScoreComponentDto, type EpisodeRowStatus } from '../../episodes';
+import { ActionLogEntryDto, EPISODE_STATUSES, ReplyDetailGradeDto, ScoreComponentDto, type EpisodeRowStatus } from '../../episodes';
 
 export class EpisodeSummaryDto {
   episode_id!: string;
   tenant_id!: string;
   task_id!: string;
   task_version!: string;
+  /** The grader that scored it (fixed at reset; 1 for episodes from before graded claims). */
+  grader_version!: number;
   @ApiProperty({ enum: EPISODE_STATUSES, enumName: 'EpisodeStatus' })
   status!: EpisodeRowStatus;
   step_count!: number;
@@ -50,6 +52,8 @@ export class VerifyReportDto {
   chain_scheme!: string;
   @ApiProperty({ type: String, nullable: true, description: 'Id of the chain key (never the key itself).' })
   chain_key_id!: string | null;
+  /** The grader the replay used: the one the episode was scored with, not necessarily the current one. */
+  grader_version!: number;
   stored_score!: number;
   replayed_score!: number;
   @ApiProperty({ required: false, description: 'Step index of the first row that fails either check.' })
@@ -86,4 +90,31 @@ export class StatsDto {
   @ApiProperty({ type: String, nullable: true, enum: ['agent'] })
   group_by!: 'agent' | null;
   tasks!: TaskStatsDto[];
+}
+
+export class RescoredGradeDto {
+  grader_version!: number;
+  task_version!: string;
+  score!: number;
+  components!: ScoreComponentDto[];
+  @ApiProperty({ type: () => [ReplyDetailGradeDto] })
+  reply_details!: ReplyDetailGradeDto[];
+  /** Logged steps replayed (the replay stops where the episode ends under the current task version). */
+  steps_replayed!: number;
+}
+
+export class StoredGradeDto {
+  grader_version!: number;
+  task_version!: string;
+  score!: number;
+}
+
+/**
+ * An episode's logged actions scored again by the current grader on the task's current version, beside the score
+ * it was given. Nothing is stored: the episode keeps its score, its grader version and its record.
+ */
+export class RescoreReportDto {
+  episode_id!: string;
+  stored!: StoredGradeDto;
+  rescored!: RescoredGradeDto;
 }

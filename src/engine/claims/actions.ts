@@ -55,22 +55,33 @@ function matcherFor(claim: ActionClaim): Matcher {
   m = {
     verbs,
     phrasalNouns,
-    objects: claim.objects.flatMap((o) => objectVariants(tokenize(o))),
-    qualifiers: claim.qualifiers ? claim.qualifiers.flatMap((q) => objectVariants(tokenize(q))) : null,
+    // Longest first, so "video call" is found as a whole rather than as "video".
+    objects: longestFirst(claim.objects.flatMap((o) => objectVariants(tokenize(o)))),
+    qualifiers: claim.qualifiers ? longestFirst(claim.qualifiers.flatMap((q) => objectVariants(tokenize(q)))) : null,
   };
   if (matchers.size >= 256) matchers.clear();
   matchers.set(key, m);
   return m;
 }
 
+function longestFirst(phrases: string[][]): string[][] {
+  return [...phrases].sort((a, b) => b.length - a.length);
+}
+
 function phraseAt(tokens: string[], i: number, phrase: string[]): boolean {
   return phrase.every((w, k) => tokens[i + k] === w);
+}
+
+/** A phrase, its last word possibly with "'s" ("your account's locked", "the account's been locked"). */
+function objectAt(tokens: string[], i: number, phrase: string[]): boolean {
+  const last = phrase.length - 1;
+  return phrase.every((w, k) => tokens[i + k] === w || (k === last && tokens[i + k] === `${w}'s`));
 }
 
 function findPhrases(tokens: string[], phrases: string[][]): { start: number; end: number }[] {
   const out: { start: number; end: number }[] = [];
   for (let i = 0; i < tokens.length; i++) {
-    for (const p of phrases) if (phraseAt(tokens, i, p)) { out.push({ start: i, end: i + p.length }); break; }
+    for (const p of phrases) if (objectAt(tokens, i, p)) { out.push({ start: i, end: i + p.length }); break; }
   }
   return out;
 }
@@ -113,9 +124,13 @@ function governBase(tokens: string[], at: number): string {
     const t = tokens[k];
     if (t === '.' || t === ';' || t === '?' || t === '!') break;
     if (FUTURE.has(t) || t.endsWith("'ll")) return 'a';
+    // "after we verify your identity", "once our team confirms it's you": a finite present with its subject.
+    if (k === at - 1 && ['we', 'they', 'team', 'i'].includes(t)) return 'a';
     if (['may', 'might', 'could', 'would', 'should', 'can', 'cannot'].includes(t) || /'d$/.test(t)) return 'h';
     if (t === 'to') {
       const before = tokens[k - 1] ?? '';
+      // "To secure the account, we've reset...": a sentence-initial purpose is the aim, not what was done.
+      if (k === 0) return 'c';
       if (['going', 'need', 'needs', 'have', 'has', 'about'].includes(before)) return 'a';
       if (HEDGES_BEFORE_TO.has(before)) return 'h';
       return 'a';
@@ -178,9 +193,11 @@ export function findActions(claim: ActionClaim, sentences: AnalysedSentence[]): 
     for (const v of verbs) {
       let best: { start: number; end: number } | null = null;
       for (const o of objects) {
-        const gap = o.start >= v.end ? o.start - v.end : v.at - o.end;
+        // "signed every active session out": the object between the verb and its particle.
+        const between = o.start > v.at && o.end < v.end;
+        const gap = between ? 0 : o.start >= v.end ? o.start - v.end : v.at - o.end;
         if (gap > 12 || gap < -1) continue;
-        const [a, b] = o.start >= v.end ? [v.end, o.start] : [o.end, v.at];
+        const [a, b] = between ? [v.at, v.at] : o.start >= v.end ? [v.end, o.start] : [o.end, v.at];
         if (tokens.slice(a, b).some((t) => t === ';' || t === '.') || newSubjectBetween(tokens, a, b)) continue;
         // "your current session only and revoked all keys": a verb opening a new predicate takes what follows.
         if (o.end <= v.at && ['and', 'or'].includes(tokens[v.at - 1])) continue;
@@ -202,7 +219,7 @@ export function findActions(claim: ActionClaim, sentences: AnalysedSentence[]): 
         if (!q) continue;
         qualifierDisjunct = q.disjunct;
       }
-      const mood = doneBySomeoneElse(tokens, v.at)
+      const mood = doneBySomeoneElse(tokens, v.at) || attributive(tokens, v, best)
         ? 'c'
         : v.form === 'base' ? combine(s.moods[v.at], baseStance(tokens, v.at)) : v.form === 'ing' ? combine(s.moods[v.at], ingStance(tokens, v.at)) : s.moods[v.at];
       const disjunct = qualifierDisjunct || disjunctAround(tokens, v.at, v.end, 1, 2) || disjunctAround(tokens, best.start, best.end, 2, 1);
@@ -239,6 +256,8 @@ function ingStance(tokens: string[], at: number): string {
     const t = tokens[k];
     if (/^[.;:?!]$/.test(t)) break;
     if (['am', 'is', 'are', 'was', 'were', 'be', 'been', 'being', 'by'].includes(t) || /'(re|s|m)$/.test(t)) return 'a';
+    // "we will restore access after verifying your identity": the verification is part of what is said.
+    if (['after', 'upon', 'following'].includes(t) && k === at - 1) return 'a';
   }
   return 'c';
 }
@@ -250,11 +269,26 @@ const THIRD_PARTIES = new Set(['someone', 'somebody', 'attacker', 'attackers', '
  * subject reaches over a chain of coordinated verbs, up to the clause's end or a subject of our own ("we").
  */
 function doneBySomeoneElse(tokens: string[], at: number): boolean {
+  // A passive names its doer after "by" ("has been signed out", "were revoked by the attacker").
+  if (['been', 'was', 'were', 'is', 'are', 'be'].includes(tokens[at - 1] ?? '')) {
+    return tokens[at + 1] === 'by' && tokens.slice(at + 2, at + 4).some((t) => THIRD_PARTIES.has(t));
+  }
   for (let k = at - 1; k >= Math.max(0, at - 20); k--) {
     if (/^[.;:?!]$/.test(tokens[k]) || /^(we|i|our)$/.test(tokens[k]) || /^(we|i)'/.test(tokens[k])) return false;
-    if (THIRD_PARTIES.has(tokens[k])) return true;
+    // "everyone, including the intruder, ...": named as one of those acted on, not the doer.
+    if (THIRD_PARTIES.has(tokens[k]) && !['including', 'incl', 'even'].includes(tokens[k - 1] === 'the' ? tokens[k - 2] : tokens[k - 1])) return true;
   }
   return false;
+}
+
+/**
+ * "revoked keys can't be reactivated": a participle standing before its noun describes it; the clause's own
+ * verb (and its negation) is another.
+ */
+function attributive(tokens: string[], v: { at: number; end: number; form: VerbForm }, object: { start: number }): boolean {
+  if (v.form !== 'done' || object.start !== v.end) return false;
+  const before = tokens[v.at - 1];
+  return before === undefined || ['the', 'all', 'any', 'those', 'these', 'its', 'your', 'our', ',', 'and'].includes(before) || /^[.;:]$/.test(before);
 }
 
 /** A stance from the clause and one from the verb's own governor: the stronger denial wins. */
@@ -268,14 +302,15 @@ function findQualifier(sentences: AnalysedSentence[], si: number, lo: number, hi
   for (const q of findPhrases(tokens, qualifiers)) {
     const inside = q.start >= lo && q.end <= hi;
     const before = q.end <= lo && lo - q.end <= 8 && !tokens.slice(q.end, lo).includes(';') && !predicateBetween(tokens, q.end - 1, lo);
-    const after = q.start >= hi && q.start - hi <= 8 && !tokens.slice(hi, q.start).includes(';') && !predicateBetween(tokens, hi - 1, q.start);
+    const after = q.start >= hi && q.start - hi <= 10 && !tokens.slice(hi, q.start).includes(';') && !predicateBetween(tokens, hi - 1, q.start);
     if (inside || before || after) return { disjunct: disjunctAround(tokens, q.start, q.end, 3, 5) };
   }
   // "verify your identity on that call", after "...set up a video call": a definite noun naming the qualifier.
   for (let d = 0; d <= 2 && si - d >= 0; d++) {
     const earlier = d === 0 ? tokens.slice(0, lo) : sentences[si - d].tokens;
     for (const q of findPhrases(earlier, qualifiers)) {
-      const head = earlier[q.end];
+      // The noun a definite phrase would repeat: "call" of "video call", or the word after a one-word qualifier.
+      const head = q.end - q.start > 1 ? earlier[q.end - 1] : earlier[q.end];
       if (!head || !/^[a-z]+$/.test(head)) continue;
       for (let k = Math.max(0, lo - 8); k < Math.min(tokens.length - 1, hi + 8); k++) {
         if (['that', 'the', 'this'].includes(tokens[k]) && tokens[k + 1] === head) return { disjunct: false };
@@ -291,17 +326,27 @@ function findReversals(sentences: AnalysedSentence[], m: Matcher): ActionHit[] {
   sentences.forEach((s, si) => {
     const tokens = s.tokens;
     for (let i = 0; i < tokens.length; i++) {
-      if (!REVERSALS.has(tokens[i]) || s.moods[i] !== 'a') continue;
+      // "has been cancelled" states the claim itself when cancelling is one of its verbs (API keys), not an undoing.
+      if (!REVERSALS.has(tokens[i]) || s.moods[i] !== 'a' || m.verbs.some((v) => v.head.has(tokens[i]))) continue;
       // "before we restore access", "once your account is unlocked": a condition, not an undoing.
       if (tokens.slice(Math.max(0, i - 9), i).some((t) => ['before', 'until', 'once', 'when', 'after', 'if'].includes(t))) continue;
+      // "access is restored only after that", "reinstated once verified": the condition follows.
+      if (tokens.slice(i + 1, i + 4).some((t) => ['after', 'once', 'when', 'until', 'only'].includes(t))) continue;
       let k = i + 1;
       while (SKIPPABLE.has(tokens[k])) k++;
       const direct = m.objects.some((o) => phraseAt(tokens, k, o)) || (PRONOUNS.has(tokens[k]) && k === i + 1);
       // Passive: "the keys were reinstated"; not "access to the account is restored", where access is the subject.
       const passive = ['been', 'was', 'were', 'is', 'are'].includes(tokens[i - 1]) && findPhrases(tokens.slice(Math.max(0, i - 5), i), m.objects)
-        .some((o) => !['to', 'of', 'on', 'for'].includes(tokens[Math.max(0, i - 5) + o.start - 1] ?? ''));
+        .some((o) => !['to', 'of', 'on', 'for'].includes(prepositionBefore(tokens, Math.max(0, i - 5) + o.start)));
       if (direct || passive) out.push({ sentence: si, mood: 'n', disjunct: false, reversed: true });
     }
   });
   return out;
+}
+
+/** The word before a noun phrase, past its determiners ("access to your account": "to"). */
+function prepositionBefore(tokens: string[], start: number): string {
+  let k = start - 1;
+  while (k >= 0 && ['the', 'your', 'its', 'our', 'this', 'that'].includes(tokens[k])) k--;
+  return tokens[k] ?? '';
 }

@@ -38,6 +38,17 @@ export interface ReplyAnalysis {
 export interface ExtractOptions {
   /** Agent-facing texts of the task (knowledge-base articles, contract notes) for the pasted-policy rule. */
   policies?: PolicyText[];
+  /** Who the reply is for, and what belongs to other customers, for the rules on addressing and on other people. */
+  people?: People;
+}
+
+export interface People {
+  /** The customer's names as a reply may address them ("Dana", "Dana Whitfield", "Ms Whitfield"'s "Whitfield"). */
+  customer: string[];
+  /** Other customers' names: a reply greeting one of them is written to someone else. */
+  others: string[];
+  /** Identifiers that belong to other customers only (accounts, orders, invoices): a sentence naming one is about them. */
+  foreignIds: string[];
 }
 
 export function extractMentions(reply: string, clock: string, options: ExtractOptions = {}): ReplyAnalysis {
@@ -62,7 +73,8 @@ export function extractMentions(reply: string, clock: string, options: ExtractOp
     const stance = stanceOf(tokens, new Set(spans.map((m) => m.start)));
     let status: SentenceStatus = shapeOf(tokens);
     const previous = sentences[sentences.length - 1];
-    const answersQuestion = previous && previous.paragraph === s.paragraph && previous.tokens[previous.tokens.length - 1] === '?';
+    const answersQuestion =
+      previous && previous.paragraph === s.paragraph && (previous.tokens[previous.tokens.length - 1] === '?' || isHeading(previous.tokens));
     const frame = isLabelLine(tokens) || answersQuestion;
     if (status === 'not_a_sentence' && frame) {
       // A frame lends a verb, not prose: such a line is telegraphic at best.
@@ -87,8 +99,17 @@ export function extractMentions(reply: string, clock: string, options: ExtractOp
     });
     for (const m of spans) mentions.push({ ...m, sentence: index });
   }
-  applyReplyRules(sentences, framed);
+  applyReplyRules(sentences, framed, options.people);
   return { version: 1, clock, sentences, mentions };
+}
+
+/**
+ * "When you'll have it" (a markdown heading once its marks are gone), "Delivery": a short line with no closing
+ * punctuation frames the line under it, as a question does.
+ */
+function isHeading(tokens: string[]): boolean {
+  const last = tokens[tokens.length - 1];
+  return tokens.length > 0 && tokens.length <= 6 && !['.', '!', '?', ',', ';', ':'].includes(last) && tokens.every((t) => /^[\p{L}'-]+$/u.test(t));
 }
 
 /** "Here is our policy:", "the relevant policy says:": what follows is pasted, to the end of the reply. */
@@ -101,14 +122,43 @@ function isSalutation(tokens: string[]): boolean {
   return (['hi', 'hello', 'dear', 'hey'].includes(a) && /^[a-z]/.test(b ?? '')) || ['sorry', 'thanks', 'thank', 'apologies', 'regards', 'best', 'kind', 'sincerely'].includes(a);
 }
 
+/** "Helena:", "Isabelle - ...", "Dana," at the head of a line: the customer addressed by name. */
+function isVocative(text: string, names: string[]): boolean {
+  const head = /^\s*(?:(?:hi|hello|dear|hey)\s+)?((?:mr|mrs|ms|dr)\.?\s+)?([\p{L}'-]+(?:\s[\p{L}'-]+)?)\s*[,:\-]/iu.exec(text);
+  return head !== null && names.some((name) => name.toLowerCase() === head[2].toLowerCase());
+}
+
+/** "Hi Amir," when the ticket is Helena's: the reply is written to someone else. */
+function greetsSomeoneElse(sentences: AnalysedSentence[], people: People | undefined): boolean {
+  if (!people || sentences.length === 0) return false;
+  const [first, second] = sentences[0].tokens;
+  if (!['hi', 'hello', 'dear', 'hey'].includes(first)) return false;
+  const named = (second ?? '').replace(/'s$/, '');
+  const matches = (names: string[]) => names.some((n) => n.toLowerCase().split(/\s+/).includes(named));
+  return matches(people.others) && !matches(people.customer);
+}
+
 /** Rules that need the whole reply: fragments only count beside prose, and a retraction withdraws what preceded it. */
-function applyReplyRules(sentences: AnalysedSentence[], framed: Set<number>): void {
+function applyReplyRules(sentences: AnalysedSentence[], framed: Set<number>, people?: People): void {
   const anyProse = sentences.some((s) => s.status === 'prose');
-  // A greeting or a closing words the reply to someone: label lines under "Hi Isabelle," are a message, not a list.
-  const addressed = anyProse || sentences.some((s) => isSalutation(s.tokens));
+  // A greeting, a closing, or the customer's name at the head of a line words the reply to someone: label lines
+  // under "Hi Isabelle," or a terse "Helena: account locked, ..." are a message, not a list.
+  const addressed =
+    anyProse || sentences.some((s) => isSalutation(s.tokens) || (people !== undefined && isVocative(s.text, people.customer)));
   for (const [i, s] of sentences.entries()) {
     if (s.status !== 'telegraphic') continue;
-    if (framed.has(i) ? !addressed : !anyProse && functionWordCount(s.tokens) < 2) s.status = 'not_a_sentence';
+    // Fragments alone, written to no one, are a keyword list however they are punctuated.
+    if (framed.has(i) ? !addressed : !anyProse && !addressed && functionWordCount(s.tokens) < 2) s.status = 'not_a_sentence';
+  }
+  // About someone else: a reply greeting another customer, or a sentence naming another customer's account or order.
+  const toSomeoneElse = greetsSomeoneElse(sentences, people);
+  const foreign = new Set((people?.foreignIds ?? []).map((id) => id.toLowerCase()));
+  let previousForeign: boolean = false;
+  for (const [i, s] of sentences.entries()) {
+    // "...refunded $348 on account ACC-31877. Expect it to settle within 5-7 business days.": "it" carries on.
+    const carriesOn: boolean = previousForeign && sentences[i - 1].paragraph === s.paragraph && s.tokens.slice(0, 3).some((t) => ['it', 'this', 'that', 'they', 'these'].includes(t));
+    previousForeign = toSomeoneElse || carriesOn || s.tokens.some((t) => foreign.has(t));
+    if (previousForeign) s.moods = 'o'.repeat(s.moods.length);
   }
   for (let i = sentences.length - 1; i >= 0; i--) {
     const at = retractionAt(sentences[i].tokens);

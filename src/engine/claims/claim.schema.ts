@@ -41,13 +41,27 @@ const common = {
    * ("no refund will be issued") contradicts the detail even if it never repeats the value.
    */
   about: z.array(text).optional(),
+  /**
+   * Words naming other things a value of this kind is often said of ("credit" beside a refund; "ground",
+   * "trace" beside a delivery date). A value in a sentence that names one of them and none of `about` is about
+   * that other thing: it neither states the claim nor competes with it ("we've applied an account credit of
+   * $348", "standard ground takes 3-5 business days").
+   */
+  not_about: z.array(text).optional(),
 };
 
 const moneyClaim = moneyValue.extend(common);
 const durationClaim = z
   .strictObject({ ...durationValue.def.shape, ...common })
   .refine((d) => d.min <= d.max, { message: 'min must not exceed max' });
-const dateClaim = dateValue.extend(common);
+const dateClaim = dateValue.extend({
+  ...common,
+  /**
+   * A deadline's latest time of day ("12:00" for "before 12:00"): a later time said with the date ("by 18:00",
+   * "in the afternoon") makes it another commitment, a conflicting value.
+   */
+  by_time: z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be HH:MM').optional(),
+});
 
 const actionClaim = z.strictObject({
   kind: z.literal('action'),

@@ -14,6 +14,10 @@ const COMMA_STARTERS = new Set([
   'if', 'unless', 'once', 'when', 'until', 'meaning', 'please', 'just', 'instead', 'otherwise', 'however',
   'whether', 'where', 'who', 'giving', 'leaving', 'though', 'thus', 'hence',
 ]);
+/** What follows a transitive verb opening a predicate: "locked the account", "signed out all sessions". */
+const DETERMINERS_AFTER_VERB = new Set(['the', 'your', 'all', 'every', 'each', 'its', 'our', 'out', 'off', 'down', 'up', 'it', 'them']);
+/** Auxiliaries that carry a main clause's verb after a relative clause ("has been revoked", "is locked"). */
+const MAIN_AUX = new Set(['has', 'have', 'is', 'are', 'was', 'were']);
 const SUBORDINATORS = new Set(['before', 'after', 'until', 'once', 'when', 'because', 'since', 'unless', 'if', 'whether', 'while', 'although', 'though', 'whereas', 'so']);
 
 function opensSubject(tokens: string[], i: number): boolean {
@@ -32,22 +36,39 @@ function finiteSoon(tokens: string[], i: number): boolean {
 export function clauseIds(tokens: string[]): number[] {
   const ids: number[] = new Array(tokens.length);
   let id = 0;
+  /** Where an open relative clause ("that you didn't create") began, or -1. */
+  let relativeFrom = -1;
   for (let i = 0; i < tokens.length; i++) {
     const t = tokens[i];
+    // "The key that you didn't create has been revoked": the main clause's auxiliary ends the relative one.
+    if (relativeFrom >= 0 && i >= relativeFrom + 3 && MAIN_AUX.has(t) && !AUX.has(tokens[i - 1]) && !/n't$/.test(tokens[i - 1])) {
+      relativeFrom = -1;
+      id++;
+      ids[i] = id;
+      continue;
+    }
     if (HARD.has(t)) {
+      relativeFrom = -1;
       id++;
       ids[i] = id;
       continue;
     }
     const afterComma = tokens[i + 1];
     const timeWord = afterComma === 'before' || afterComma === 'after';
-    if (t === ',' && (COMMA_STARTERS.has(afterComma) || opensSubject(tokens, i + 1) || (timeWord && finiteSoon(tokens, i + 2)))) {
+    // ", locked the account and signed out...": a comma before a past-tense verb opens a new coordinated predicate.
+    const newPredicate = /^[a-z]+ed$/.test(afterComma ?? '') && DETERMINERS_AFTER_VERB.has(tokens[i + 2] ?? '');
+    if (t === ',' && (COMMA_STARTERS.has(afterComma) || opensSubject(tokens, i + 1) || newPredicate || (timeWord && finiteSoon(tokens, i + 2)))) {
       id++;
       ids[i] = id;
       continue;
     }
-    if ((t === 'and' || t === 'but' || t === 'or') && opensSubject(tokens, i + 1) && tokens[i - 1] !== ',') id++;
-    else if ((t === 'that' || t === 'which' || t === 'who') && i > 0 && PRONOUNS.has(tokens[i + 1] ?? '') && tokens[i + 1] !== 'that') id++;
+    // "has been cancelled and no longer works": a negated predicate of its own, which does not reach back.
+    const negatedPredicate = /^(no|not|never|cannot)$/.test(tokens[i + 1] ?? '') || /n't$/.test(tokens[i + 1] ?? '');
+    if ((t === 'and' || t === 'but' || t === 'or') && (opensSubject(tokens, i + 1) || negatedPredicate) && tokens[i - 1] !== ',') id++;
+    else if ((t === 'that' || t === 'which' || t === 'who') && i > 0 && PRONOUNS.has(tokens[i + 1] ?? '') && tokens[i + 1] !== 'that') {
+      id++;
+      relativeFrom = i;
+    }
     else if (SUBORDINATORS.has(t) && i > 0 && tokens[i - 1] !== ',' && (t === 'if' || t === 'whether' || t === 'unless' || finiteSoon(tokens, i + 1))) id++;
     ids[i] = id;
   }

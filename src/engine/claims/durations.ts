@@ -48,6 +48,12 @@ function readQuantity(tokens: string[], i: number): Quantity | null {
   const t = tokens[i];
   const range = /^(\d+)-(\d+)$/.exec(t ?? '');
   if (range) return { min: Number(range[1]), max: Number(range[2]), start: i, next: i + 1 };
+  // "five-seven" (one token once dashes are plain hyphens), but not "twenty-five", which is one number.
+  const wordRange = /^([a-z]+)-([a-z]+)$/.exec(t ?? '');
+  if (wordRange && readNumber([t], 0) === null) {
+    const [a, b] = [readNumber([wordRange[1]], 0), readNumber([wordRange[2]], 0)];
+    if (a && b && b.value > a.value) return { min: a.value, max: b.value, start: i, next: i + 1 };
+  }
   if (t === 'between') {
     const a = readNumber(tokens, i + 1);
     if (a && tokens[a.next] === 'and') {

@@ -1,9 +1,9 @@
-import { CANONICAL_CLAIMS } from './canonical-claims';
+import { seedClaims } from '../../../test/support/seed-claims';
 import { extractMentions, judgeClaims, type ClaimVerdict, type PolicyText, type ReplyClaim } from './index';
 
-const billing = CANONICAL_CLAIMS.billing_duplicate_charge;
-const security = CANONICAL_CLAIMS.security_compromised_account;
-const logistics = CANONICAL_CLAIMS.logistics_missing_order_vip;
+const billing = seedClaims('billing_duplicate_charge');
+const security = seedClaims('security_compromised_account');
+const logistics = seedClaims('logistics_missing_order_vip');
 
 function judge(task: { clock: string; claims: ReplyClaim[] }, replies: string[], policies: PolicyText[] = []): Record<string, ClaimVerdict> {
   const analyses = replies.map((r) => extractMentions(r, task.clock, { policies }));

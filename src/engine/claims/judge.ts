@@ -75,7 +75,13 @@ function judgeOne(claim: ReplyClaim, analyses: ReplyAnalysis[]): ClaimVerdict {
       }
       return;
     }
-    const spans = claim.kind === 'option' ? optionSpans(claim, sentences) : valueSpans(claim, analysis.mentions);
+    const spans = (
+      claim.kind === 'option'
+        ? optionSpans(claim, sentences)
+        : [...valueSpans(claim, analysis.mentions, sentences), ...(claim.kind === 'duration' ? windowsAsDates(claim, analysis) : [])]
+    ).filter(
+      (sp) => !aboutSomethingElse(claim, clauseOf(sentences[sp.sentence], sp.start)),
+    );
     for (const sp of spans) {
       const s = sentences[sp.sentence];
       const e = { reply, sentence: sp.sentence, status: s.status, mood: spanMood(s.moods, sp.start, sp.end) };
@@ -84,7 +90,10 @@ function judgeOne(claim: ReplyClaim, analyses: ReplyAnalysis[]): ClaimVerdict {
         continue;
       }
       const coordinated = spans.some((other) => other.match && other.sentence === sp.sentence && coordinatedWith(s.tokens, sp, other));
-      if ((sp.nearMiss && e.mood === 'a') || (coordinated && (e.mood === 'a' || e.mood === 'h'))) conflicts.push(e);
+      // A rival option competes when it is given as the means ("by standard ground") or said of the claim's
+      // event; "standard ground takes 3-5 days" only describes the rival.
+      const competes = claim.kind !== 'option' || givenAsMeans(s.tokens, sp.start) || namesEvent(claim, s.tokens);
+      if ((sp.nearMiss && e.mood === 'a' && competes) || (coordinated && (e.mood === 'a' || e.mood === 'h'))) conflicts.push(e);
     }
   });
 
@@ -116,6 +125,49 @@ function judgeOne(claim: ReplyClaim, analyses: ReplyAnalysis[]): ClaimVerdict {
   return verdict(false, undefined, 'not_stated');
 }
 
+const MEANS = new Set(['by', 'via', 'with', 'using', 'through', 'on']);
+
+/** "by standard ground", "via express", "with the overnight courier", "on an express service". */
+function givenAsMeans(tokens: string[], start: number): boolean {
+  let k = start - 1;
+  while (k >= 0 && ['the', 'a', 'an', 'our', 'its'].includes(tokens[k])) k--;
+  return k >= 0 && MEANS.has(tokens[k]);
+}
+
+function namesEvent(claim: ReplyClaim, tokens: string[]): boolean {
+  return (claim.about ?? []).some((word) => containsWords(tokens, word));
+}
+
+/**
+ * The words of the clause a span is in, with the clause before when this one is relative ("a carrier trace,
+ * which can take up to 5 business days" is about the trace).
+ */
+function clauseOf(s: AnalysedSentence, at: number): string[] {
+  const id = s.clauses[at];
+  const first = s.clauses.indexOf(id);
+  const relative = ['which', 'that', 'where', 'who', 'whose'].includes(s.tokens[first + (s.tokens[first] === ',' ? 1 : 0)]);
+  return s.tokens.filter((_, k) => s.clauses[k] === id || (relative && s.clauses[k] === id - 1));
+}
+
+/** The clause names something else the value is said of (`not_about`) and not the claim's event (`about`). */
+function aboutSomethingElse(claim: ReplyClaim, tokens: string[]): boolean {
+  if (!claim.not_about || namesEvent(claim, tokens)) return false;
+  // "credited back to your card" is how some say refunded.
+  return claim.not_about.some((word) => containsWords(tokens, word, (end) => tokens[end] !== 'back'));
+}
+
+const wordLists = new Map<string, string[]>();
+
+/** Whether the words of `phrase` occur together in the tokens (optionally checked at the end of the match). */
+function containsWords(tokens: string[], phrase: string, accept: (end: number) => boolean = () => true): boolean {
+  let words = wordLists.get(phrase);
+  if (!words) wordLists.set(phrase, (words = phrase.toLowerCase().split(/\s+/)));
+  for (let i = 0; i + words.length <= tokens.length; i++) {
+    if (words.every((w, k) => tokens[i + k] === w) && accept(i + words.length)) return true;
+  }
+  return false;
+}
+
 interface ClaimSpan {
   sentence: number;
   start: number;
@@ -124,13 +176,18 @@ interface ClaimSpan {
   nearMiss: boolean;
 }
 
-function valueSpans(claim: Extract<ReplyClaim, { kind: 'money' | 'duration' | 'date' }>, mentions: ValueMention[]): ClaimSpan[] {
+function valueSpans(claim: Extract<ReplyClaim, { kind: 'money' | 'duration' | 'date' }>, mentions: ValueMention[], sentences: AnalysedSentence[]): ClaimSpan[] {
   const target = claimValue(claim);
   const nearMisses = claim.near_misses ?? [];
   const out: ClaimSpan[] = [];
   for (const m of mentions) {
     const base = { sentence: m.sentence, start: m.start, end: m.end };
-    if (sameValue(target, m.value)) out.push({ ...base, match: true, nearMiss: false });
+    // The right date with a later time than the deadline ("Friday 27 November, by 18:00") is another commitment.
+    const late = claim.kind === 'date' && claim.by_time !== undefined && laterThan(sentences[m.sentence].tokens, m, claim.by_time);
+    // "$150.00 per kit" is a rate, another figure than "$150.00".
+    const rate = m.value.kind === 'money' && perUnit(sentences[m.sentence].tokens, m.end);
+    if (sameValue(target, m.value) && (late || rate)) out.push({ ...base, match: false, nearMiss: true });
+    else if (sameValue(target, m.value)) out.push({ ...base, match: true, nearMiss: false });
     else if (nearMisses.some((n) => sameValue(n, m.value))) out.push({ ...base, match: false, nearMiss: true });
     else if (m.value.kind === target.kind && !compatible(target, m.value)) out.push({ ...base, match: false, nearMiss: false });
   }
@@ -185,10 +242,111 @@ function findDenial(about: string[], analyses: ReplyAnalysis[]): Evidence | unde
         if (!words.has(t)) continue;
         if (s.moods[j] === 'h' && s.tokens.slice(Math.max(0, j - 4), j).some(isHedge)) return { reply, sentence: si, status: s.status, mood: 'h' };
         if (s.moods[j] !== 'n') continue;
-        const near = s.negators.some((k) => s.clauses[k] === s.clauses[j] && ((k < j && j - k <= 3) || (k > j && k - j <= 5)));
+        const near = s.negators.some((k) => s.clauses[k] === s.clauses[j] && ((k < j && wordsBetween(s.tokens, k, j) <= 1) || (k > j && k - j <= 5)));
         if (near) return { reply, sentence: si, status: s.status, mood: 'n' };
       }
     }
   }
   return undefined;
+}
+
+const LIGHT = new Set(['be', 'been', 'a', 'an', 'any', 'the']);
+
+/**
+ * Words between two positions that carry meaning: "won't be a shipping credit" and "will not issue a refund" have
+ * one; "will not be charged for the replacement" two, and denies the charge, not the replacement.
+ */
+function wordsBetween(tokens: string[], from: number, to: number): number {
+  return tokens.slice(from + 1, to).filter((t) => !LIGHT.has(t)).length;
+}
+
+/** Minutes after midnight of the times of day a deadline is written with. */
+const NAMED_TIMES: Record<string, number> = {
+  noon: 720, midday: 720, lunchtime: 720, midnight: 1440, afternoon: 1080, evening: 1200, tonight: 1260, eod: 1020, cob: 1020,
+};
+const DEADLINE_WORDS = new Set(['by', 'before', 'until', 'till', 'at', 'around', 'in', 'than']);
+
+/**
+ * Whether the date is said with a later time than the deadline allows: "tomorrow, Friday 27 November, by 18:00",
+ * "on the 27th in the afternoon", "end of day Friday". Looks a few words either side, within the sentence.
+ */
+function laterThan(tokens: string[], span: { start: number; end: number }, byTime: string): boolean {
+  const [h, m] = byTime.split(':').map(Number);
+  const limit = h * 60 + m;
+  const from = Math.max(0, span.start - 4);
+  const to = Math.min(tokens.length, span.end + 6);
+  for (let k = from; k < to; k++) {
+    if (/^[.;?!]$/.test(tokens[k]) && k >= span.end) break;
+    if (!DEADLINE_WORDS.has(tokens[k - 1] ?? '') && !['end', 'close'].includes(tokens[k])) continue;
+    const minutes = timeAt(tokens, k);
+    if (minutes !== null && minutes > limit) return true;
+  }
+  return false;
+}
+
+function timeAt(tokens: string[], k: number): number | null {
+  const t = tokens[k] ?? '';
+  if (t === 'end' && tokens[k + 1] === 'of' && /^(day|business|the)$/.test(tokens[k + 2] ?? '')) return 1020;
+  if (t === 'close' && tokens[k + 1] === 'of' && tokens[k + 2] === 'business') return 1020;
+  if (t in NAMED_TIMES) return NAMED_TIMES[t];
+  if (t === 'the' && (tokens[k + 1] ?? '') in NAMED_TIMES) return NAMED_TIMES[tokens[k + 1]];
+  const clock = /^(\d{1,2})(?::(\d{2}))?(am|pm|a\.m|p\.m)?$/.exec(t);
+  if (!clock) return null;
+  let hours = Number(clock[1]);
+  const minutes = Number(clock[2] ?? 0);
+  const suffix = clock[3] ?? (/^(am|pm|a\.m|p\.m)$/.test(tokens[k + 1] ?? '') ? tokens[k + 1] : undefined);
+  if (suffix === undefined && clock[2] === undefined) return null; // "by 5" alone is no time of day
+  if (suffix?.startsWith('p') && hours < 12) hours += 12;
+  if (suffix?.startsWith('a') && hours === 12) hours = 0;
+  return hours > 24 || minutes > 59 ? null : hours * 60 + minutes;
+}
+
+/** Goods counted out: "$150.00 per kit" multiplies; "$150.00 per incident" or "per year" does not. */
+const GOODS = /^(kit|item|unit|piece|box|package|parcel|badge|lanyard|product|pack)s?$|^boxes$/;
+
+/** "per kit", "for each item", "apiece": the amount is a rate for each of several goods, not the amount itself. */
+function perUnit(tokens: string[], end: number): boolean {
+  if (tokens[end] === 'apiece') return true;
+  const noun = tokens[end] === 'per' || tokens[end] === 'each' ? tokens[end + 1] : tokens[end] === 'for' && tokens[end + 1] === 'each' ? tokens[end + 2] : undefined;
+  return noun !== undefined && GOODS.test(noun);
+}
+
+const DAY = 86_400_000;
+
+/** Business days from the clock's day to a date (weekends skipped; no holiday calendar). */
+function businessDaysUntil(clock: string, date: string): number {
+  const from = Date.UTC(Number(clock.slice(0, 4)), Number(clock.slice(5, 7)) - 1, Number(clock.slice(8, 10)));
+  const to = Date.parse(`${date}T00:00:00Z`);
+  let days = 0;
+  for (let t = from + DAY; t <= to; t += DAY) {
+    const weekday = new Date(t).getUTCDay();
+    if (weekday !== 0 && weekday !== 6) days++;
+  }
+  return to < from ? -1 : days;
+}
+
+/**
+ * A window of business days written as the dates it spans: "between Friday 27 November and Tuesday 1 December"
+ * is 5-7 business days from Friday 20 November. Two dates in a sentence joined by "and", "to" or a dash.
+ */
+function windowsAsDates(claim: Extract<ReplyClaim, { kind: 'duration' }>, analysis: ReplyAnalysis): ClaimSpan[] {
+  if (claim.unit !== 'business_day') return [];
+  const out: ClaimSpan[] = [];
+  const dates = analysis.mentions.filter((m) => m.value.kind === 'date');
+  for (let i = 0; i + 1 < dates.length; i++) {
+    const [a, b] = [dates[i], dates[i + 1]];
+    if (a.sentence !== b.sentence) continue;
+    const between = analysis.sentences[a.sentence].tokens.slice(a.end, b.start);
+    if (!(between.length === 1 && ['and', 'to', '-', 'through', 'until'].includes(between[0]))) continue;
+    const window = {
+      kind: 'duration' as const,
+      min: businessDaysUntil(analysis.clock, (a.value as { date: string }).date),
+      max: businessDaysUntil(analysis.clock, (b.value as { date: string }).date),
+      unit: 'business_day' as const,
+    };
+    const span = { sentence: a.sentence, start: a.start, end: b.end };
+    if (sameValue(claimValue(claim), window)) out.push({ ...span, match: true, nearMiss: false });
+    else if ((claim.near_misses ?? []).some((n) => sameValue(n, window))) out.push({ ...span, match: false, nearMiss: true });
+  }
+  return out;
 }

@@ -54,7 +54,9 @@ export function findMoney(tokens: string[], taken: boolean[]): Span[] {
     const num = readNumber(tokens, i);
     if (num) {
       const post = suffix(tokens, num.next);
-      if (post) {
+      // "two $348.00 payments": a count before an amount, not "2 $" (a symbol after the number is "348,00 $").
+      const countBeforeAmount = post !== null && tokens[num.next] in SYMBOLS && digitValue(tokens[num.next + 1] ?? '') !== null;
+      if (post && !countBeforeAmount) {
         out.push({ value: { kind: 'money', amount: num.value, currency: post[0] }, start: i, end: post[1] });
         i = post[1] - 1;
       }

@@ -35,6 +35,11 @@ export function formsOf(base: string): Map<string, VerbForm> {
     forms.set(/(s|sh|ch|x|z)$/.test(base) ? base + 'es' : base + 's', 'done');
   }
   forms.set((base.endsWith('e') && !base.endsWith('ee') ? stem : double) + 'ing', 'ing');
+  // British spelling doubles a final "l" after one vowel: "cancelled", "cancelling".
+  if (/[^aeiou][aeiou]l$/.test(base) && !doublesFinal(base)) {
+    forms.set(base + 'led', 'done');
+    forms.set(base + 'ling', 'ing');
+  }
   for (const f of IRREGULAR[base] ?? []) forms.set(f, 'done');
   const nouns = NOUNS[base] ?? (base.endsWith('ate') ? [base.slice(0, -1) + 'ion'] : base.endsWith('ify') ? [base.slice(0, -1) + 'ication'] : []);
   for (const f of nouns) if (!forms.has(f)) forms.set(f, 'noun');

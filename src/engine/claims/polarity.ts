@@ -28,18 +28,19 @@ const MODALS = new Set([
   'considering', 'considered', 'discuss', 'discussed', 'discussing', 'pending', 'decide', 'deciding', 'approval',
   'reviewing', 'depends', 'depending', 'thought', 'whether', 'try', 'trying', 'attempt', 'potentially', 'eligible',
   'tentatively', 'undecided', 'unsure', 'assess', 'assessing', 'evaluate', 'evaluating', 'optional', 'recommend',
-  'recommended', 'suggest', 'suggested',
+  'recommended', 'suggest', 'suggested', 'seems', 'seem', 'apparently', 'hopefully', 'ideally',
 ]);
 const MODAL_PHRASES: string[][] = [
   ['looking', 'into'], ['under', 'review'], ['too', 'early'], ['not', 'sure'], ['in', 'principle'],
   ['procedure', 'is', 'to'], ['policy', 'is', 'to'], ['process', 'is', 'to'], ['practice', 'is', 'to'],
   ['standard', 'procedure'], ['at', 'some', 'point'], ['look', 'into'], ['look', 'at'], ['looking', 'at'],
   ['take', 'a', 'look'], ['was', 'going', 'to'], ['were', 'going', 'to'], ['supposed', 'to'], ['meant', 'to'],
-  ['intended', 'to'],
+  ['intended', 'to'], ['was', 'about', 'to'], ['were', 'about', 'to'], ['aim', 'to'], ['aiming', 'to'], ['aims', 'to'],
+  ['aim', 'for'], ['aiming', 'for'], ['appears', 'to', 'be'], ['appears', 'to', 'have'], ['appear', 'to', 'be'], ['should', 'be', 'able', 'to'], ['promise', 'anything'], ['no', 'guarantee'], ['not', 'guaranteed'],
 ];
 const DECISIONS = new Set([
   'decide', 'decides', 'confirm', 'confirms', 'review', 'reviews', 'approve', 'approves', 'agree', 'agrees',
-  'determine', 'determines', 'hear', 'hears', 'receive', 'receives',
+  'determine', 'determines', 'hear', 'hears', 'receive', 'receives', 'through', 'processed', 'approved',
 ]);
 const CONDITIONALS = new Set(['if', 'unless', 'assuming', 'provided', 'suppose', 'supposing']);
 const INVERTED = new Set(['should', 'shall', 'can', 'could', 'would', 'will', 'do', 'did', 'may']);
@@ -50,6 +51,7 @@ const IMPERATIVES = new Set([
 ]);
 const CONTRAST_FORWARD: string[][] = [
   ['instead', 'of'], ['rather', 'than'], ['than'], ['unlike'], ['compared', 'to'], ['compared', 'with'], ['as', 'opposed', 'to'],
+  ['beyond'],
 ];
 const REFERENT_CONTRAST = new Set(['original', 'originally', 'previous', 'previously', 'old', 'earlier', 'initial']);
 const USUAL = new Set(['usual', 'standard', 'normal', 'regular', 'typical']);
@@ -61,7 +63,9 @@ const RETRACTIONS: string[][] = [
   ['please', 'ignore', 'that'], ['please', 'ignore', 'the', 'previous'], ['please', 'ignore', 'the', 'above'],
   ['ignore', 'my', 'previous'], ['on', 'second', 'thought'], ['drafted', 'for', 'another'], ['meant', 'for', 'another'],
   ['not', 'meant', 'for', 'you'], ['retract'], ['none', 'of', 'this'], ['none', 'of', 'that'], ['none', 'of', 'the', 'above'],
-  ['fallen', 'through'], ['fell', 'through'], ['called', 'off'],
+  ['fallen', 'through'], ['fell', 'through'], ['called', 'off'], ['withdraw', 'that'], ['withdrawing', 'that'],
+  ['withdraw', 'this'], ['withdrawing', 'this'], ['take', 'that', 'back'], ['taking', 'that', 'back'],
+  ['ignore', 'everything'], ['disregard', 'everything'], ['ignore', 'all', 'of', 'the', 'above'], ['scratch', 'the'],
 ];
 
 function phraseAt(tokens: string[], i: number, phrase: string[]): boolean {
@@ -171,9 +175,23 @@ export function stanceOf(tokens: string[], valueStarts: Set<number>): Stance {
       // "the usual $50 goodwill credit", "the standard 3-5 business days": a value named as the norm, not this case's.
       for (let k = i + 1; k <= i + 2; k++) if (valueStarts.has(k)) mark(contrast, i, clauseRange(i)[1]);
     }
-    if (REFERENT_CONTRAST.has(t)) {
-      const [a, b] = clauseRange(i);
-      mark(contrast, a, b);
+    // "refunded to the original card" names where the money goes, not an earlier item.
+    const destination = ['the', 'your'].includes(tokens[i - 1]) && ['to', 'onto', 'via', 'through'].includes(tokens[i - 2] ?? '');
+    // "the original went by standard ground": what follows the referent in its clause is said of it, not of the
+    // replacement ("shipped by overnight courier to the same address as the original order" keeps the courier).
+    if (REFERENT_CONTRAST.has(t) && !destination) {
+      mark(contrast, i, clauseRange(i)[1]);
+    }
+    // "You were told the kits would arrive on the 25th": what someone said before, reported, neither said nor denied.
+    if (REPORTED.has(t) && ['was', 'were', 'been', 'had'].includes(tokens[i - 1] ?? '')) {
+      mark(contrast, i, clauseRange(i)[1]);
+      continue;
+    }
+    // "You might have heard that refunds take 3 days": what the customer may have been told elsewhere, reported
+    // rather than said or doubted (like a contrast: neither covers nor contradicts).
+    if (['may', 'might', 'could'].includes(t) && tokens[i + 1] === 'have' && reportedAfter(tokens, i + 2)) {
+      mark(contrast, i, clauseRange(i)[1]);
+      continue;
     }
     // "It may take 5-7 business days": an estimate of how long, not a doubt about whether.
     const estimate = t === 'may' && (tokens[i + 1] === 'take' || tokens[i + 1] === 'takes');
@@ -203,7 +221,7 @@ export function stanceOf(tokens: string[], valueStarts: Set<number>): Stance {
     const [a, b] = hardSegment(tokens, i);
     // "If you have any questions, let us know": the customer's own condition, answered by a request.
     // "if not, let us know", "if so, reply": elliptical conditions on what the customer sees.
-    const customer = ['you', 'anything', 'there', "you're", "you'd", "you've", 'not', 'so'].includes(tokens[i + 1]);
+    const customer = ['you', 'anything', 'there', "there's", "anything's", "you're", "you'd", "you've", 'not', 'so'].includes(tokens[i + 1]);
     if (customer) {
       let k = i + 1;
       while (k < b && tokens[k] !== ',') k++;
@@ -221,6 +239,15 @@ export function stanceOf(tokens: string[], valueStarts: Set<number>): Stance {
 
   const moods = tokens.map((_, i) => (other[i] ? 'o' : neg[i] ? 'n' : hyp[i] ? 'h' : contrast[i] ? 'c' : 'a'));
   return { moods, negators };
+}
+
+const REPORTING = new Set(['heard', 'read', 'seen', 'noticed', 'told', 'been']);
+/** Verbs that report what was said earlier: "were told", "had promised", "were quoted". */
+const REPORTED = new Set(['told', 'promised', 'quoted']);
+
+/** "heard that", "read", "been told": a reporting verb after "might have". */
+function reportedAfter(tokens: string[], i: number): boolean {
+  return REPORTING.has(tokens[i]) && (tokens[i] !== 'been' || tokens[i + 1] === 'told');
 }
 
 /** "..., not yours", "not to your account", "a different customer's account", "another customer". */

@@ -28,6 +28,10 @@ export interface PreparedPolicy {
 const MARKERS = [
   /when it applies\s*:/, /what to do\s*:/, /what to tell the customer/, /^exceptions\s*:/, /\[internal\]/, /^internal\s*:/,
   /agent (notes|steps)/, /\[agent\b/, /\bper kb-/, /\bkb-[a-z]{2,4}-\d{2,4}\b/, /^(notes?|internal notes?) for (the )?agent/,
+  // Written to the agent, not the customer: "Per policy: tell the customer that...".
+  /^per (our |the )?(policy|runbook|procedure|guidelines?)\s*:/, /\btell (the )?customer\b/, /^policy (reference|says|states|text)\b/,
+  // A note to a colleague, not a message to the customer: "Internal note for billing:", "Note to VIP Concierge:".
+  /^(internal )?notes? (for|to) /,
 ];
 const IMPERATIVE_OPENERS = new Set([
   'set', 'route', 'resolve', 'approve', 'confirm', 'dispatch', 'open', 'escalate', 'do', "don't", 'apply', 'refund',

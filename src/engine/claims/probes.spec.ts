@@ -1,4 +1,4 @@
-import { CANONICAL_CLAIMS } from './canonical-claims';
+import { seedClaims } from '../../../test/support/seed-claims';
 import { extractMentions, judgeClaims, type ReplyClaim } from './index';
 
 /*
@@ -7,9 +7,9 @@ import { extractMentions, judgeClaims, type ReplyClaim } from './index';
  */
 
 const TASKS: Record<string, { clock: string; claims: ReplyClaim[] }> = {
-  billing: CANONICAL_CLAIMS.billing_duplicate_charge,
-  security: CANONICAL_CLAIMS.security_compromised_account,
-  logistics: CANONICAL_CLAIMS.logistics_missing_order_vip,
+  billing: seedClaims('billing_duplicate_charge'),
+  security: seedClaims('security_compromised_account'),
+  logistics: seedClaims('logistics_missing_order_vip'),
 };
 
 function earned(task: string, reply: string): number {

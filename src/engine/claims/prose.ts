@@ -55,6 +55,8 @@ export function shapeOf(tokens: string[], implicitVerb = false): SentenceShape {
   if (foreign >= 2 && foreign > english) return 'other_language';
   // Short sentences need one function word: "Your original renewal remains valid."
   const enough = english >= 2 || (english === 1 && words.length <= 8);
+  // Five or more items between semicolons is a list whatever their length: prose rarely chains that many.
+  if (tokens.filter((t) => t === ';').length >= 4) return 'not_a_sentence';
   if (verb && enough && english / words.length >= 0.15 && longestRun <= 8) return 'prose';
   if (verb && longestItem(tokens) <= 10 && longestRun <= 6 && !isKeywordList(tokens)) return 'telegraphic';
   return 'not_a_sentence';
@@ -62,8 +64,11 @@ export function shapeOf(tokens: string[], implicitVerb = false): SentenceShape {
 
 /** "Amount: USD 348.00", "Shipping credit: $150.00": one to four words, then a colon, then the value. */
 export function isLabelLine(tokens: string[]): boolean {
-  const colon = tokens.indexOf(':');
-  return colon >= 1 && colon <= 4 && tokens.slice(0, colon).every(isWord) && tokens.length > colon + 1;
+  // A bullet, a tick or an emoji before the label ("- Refund:", "✅ Delivery date:") is decoration.
+  let from = 0;
+  while (from < tokens.length && !isWord(tokens[from]) && tokens[from] !== ':') from++;
+  const colon = tokens.indexOf(':', from);
+  return colon - from >= 1 && colon - from <= 4 && tokens.slice(from, colon).every(isWord) && tokens.length > colon + 1;
 }
 
 /** Words in the longest comma- or semicolon-separated item. */

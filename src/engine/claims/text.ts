@@ -12,6 +12,11 @@ export function cleanText(text: string): string {
     .replace(/[\u201c\u201d]/g, '"')
     .replace(/\*\*|__|`/g, '')
     .replace(/\r\n?/g, '\n')
+    // Markdown tables: "| Courier | Overnight priority |" reads "Courier: Overnight priority"; rules go.
+    .replace(/^[ \t]*\|?[ \t:|-]*-{3,}[ \t:|-]*\|?[ \t]*$/gm, '')
+    .replace(/^[ \t]*\|([^|\n]+)\|([^|\n]+)\|[ \t]*$/gm, (_row, label: string, value: string) => (label.trim() ? `${label.trim()}: ${value.trim()}` : value.trim()))
+    // Markdown headings: "### When you'll have it" is the line "When you'll have it".
+    .replace(/^[ \t]*#{1,6}[ \t]+/gm, '')
     .replace(/[ \t\u00a0]+/g, ' ');
 }
 

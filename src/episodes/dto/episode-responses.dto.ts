@@ -4,6 +4,7 @@ import { COMPONENT_WEIGHTS, type ComponentName } from '../../engine/grader';
 import type { EpisodeRowStatus } from '../episode.repository';
 import { actionPropertyOptions } from './action-ref';
 import { ActiveTicketDto, ObservationDto } from './observation.dto';
+import { ReplyDetailGradeDto } from './reply-detail-grade.dto';
 
 export const EPISODE_STATUSES: EpisodeRowStatus[] = ['active', 'resolved', 'out_of_steps', 'expired'];
 const COMPONENT_NAMES = Object.keys(COMPONENT_WEIGHTS) as ComponentName[];
@@ -12,6 +13,8 @@ export class ResetInfoDto {
   task_id!: string;
   /** Content hash of the task version this episode runs. */
   task_version!: string;
+  /** The grader that scores this episode, fixed for its whole life (see the README's Reward section). */
+  grader_version!: number;
   seed!: number;
   max_steps!: number;
   score!: number;
@@ -84,6 +87,7 @@ export class EpisodeStateDto {
   episode_id!: string;
   task_id!: string;
   task_version!: string;
+  grader_version!: number;
   seed!: number;
   @ApiProperty({ enum: EPISODE_STATUSES, enumName: 'EpisodeStatus' })
   status!: EpisodeRowStatus;
@@ -103,8 +107,13 @@ export class EpisodeStateDto {
 export class GradeResponseDto {
   episode_id!: string;
   task_id!: string;
+  /** The grader that scored it: the version the episode started with. */
+  grader_version!: number;
   @ApiProperty({ enum: EPISODE_STATUSES, enumName: 'EpisodeStatus' })
   status!: EpisodeRowStatus;
   score!: number;
   components!: ScoreComponentDto[];
+  /** Each detail the customer must be told: the sentence that covered it, or why it is not covered. */
+  @ApiProperty({ type: () => [ReplyDetailGradeDto] })
+  reply_details!: ReplyDetailGradeDto[];
 }

@@ -1,0 +1,11 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { taskSchema } from '../../src/engine/task.schema';
+import type { ReplyClaim } from '../../src/engine/claims/claim.schema';
+
+/** The seed tasks' clocks and reply claims, read from the task files (for the engine's specs). */
+export function seedClaims(taskId: string): { clock: string; claims: ReplyClaim[] } {
+  const file = join(__dirname, '..', '..', 'seeds', 'tasks', `${taskId}.json`);
+  const task = taskSchema.parse(JSON.parse(readFileSync(file, 'utf8')));
+  return { clock: task.clock!, claims: task.answer_key.reply_claims! };
+}

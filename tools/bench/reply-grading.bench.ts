@@ -1,0 +1,94 @@
+/* eslint-disable no-console */
+import type { Action } from '../../src/engine/actions';
+import { extractMentions, judgeClaims } from '../../src/engine/claims';
+import { reset, step } from '../../src/engine/engine';
+import type { EpisodeState } from '../../src/engine/state';
+import type { Task } from '../../src/engine/task.schema';
+import { DEFAULT_TASKS_DIR } from '../../src/config/app-config';
+import { loadTaskFiles } from '../../src/tasks/task-files';
+import { loadFixtureSets } from '../validity/validity-suite';
+
+/*
+ * `npm run bench:grading`: what grading replies as claims costs, on this machine, through the engine's own step
+ * (extraction once when the reply is sent, judgement at every grade):
+ * - a send_reply step with a 500-character reply, grading included (budget: p99 <= 5 ms);
+ * - another step (set_priority) before any reply, and after two 500-character replies: the floor and what the
+ *   stored analyses add to every later step;
+ * - the same later step if every earlier reply were read again at each grade (what storing the analyses saves).
+ * Replies are the validity fixtures' replies chained and cut at 500 characters. Each figure is the median and 99th
+ * percentile of every call over ROUNDS rounds after a warm-up; run it a few times, machines here are shared.
+ */
+
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 20);
+const LENGTH = 500;
+
+function percentiles(samples: number[]): { median: number; p99: number } {
+  const sorted = [...samples].sort((a, b) => a - b);
+  return { median: sorted[Math.floor(sorted.length / 2)], p99: sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.99))] };
+}
+
+function timed(fn: () => void): number {
+  const started = process.hrtime.bigint();
+  fn();
+  return Number(process.hrtime.bigint() - started) / 1e6;
+}
+
+function repliesOf(texts: string[]): string[] {
+  return texts.map((_, i) => {
+    let text = '';
+    for (let k = i; text.length < LENGTH; k = (k + 1) % texts.length) text += (text ? '\n\n' : '') + texts[k];
+    return text.slice(0, LENGTH);
+  });
+}
+
+function opened(task: Task): EpisodeState {
+  return step(task, reset(task, 1), { type: 'open_ticket', ticket_id: task.answer_key.target_ticket_id }).state;
+}
+
+function measure(task: Task, replies: string[]) {
+  const base = opened(task);
+  const withReplies = replies.slice(0, 2).reduce((state, message) => step(task, state, { type: 'send_reply', message }).state, base);
+  const priority: Action = { type: 'set_priority', priority: 'high' };
+  const sendReply: number[] = [];
+  const otherBefore: number[] = [];
+  const otherAfter: number[] = [];
+  const rereading: number[] = [];
+  const claims = task.answer_key.reply_claims ?? [];
+  const earlier = withReplies.replies.map((r) => r.message);
+  for (let round = 0; round < ROUNDS + 2; round++) {
+    for (const message of replies) {
+      const a = timed(() => step(task, base, { type: 'send_reply', message }));
+      const b = timed(() => step(task, base, priority));
+      const c = timed(() => step(task, withReplies, priority));
+      const d = timed(() => {
+        step(task, withReplies, priority);
+        judgeClaims(claims, earlier.map((text) => extractMentions(text, task.clock ?? '')));
+      });
+      if (round < 2) continue; // warm-up
+      sendReply.push(a);
+      otherBefore.push(b);
+      otherAfter.push(c);
+      rereading.push(d);
+    }
+  }
+  return { sendReply: percentiles(sendReply), otherBefore: percentiles(otherBefore), otherAfter: percentiles(otherAfter), rereading: percentiles(rereading) };
+}
+
+function main(): void {
+  const tasks = new Map(loadTaskFiles(DEFAULT_TASKS_DIR).map((loaded) => [loaded.task.id, loaded.task]));
+  const texts = new Map<string, string[]>();
+  for (const { fixtures } of loadFixtureSets()) {
+    for (const f of fixtures) texts.set(f.task_id, [...(texts.get(f.task_id) ?? []), ...[...f.correct, ...f.adversarial].map((r) => r.reply)]);
+  }
+  const ms = (p: { median: number; p99: number }) => `${p.median.toFixed(3)} / ${p.p99.toFixed(3)}`;
+  console.log(`Reply grading cost, ms median / p99 per step (${ROUNDS} rounds; ${LENGTH}-character replies)`);
+  console.log('| task | replies | send_reply step | set_priority, no reply yet | set_priority after 2 replies | same, re-reading replies each grade |');
+  console.log('| --- | ---: | ---: | ---: | ---: | ---: |');
+  for (const [taskId, task] of tasks) {
+    const replies = repliesOf(texts.get(taskId) ?? []);
+    const r = measure(task, replies);
+    console.log(`| ${taskId} | ${replies.length} | ${ms(r.sendReply)} | ${ms(r.otherBefore)} | ${ms(r.otherAfter)} | ${ms(r.rereading)} |`);
+  }
+}
+
+main();

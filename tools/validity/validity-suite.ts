@@ -1,0 +1,142 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { PROJECT_ROOT } from '../../src/common/project-root';
+import { reset, step } from '../../src/engine/engine';
+import { grade } from '../../src/engine/grader';
+import type { ReplyDetailVerdict } from '../../src/engine/reply-grading';
+import type { Task } from '../../src/engine/task.schema';
+
+/*
+ * The reply grader's validity suites. Replies were written apart from the grader (by a pass that saw only the
+ * tickets and the policies), and each was annotated, by yet another pass that never saw the grader or its results,
+ * with the details it truthfully tells the customer (`told`). Each reply is sent on the ticket that needs action
+ * and graded by the engine exactly as an episode is:
+ * - a false negative is a reply that tells a detail the grader does not credit (the `correct` replies tell all);
+ * - unearned credit is a detail credited that the reply does not tell. Most adversarial replies tell nothing and
+ *   must earn nothing; some get one detail right and another wrong, and earn exactly the one.
+ * Failing replies stay in the fixtures: the suite measures, it does not select.
+ */
+
+export interface FixtureReply {
+  id: string;
+  reply: string;
+  kind?: string;
+  style?: string;
+  /** The details the reply truthfully tells (the annotation); absent for replies not annotated. */
+  told?: string[];
+}
+
+export interface ValidityFixture {
+  task_id: string;
+  correct: FixtureReply[];
+  adversarial: FixtureReply[];
+  /** Correct on the facts but doing something the policy forbids (asking for a card number…): reported, not judged here. */
+  harmful?: FixtureReply[];
+}
+
+export interface ReplyOutcome {
+  id: string;
+  kind?: string;
+  told: string[];
+  /** Reply-component milli-points earned (out of 200). */
+  earnedMilli: number;
+  details: ReplyDetailVerdict[];
+}
+
+export interface TaskValidity {
+  set: string;
+  taskId: string;
+  correct: ReplyOutcome[];
+  adversarial: ReplyOutcome[];
+  /** Replies (correct or adversarial) with a detail they tell that is not credited. */
+  falseNegatives: ReplyOutcome[];
+  /** Replies credited with a detail they do not tell. */
+  unearned: ReplyOutcome[];
+  /** Adversarial replies that tell nothing: they must earn nothing. */
+  tellingNothing: number;
+}
+
+export const FIXTURE_ROOT = join(PROJECT_ROOT, 'test', 'validity', 'fixtures');
+
+/** Every fixture set (a folder of <task_id>.json files under test/validity/fixtures). */
+export function loadFixtureSets(root = FIXTURE_ROOT): { set: string; fixtures: ValidityFixture[] }[] {
+  return readdirSync(root, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name)
+    .sort()
+    .map((set) => ({
+      set,
+      fixtures: readdirSync(join(root, set))
+        .filter((name) => name.endsWith('.json'))
+        .sort()
+        .map((name) => JSON.parse(readFileSync(join(root, set, name), 'utf8')) as ValidityFixture),
+    }));
+}
+
+/**
+ * The reply as an episode grades it: the ticket that needs action opened, this reply sent on it, the episode
+ * graded by the engine. (The reply component depends only on the replies sent on that ticket.)
+ */
+export function gradeReply(task: Task, reply: string): { earnedMilli: number; details: ReplyDetailVerdict[] } {
+  let state = reset(task, 1);
+  state = step(task, state, { type: 'open_ticket', ticket_id: task.answer_key.target_ticket_id }).state;
+  state = step(task, state, { type: 'send_reply', message: reply }).state;
+  const breakdown = grade(task, state);
+  const component = breakdown.components.find((c) => c.name === 'reply_coverage')!;
+  return { earnedMilli: component.earned_milli, details: breakdown.reply_details };
+}
+
+export function measureTask(set: string, task: Task, fixture: ValidityFixture): TaskValidity {
+  const allDetails = (task.answer_key.reply_claims ?? []).map((c) => c.id);
+  const outcome = (r: FixtureReply, toldByDefault: string[]): ReplyOutcome => ({
+    id: r.id,
+    kind: r.kind,
+    told: r.told ?? toldByDefault,
+    ...gradeReply(task, r.reply),
+  });
+  const correct = fixture.correct.map((r) => outcome(r, allDetails));
+  const adversarial = fixture.adversarial.map((r) => outcome(r, []));
+  const all = [...correct, ...adversarial];
+  return {
+    set,
+    taskId: task.id,
+    correct,
+    adversarial,
+    falseNegatives: all.filter((o) => o.details.some((d) => o.told.includes(d.id) && !d.covered)),
+    unearned: all.filter((o) => o.details.some((d) => !o.told.includes(d.id) && d.covered)),
+    tellingNothing: adversarial.filter((o) => o.told.length === 0).length,
+  };
+}
+
+/** The table `npm run validity` prints and the README shows. */
+export function validityTable(results: TaskValidity[]): string {
+  const pct = (n: number, of: number) => (of === 0 ? '-' : `${((100 * n) / of).toFixed(1)}%`);
+  const lines = [
+    '| set | task | correct replies | correct with a detail missed (FN) | adversarial replies (telling nothing) | replies with unearned credit |',
+    '| --- | --- | ---: | ---: | ---: | ---: |',
+  ];
+  for (const r of results) {
+    const correctMisses = r.falseNegatives.filter((o) => r.correct.includes(o)).length;
+    lines.push(
+      `| ${r.set} | ${r.taskId} | ${r.correct.length} | ${correctMisses} (${pct(correctMisses, r.correct.length)}) | ` +
+        `${r.adversarial.length} (${r.tellingNothing}) | ${r.unearned.length} |`,
+    );
+  }
+  return lines.join('\n');
+}
+
+/** Why each failing reply failed: the detail, the reason and the sentence, for reading the misses. */
+export function failureReport(results: TaskValidity[]): string {
+  const lines: string[] = [];
+  for (const r of results) {
+    for (const miss of r.falseNegatives) {
+      const missed = miss.details.filter((d) => miss.told.includes(d.id) && !d.covered).map((d) => `${d.id}: ${d.reason}${d.sentence ? ` «${d.sentence}»` : ''}`);
+      lines.push(`[${r.set}/${r.taskId}] ${miss.kind ? `adversarial (${miss.kind})` : 'correct'} ${miss.id} misses ${missed.join(' | ')}`);
+    }
+    for (const credit of r.unearned) {
+      const got = credit.details.filter((d) => !credit.told.includes(d.id) && d.covered).map((d) => `${d.id} «${d.sentence}»`);
+      lines.push(`[${r.set}/${r.taskId}] ${credit.kind ? `adversarial (${credit.kind})` : 'correct'} ${credit.id} is credited ${got.join(' | ')}`);
+    }
+  }
+  return lines.join('\n');
+}

@@ -1,0 +1,56 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { DEFAULT_TASKS_DIR } from '../../src/config/app-config';
+import { loadTaskFiles } from '../../src/tasks/task-files';
+import { FIXTURE_ROOT, loadFixtureSets, measureTask, type TaskValidity } from './validity-suite';
+
+/*
+ * The reply grader's validity, on every fixture set (test/validity/fixtures; `npm run validity` prints the table):
+ * per task, correct replies missing a detail stay at or under 5%, and no reply is credited with a detail it does
+ * not tell. Version 2's verdicts are pinned: a change to the claim engine that changes any verdict fails here,
+ * and must come as a new grader version (src/engine/grader-version.ts), so that scored episodes keep meaning
+ * what they meant. UPDATE_GRADER_VERDICTS=1 rewrites the pin (only with a new version, or before release).
+ */
+
+const tasks = new Map(loadTaskFiles(DEFAULT_TASKS_DIR).map((loaded) => [loaded.task.id, loaded.task]));
+const results: TaskValidity[] = loadFixtureSets().flatMap(({ set, fixtures }) =>
+  fixtures.map((fixture) => measureTask(set, tasks.get(fixture.task_id)!, fixture)),
+);
+
+it('has every task in every set: the two main sets with at least 40 correct and 40 adversarial replies per task', () => {
+  const sets = [...new Set(results.map((r) => r.set))];
+  expect(sets).toEqual(expect.arrayContaining(['dev', 'blind']));
+  for (const set of sets) {
+    expect(results.filter((r) => r.set === set).map((r) => r.taskId).sort()).toEqual([...tasks.keys()].sort());
+  }
+  for (const r of results) {
+    const least = r.set === 'dev' || r.set === 'blind' ? 40 : 30;
+    expect([r.set, r.taskId, r.correct.length >= least, r.adversarial.length >= least]).toEqual([r.set, r.taskId, true, true]);
+  }
+});
+
+it.each(results.map((r) => [`${r.set}/${r.taskId}`, r] as const))('%s: false negatives on correct replies at most 5%%', (_name, r) => {
+  const missed = r.falseNegatives.filter((o) => r.correct.includes(o)).map((o) => o.id);
+  expect(missed.length / r.correct.length).toBeLessThanOrEqual(0.05);
+});
+
+it.each(results.map((r) => [`${r.set}/${r.taskId}`, r] as const))('%s: no detail credited that the reply does not tell', (_name, r) => {
+  expect(r.unearned.map((o) => `${o.id}: ${o.details.filter((d) => d.covered && !o.told.includes(d.id)).map((d) => d.id).join(', ')}`)).toEqual([]);
+});
+
+it.each(results.map((r) => [`${r.set}/${r.taskId}`, r] as const))('%s: adversarial replies that tell nothing earn nothing', (_name, r) => {
+  const nothingTold = r.adversarial.filter((o) => o.told.length === 0);
+  expect(nothingTold.length).toBeGreaterThan(0);
+  expect(nothingTold.filter((o) => o.earnedMilli > 0).map((o) => o.id)).toEqual([]);
+});
+
+it("version 2's verdicts on every fixture reply are the pinned ones", () => {
+  const pinFile = join(FIXTURE_ROOT, '..', 'grader-v2-verdicts.json');
+  const verdicts = Object.fromEntries(
+    results.flatMap((r) =>
+      [...r.correct, ...r.adversarial].map((o) => [`${r.set}/${r.taskId}/${o.id}`, o.details.map((d) => `${d.id}:${d.covered ? 'covered' : d.reason}`)]),
+    ),
+  );
+  if (process.env.UPDATE_GRADER_VERDICTS === '1') writeFileSync(pinFile, `${JSON.stringify(verdicts, null, 1)}\n`);
+  expect(verdicts).toEqual(JSON.parse(readFileSync(pinFile, 'utf8')));
+});
