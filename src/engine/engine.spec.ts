@@ -4,7 +4,7 @@ import { SOLUTIONS, correctReply } from '../../test/fixtures/solutions';
 import type { Action } from './actions';
 import { reset, step, EpisodeFinishedError } from './engine';
 import { COMPONENT_WEIGHTS, grade, type ComponentName } from './grader';
-import type { NearMiss } from './claims';
+import type { NearMiss, ReplyClaim } from './claims';
 import type { EpisodeState } from './state';
 import type { Task } from './task.schema';
 
@@ -237,11 +237,12 @@ describe.each(tasks.map((task) => [task.id, task] as const))('%s', (taskId, task
   });
 });
 
-/** A plain sentence asserting a value, as a careless agent would write it. */
-function assertion(value: NearMiss): string {
-  if (value.kind === 'money') return `To confirm, the amount is $${value.amount.toFixed(2)}.`;
-  if (value.kind === 'date') return `It will arrive on ${value.date}.`;
-  return value.min === value.max ? `This takes ${value.max} business days.` : `This takes ${value.min}-${value.max} business days.`;
+/** A plain sentence asserting a value for the claim's event, as a careless agent would write it. */
+function assertion(claim: ReplyClaim, value: NearMiss): string {
+  const event = claim.about?.[0] ?? 'it';
+  if (value.kind === 'money') return `To confirm, the ${event} is $${value.amount.toFixed(2)}.`;
+  if (value.kind === 'date') return `The ${event} arrives on ${value.date}.`;
+  return value.min === value.max ? `The ${event} takes ${value.max} business days.` : `The ${event} takes ${value.min}-${value.max} business days.`;
 }
 
 const withNearMisses = tasks.filter((t) => t.answer_key.reply_claims!.some((c) => c.near_misses?.length));
@@ -253,7 +254,7 @@ describe.each(withNearMisses.map((task) => [task.id, task] as const))('%s: one v
       const claims = task.answer_key.reply_claims!;
       const { state } = run(task, [
         open(task),
-        { type: 'send_reply', message: `${correctReply(SOLUTIONS[taskId])} ${assertion(claim.near_misses![0])}` },
+        { type: 'send_reply', message: `${correctReply(SOLUTIONS[taskId])} ${assertion(claim, claim.near_misses![0])}` },
       ]);
       expect(earned(task, state, 'reply_coverage')).toBe(Math.floor((COMPONENT_WEIGHTS.reply_coverage * (claims.length - 1)) / claims.length));
       expect(grade(task, state).reply_details.find((d) => d.id === claim.id)).toMatchObject({ covered: false, reason: 'conflicting_value' });

@@ -78,7 +78,7 @@ function main(): void {
   const tasks = new Map(loadTaskFiles(DEFAULT_TASKS_DIR).map((loaded) => [loaded.task.id, loaded.task]));
   const texts = new Map<string, string[]>();
   for (const { fixtures } of loadFixtureSets()) {
-    for (const f of fixtures) texts.set(f.task_id, [...(texts.get(f.task_id) ?? []), ...[...f.correct, ...f.adversarial].map((r) => r.reply)]);
+    for (const f of fixtures) texts.set(f.task_id, [...(texts.get(f.task_id) ?? []), ...[...f.correct, ...f.adversarial].flatMap((r) => r.reply)]);
   }
   const ms = (p: { median: number; p99: number }) => `${p.median.toFixed(3)} / ${p.p99.toFixed(3)}`;
   console.log(`Reply grading cost, ms median / p99 per step (${ROUNDS} rounds; ${LENGTH}-character replies)`);

@@ -19,11 +19,14 @@ import type { Task } from '../../src/engine/task.schema';
 
 export interface FixtureReply {
   id: string;
-  reply: string;
+  /** One reply, or several sent one after another on the ticket. */
+  reply: string | string[];
   kind?: string;
   style?: string;
   /** The details the reply truthfully tells (the annotation); absent for replies not annotated. */
   told?: string[];
+  /** A failure found, understood and left (why): reported apart, and checked to still fail. */
+  known_failure?: string;
 }
 
 export interface ValidityFixture {
@@ -38,6 +41,7 @@ export interface ReplyOutcome {
   id: string;
   kind?: string;
   told: string[];
+  knownFailure?: string;
   /** Reply-component milli-points earned (out of 200). */
   earnedMilli: number;
   details: ReplyDetailVerdict[];
@@ -54,6 +58,8 @@ export interface TaskValidity {
   unearned: ReplyOutcome[];
   /** Adversarial replies that tell nothing: they must earn nothing. */
   tellingNothing: number;
+  /** Replies marked as known failures (not counted above). */
+  known: ReplyOutcome[];
 }
 
 export const FIXTURE_ROOT = join(PROJECT_ROOT, 'test', 'validity', 'fixtures');
@@ -77,10 +83,10 @@ export function loadFixtureSets(root = FIXTURE_ROOT): { set: string; fixtures: V
  * The reply as an episode grades it: the ticket that needs action opened, this reply sent on it, the episode
  * graded by the engine. (The reply component depends only on the replies sent on that ticket.)
  */
-export function gradeReply(task: Task, reply: string): { earnedMilli: number; details: ReplyDetailVerdict[] } {
+export function gradeReply(task: Task, reply: string | string[]): { earnedMilli: number; details: ReplyDetailVerdict[] } {
   let state = reset(task, 1);
   state = step(task, state, { type: 'open_ticket', ticket_id: task.answer_key.target_ticket_id }).state;
-  state = step(task, state, { type: 'send_reply', message: reply }).state;
+  for (const message of typeof reply === 'string' ? [reply] : reply) state = step(task, state, { type: 'send_reply', message }).state;
   const breakdown = grade(task, state);
   const component = breakdown.components.find((c) => c.name === 'reply_coverage')!;
   return { earnedMilli: component.earned_milli, details: breakdown.reply_details };
@@ -92,11 +98,12 @@ export function measureTask(set: string, task: Task, fixture: ValidityFixture): 
     id: r.id,
     kind: r.kind,
     told: r.told ?? toldByDefault,
+    knownFailure: r.known_failure,
     ...gradeReply(task, r.reply),
   });
   const correct = fixture.correct.map((r) => outcome(r, allDetails));
   const adversarial = fixture.adversarial.map((r) => outcome(r, []));
-  const all = [...correct, ...adversarial];
+  const all = [...correct, ...adversarial].filter((o) => o.knownFailure === undefined);
   return {
     set,
     taskId: task.id,
@@ -105,6 +112,7 @@ export function measureTask(set: string, task: Task, fixture: ValidityFixture): 
     falseNegatives: all.filter((o) => o.details.some((d) => o.told.includes(d.id) && !d.covered)),
     unearned: all.filter((o) => o.details.some((d) => !o.told.includes(d.id) && d.covered)),
     tellingNothing: adversarial.filter((o) => o.told.length === 0).length,
+    known: [...correct, ...adversarial].filter((o) => o.knownFailure !== undefined),
   };
 }
 
@@ -112,17 +120,22 @@ export function measureTask(set: string, task: Task, fixture: ValidityFixture): 
 export function validityTable(results: TaskValidity[]): string {
   const pct = (n: number, of: number) => (of === 0 ? '-' : `${((100 * n) / of).toFixed(1)}%`);
   const lines = [
-    '| set | task | correct replies | correct with a detail missed (FN) | adversarial replies (telling nothing) | replies with unearned credit |',
-    '| --- | --- | ---: | ---: | ---: | ---: |',
+    '| set | task | correct replies | correct with a detail missed (FN) | adversarial replies (telling nothing) | replies with unearned credit | known failures |',
+    '| --- | --- | ---: | ---: | ---: | ---: | ---: |',
   ];
   for (const r of results) {
     const correctMisses = r.falseNegatives.filter((o) => r.correct.includes(o)).length;
     lines.push(
       `| ${r.set} | ${r.taskId} | ${r.correct.length} | ${correctMisses} (${pct(correctMisses, r.correct.length)}) | ` +
-        `${r.adversarial.length} (${r.tellingNothing}) | ${r.unearned.length} |`,
+        `${r.adversarial.length} (${r.tellingNothing}) | ${r.unearned.length} | ${r.known.length} |`,
     );
   }
   return lines.join('\n');
+}
+
+/** Whether a reply marked as a known failure still fails (a fixed one must lose its mark). */
+export function stillFails(o: ReplyOutcome): boolean {
+  return o.details.some((d) => (o.told.includes(d.id) && !d.covered) || (!o.told.includes(d.id) && d.covered));
 }
 
 /** Why each failing reply failed: the detail, the reason and the sentence, for reading the misses. */

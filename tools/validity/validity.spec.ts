@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEFAULT_TASKS_DIR } from '../../src/config/app-config';
 import { loadTaskFiles } from '../../src/tasks/task-files';
-import { FIXTURE_ROOT, loadFixtureSets, measureTask, type TaskValidity } from './validity-suite';
+import { FIXTURE_ROOT, loadFixtureSets, measureTask, stillFails, type TaskValidity } from './validity-suite';
 
 /*
  * The reply grader's validity, on every fixture set (test/validity/fixtures; `npm run validity` prints the table):
@@ -24,14 +24,15 @@ it('has every task in every set: the two main sets with at least 40 correct and 
     expect(results.filter((r) => r.set === set).map((r) => r.taskId).sort()).toEqual([...tasks.keys()].sort());
   }
   for (const r of results) {
-    const least = r.set === 'dev' || r.set === 'blind' ? 40 : 30;
+    const least = r.set === 'dev' || r.set === 'blind' ? 40 : r.set === 'probe' ? 30 : 3;
     expect([r.set, r.taskId, r.correct.length >= least, r.adversarial.length >= least]).toEqual([r.set, r.taskId, true, true]);
   }
 });
 
 it.each(results.map((r) => [`${r.set}/${r.taskId}`, r] as const))('%s: false negatives on correct replies at most 5%%', (_name, r) => {
   const missed = r.falseNegatives.filter((o) => r.correct.includes(o)).map((o) => o.id);
-  expect(missed.length / r.correct.length).toBeLessThanOrEqual(0.05);
+  // The red team's handful of correct replies were each written to expose one miss: none may remain.
+  expect(missed.length / r.correct.length).toBeLessThanOrEqual(r.set === 'redteam' ? 0 : 0.05);
 });
 
 it.each(results.map((r) => [`${r.set}/${r.taskId}`, r] as const))('%s: no detail credited that the reply does not tell', (_name, r) => {
@@ -39,9 +40,17 @@ it.each(results.map((r) => [`${r.set}/${r.taskId}`, r] as const))('%s: no detail
 });
 
 it.each(results.map((r) => [`${r.set}/${r.taskId}`, r] as const))('%s: adversarial replies that tell nothing earn nothing', (_name, r) => {
-  const nothingTold = r.adversarial.filter((o) => o.told.length === 0);
+  const nothingTold = r.adversarial.filter((o) => o.told.length === 0 && o.knownFailure === undefined);
   expect(nothingTold.length).toBeGreaterThan(0);
   expect(nothingTold.filter((o) => o.earnedMilli > 0).map((o) => o.id)).toEqual([]);
+});
+
+it('known failures are only in the red team set, each explained, and each still fails (a fixed one loses its mark)', () => {
+  for (const r of results) {
+    for (const o of r.known) {
+      expect([r.set, o.id, o.knownFailure!.length > 20, stillFails(o)]).toEqual(['redteam', o.id, true, true]);
+    }
+  }
 });
 
 it("version 2's verdicts on every fixture reply are the pinned ones", () => {

@@ -120,7 +120,8 @@ const FUTURE = new Set(['will', 'shall', 'must']);
 
 /** What governs a base form: 'a' (future or purpose), 'h' (modal or hedge), or 'c' (bare: an instruction). */
 function governBase(tokens: string[], at: number): string {
-  for (let k = at - 1; k >= Math.max(0, at - 12); k--) {
+  // Far enough for a list of actions under one "will" ("our team will lock..., sign out..., and revoke..."), never past the sentence.
+  for (let k = at - 1; k >= Math.max(0, at - 24); k--) {
     const t = tokens[k];
     if (t === '.' || t === ';' || t === '?' || t === '!') break;
     if (FUTURE.has(t) || t.endsWith("'ll")) return 'a';
@@ -129,6 +130,8 @@ function governBase(tokens: string[], at: number): string {
     if (['may', 'might', 'could', 'would', 'should', 'can', 'cannot'].includes(t) || /'d$/.test(t)) return 'h';
     if (t === 'to') {
       const before = tokens[k - 1] ?? '';
+      // "you need to lock your account": the customer's to-do, not ours.
+      if (['need', 'needs', 'have', 'has'].includes(before) && tokens.slice(Math.max(0, k - 4), k - 1).some((w) => /^you('ll|'d)?$/.test(w))) return 'u';
       // "To secure the account, we've reset...": a sentence-initial purpose is the aim, not what was done.
       if (k === 0) return 'c';
       if (['going', 'need', 'needs', 'have', 'has', 'about'].includes(before)) return 'a';
@@ -193,6 +196,12 @@ export function findActions(claim: ActionClaim, sentences: AnalysedSentence[]): 
     for (const v of verbs) {
       let best: { start: number; end: number } | null = null;
       for (const o of objects) {
+        // "MFA was disabled on your account": a noun after a preposition is where it happened, not what was acted on.
+        const nounReading = v.form === 'noun' || (NOUN_READING.has(tokens[v.at]) && DETERMINERS.has(tokens[v.at - 1] ?? ''));
+        // (Before the verb too: "MFA was disabled on your account" does not make the account its subject.)
+        // ("arranged for your identity to be verified": "for" introduces the subject of what follows, not a place.)
+        const places = o.start >= v.end ? ['on', 'in', 'from', 'for', 'at', 'with', 'across'] : ['on', 'in', 'from', 'at', 'with', 'across'];
+        if (!nounReading && places.includes(prepositionBefore(tokens, o.start))) continue;
         // "signed every active session out": the object between the verb and its particle.
         const between = o.start > v.at && o.end < v.end;
         const gap = between ? 0 : o.start >= v.end ? o.start - v.end : v.at - o.end;
@@ -219,9 +228,22 @@ export function findActions(claim: ActionClaim, sentences: AnalysedSentence[]): 
         if (!q) continue;
         qualifierDisjunct = q.disjunct;
       }
-      const mood = doneBySomeoneElse(tokens, v.at) || attributive(tokens, v, best)
+      // "needs to be locked", "must be revoked": still to do.
+      const owed =
+        v.form === 'done' &&
+        tokens[v.at - 1] === 'be' &&
+        (['must', 'should'].includes(tokens[v.at - 2] ?? '') || (tokens[v.at - 2] === 'to' && ['need', 'needs', 'have', 'has', 'ought'].includes(tokens[v.at - 3] ?? '')));
+      const governed = v.form === 'base' ? combine(s.moods[v.at], baseStance(tokens, v.at)) : v.form === 'ing' ? combine(s.moods[v.at], ingStance(tokens, v.at)) : s.moods[v.at];
+      // The customer's own to-do ("you need to lock your account") states nothing we did, except where the action
+      // is done with them ("you'll need to verify your identity with us on a video call").
+      const personal = tokens.slice(best.start, best.end).some((t) => t === 'identity' || t === 'you' || t === "it's");
+      const mood = owed
+        ? 'h'
+        : doneBySomeoneElse(tokens, v.at) || attributive(tokens, v, best)
         ? 'c'
-        : v.form === 'base' ? combine(s.moods[v.at], baseStance(tokens, v.at)) : v.form === 'ing' ? combine(s.moods[v.at], ingStance(tokens, v.at)) : s.moods[v.at];
+        : governed === 'u'
+        ? personal ? 'a' : 'c'
+        : governed;
       const disjunct = qualifierDisjunct || disjunctAround(tokens, v.at, v.end, 1, 2) || disjunctAround(tokens, best.start, best.end, 2, 1);
       hits.push({ sentence: si, mood, disjunct, reversed: false });
     }
@@ -303,7 +325,8 @@ function findQualifier(sentences: AnalysedSentence[], si: number, lo: number, hi
     const inside = q.start >= lo && q.end <= hi;
     const before = q.end <= lo && lo - q.end <= 8 && !tokens.slice(q.end, lo).includes(';') && !predicateBetween(tokens, q.end - 1, lo);
     const after = q.start >= hi && q.start - hi <= 10 && !tokens.slice(hi, q.start).includes(';') && !predicateBetween(tokens, hi - 1, q.start);
-    if (inside || before || after) return { disjunct: disjunctAround(tokens, q.start, q.end, 3, 5) };
+    // "so no video call is needed": the qualifier denied is a conflicting value.
+    if (inside || before || after) return { disjunct: disjunctAround(tokens, q.start, q.end, 3, 5) || sentences[si].moods[q.start] === 'n' };
   }
   // "verify your identity on that call", after "...set up a video call": a definite noun naming the qualifier.
   for (let d = 0; d <= 2 && si - d >= 0; d++) {

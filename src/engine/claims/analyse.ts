@@ -3,7 +3,7 @@ import { findDurations } from './durations';
 import type { Span, ValueMention } from './mentions';
 import { findMoney } from './money';
 import { hasInternalCode, hasRunbookMarker, preparePolicies, quotesPolicy, type PolicyText } from './policy';
-import { retractionAt, stanceOf } from './polarity';
+import { disclaims, retractionAt, stanceOf } from './polarity';
 import { functionWordCount, isLabelLine, shapeOf } from './prose';
 import { clauseIds } from './clauses';
 import { cleanText, splitSentences, tokenize } from './text';
@@ -153,12 +153,23 @@ function applyReplyRules(sentences: AnalysedSentence[], framed: Set<number>, peo
   // About someone else: a reply greeting another customer, or a sentence naming another customer's account or order.
   const toSomeoneElse = greetsSomeoneElse(sentences, people);
   const foreign = new Set((people?.foreignIds ?? []).map((id) => id.toLowerCase()));
+  // Another customer named in full ("For Greta Lindqvist the replacement ships...") or by title and surname.
+  const otherNames = (people?.others ?? []).filter((n) => n.includes(' ')).map((n) => n.toLowerCase().split(/\s+/));
+  const namesOther = (tokens: string[]) =>
+    otherNames.some((name) => tokens.some((_, k) => name.every((w, j) => tokens[k + j] === w))) ||
+    tokens.some((t, k) => /^(mr|mrs|ms|dr)\.?$/.test(t) && otherNames.some((name) => name[name.length - 1] === tokens[k + 1] || (tokens[k + 1] === '.' && name[name.length - 1] === tokens[k + 2])));
   let previousForeign: boolean = false;
   for (const [i, s] of sentences.entries()) {
     // "...refunded $348 on account ACC-31877. Expect it to settle within 5-7 business days.": "it" carries on.
     const carriesOn: boolean = previousForeign && sentences[i - 1].paragraph === s.paragraph && s.tokens.slice(0, 3).some((t) => ['it', 'this', 'that', 'they', 'these'].includes(t));
-    previousForeign = toSomeoneElse || carriesOn || s.tokens.some((t) => foreign.has(t));
+    previousForeign = toSomeoneElse || carriesOn || s.tokens.some((t) => foreign.has(t)) || namesOther(s.tokens);
     if (previousForeign) s.moods = 'o'.repeat(s.moods.length);
+  }
+  // A disclaimer after values makes everything before it undecided, as a hedge would.
+  for (let i = sentences.length - 1; i > 0; i--) {
+    if (!disclaims(sentences[i].tokens)) continue;
+    for (let k = 0; k < i; k++) sentences[k].moods = sentences[k].moods.replace(/a/g, 'h');
+    break;
   }
   for (let i = sentences.length - 1; i >= 0; i--) {
     const at = retractionAt(sentences[i].tokens);

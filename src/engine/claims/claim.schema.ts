@@ -42,6 +42,12 @@ const common = {
    */
   about: z.array(text).optional(),
   /**
+   * More words or phrases that say what a value is about ("settle", "back on your card", "arrives"). With `about`,
+   * they are what a value needs in its sentence (or the one it carries on from) to count at all: a figure with
+   * nothing saying what it is tells the customer nothing.
+   */
+  anchors: z.array(text).optional(),
+  /**
    * Words naming other things a value of this kind is often said of ("credit" beside a refund; "ground",
    * "trace" beside a delivery date). A value in a sentence that names one of them and none of `about` is about
    * that other thing: it neither states the claim nor competes with it ("we've applied an account credit of

@@ -15,7 +15,7 @@ const COMMA_STARTERS = new Set([
   'whether', 'where', 'who', 'giving', 'leaving', 'though', 'thus', 'hence',
 ]);
 /** What follows a transitive verb opening a predicate: "locked the account", "signed out all sessions". */
-const DETERMINERS_AFTER_VERB = new Set(['the', 'your', 'all', 'every', 'each', 'its', 'our', 'out', 'off', 'down', 'up', 'it', 'them']);
+const DETERMINERS_AFTER_VERB = new Set(['the', 'a', 'an', 'your', 'all', 'every', 'each', 'its', 'our', 'out', 'off', 'down', 'up', 'it', 'them']);
 /** Auxiliaries that carry a main clause's verb after a relative clause ("has been revoked", "is locked"). */
 const MAIN_AUX = new Set(['has', 'have', 'is', 'are', 'was', 'were']);
 const SUBORDINATORS = new Set(['before', 'after', 'until', 'once', 'when', 'because', 'since', 'unless', 'if', 'whether', 'while', 'although', 'though', 'whereas', 'so']);
@@ -64,7 +64,12 @@ export function clauseIds(tokens: string[]): number[] {
     }
     // "has been cancelled and no longer works": a negated predicate of its own, which does not reach back.
     const negatedPredicate = /^(no|not|never|cannot)$/.test(tokens[i + 1] ?? '') || /n't$/.test(tokens[i + 1] ?? '');
-    if ((t === 'and' || t === 'but' || t === 'or') && (opensSubject(tokens, i + 1) || negatedPredicate) && tokens[i - 1] !== ',') id++;
+    // "skipped the usual trace and dispatched a replacement": a new predicate of its own.
+    // (Only past a negation, which must not reach it; under a hedge the whole report stays hedged.)
+    const pastPredicate =
+      t === 'and' && /^[a-z]+ed$/.test(tokens[i + 1] ?? '') && DETERMINERS_AFTER_VERB.has(tokens[i + 2] ?? '') &&
+      tokens.slice(0, i).some((w, k) => ids[k] === id && (/^(no|not|never|skipped|skip|without)$/.test(w) || /n't$/.test(w)));
+    if ((t === 'and' || t === 'but' || t === 'or') && (opensSubject(tokens, i + 1) || negatedPredicate || pastPredicate) && tokens[i - 1] !== ',') id++;
     else if ((t === 'that' || t === 'which' || t === 'who') && i > 0 && PRONOUNS.has(tokens[i + 1] ?? '') && tokens[i + 1] !== 'that') {
       id++;
       relativeFrom = i;

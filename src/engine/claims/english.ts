@@ -50,7 +50,8 @@ export function isForeignFunctionWord(token: string): boolean {
 
 /** Letters with diacritics are rare in English support replies and common in the four languages above. */
 export function hasForeignLetters(token: string): boolean {
-  return /[áéíóúàèìòùâêîôûãõñçäöüßœ]/.test(token);
+  // Latin letters with the diacritics of the desk's neighbour languages, or any letter of another script.
+  return /[áéíóúàèìòùâêîôûãõñçäöüßœ]/.test(token) || (/\p{L}/u.test(token) && /[^\p{Script=Latin}\P{L}]/u.test(token));
 }
 
 /** Auxiliaries and modals: a finite verb for the sentence rule. */

@@ -3,7 +3,7 @@ import type { AnalysedSentence, ReplyAnalysis, SentenceStatus } from './analyse'
 import type { ReplyClaim } from './claim.schema';
 import { sameValue, type MentionValue, type ValueMention } from './mentions';
 import { findOptions } from './options';
-import { isHedge } from './polarity';
+import { isHedge, withdrawsEarlierReplies } from './polarity';
 
 /**
  * Judging declared claims against the analyses of every reply sent on the ticket. A claim is covered when some
@@ -64,6 +64,8 @@ export function judgeClaims(claims: ReplyClaim[], analyses: ReplyAnalysis[]): Cl
 function judgeOne(claim: ReplyClaim, analyses: ReplyAnalysis[]): ClaimVerdict {
   const matches: Evidence[] = [];
   const conflicts: Evidence[] = [];
+  // A later reply that withdraws the earlier ones ("please disregard my previous email") retracts what they said.
+  const withdrawnBefore = analyses.reduce((last, a, k) => (a.sentences.some((s) => withdrawsEarlierReplies(s.tokens)) ? k : last), -1);
 
   analyses.forEach((analysis, reply) => {
     const sentences = analysis.sentences;
@@ -80,7 +82,8 @@ function judgeOne(claim: ReplyClaim, analyses: ReplyAnalysis[]): ClaimVerdict {
         ? optionSpans(claim, sentences)
         : [...valueSpans(claim, analysis.mentions, sentences), ...(claim.kind === 'duration' ? windowsAsDates(claim, analysis) : [])]
     ).filter(
-      (sp) => !aboutSomethingElse(claim, clauseOf(sentences[sp.sentence], sp.start)),
+      // A sentence that cannot tell anything keeps its spans, so the miss is reported for what it is.
+      (sp) => !USABLE.has(sentences[sp.sentence].status) || (!aboutSomethingElse(claim, clauseOf(sentences[sp.sentence], sp.start)) && anchored(claim, sentences, sp)),
     );
     for (const sp of spans) {
       const s = sentences[sp.sentence];
@@ -92,11 +95,18 @@ function judgeOne(claim: ReplyClaim, analyses: ReplyAnalysis[]): ClaimVerdict {
       const coordinated = spans.some((other) => other.match && other.sentence === sp.sentence && coordinatedWith(s.tokens, sp, other));
       // A rival option competes when it is given as the means ("by standard ground") or said of the claim's
       // event; "standard ground takes 3-5 days" only describes the rival.
-      const competes = claim.kind !== 'option' || givenAsMeans(s.tokens, sp.start) || namesEvent(claim, s.tokens);
-      if ((sp.nearMiss && e.mood === 'a' && competes) || (coordinated && (e.mood === 'a' || e.mood === 'h'))) conflicts.push(e);
+      const competes =
+        claim.kind !== 'option' || (givenAsMeans(s.tokens, sp.start) && !aboutTheOriginal(s.tokens, sp.start)) || namesEvent(claim, clauseOf(s, sp.start));
+      // "which leaves 2 business days to spare": a margin, not the delivery window.
+      if (s.tokens[sp.end] === 'to' && s.tokens[sp.end + 1] === 'spare') continue;
+      // "...; if the courier is full we'll use express shipping instead": an alternative held in reserve beside the value.
+      const reserve = e.mood === 'h' && !sp.match && spans.some((other) => other.match && other.sentence === sp.sentence);
+      const listed = inAList(s.tokens, spans.filter((other) => other.sentence === sp.sentence));
+      if ((sp.nearMiss && e.mood === 'a' && competes) || reserve || ((coordinated || listed) && (e.mood === 'a' || e.mood === 'h'))) conflicts.push(e);
     }
   });
 
+  for (const e of [...matches, ...conflicts]) if (e.reply < withdrawnBefore) e.mood = 'r';
   const usable = (e: Evidence) => USABLE.has(e.status);
   const sentenceOf = (e: Evidence) => analyses[e.reply].sentences[e.sentence].text;
   const verdict = (covered: boolean, e: Evidence | undefined, reason?: MissReason): ClaimVerdict => ({
@@ -110,14 +120,17 @@ function judgeOne(claim: ReplyClaim, analyses: ReplyAnalysis[]): ClaimVerdict {
   const spoken = matches.filter(usable);
   const negated = spoken.find((e) => e.mood === 'n' || e.mood === 'o' || e.mood === 'r');
   if (negated) return verdict(false, negated, 'negated');
-  const hypothetical = spoken.find((e) => e.mood === 'h');
-  if (hypothetical) return verdict(false, hypothetical, 'hypothetical');
   const conflict = conflicts.find(usable);
   if (conflict) return verdict(false, conflict, 'conflicting_value');
   const denial = claim.about ? findDenial(claim.about, analyses) : undefined;
-  if (denial) return verdict(false, denial, denial.mood === 'n' ? 'negated' : 'hypothetical');
+  if (denial?.mood === 'n') return verdict(false, denial, 'negated');
+  // A plain statement stands beside a question or an offer that mentions the value again ("Would you like the
+  // tracking number once the overnight courier collects it?"); a reply that only hedges never states it.
   const asserted = spoken.find((e) => e.mood === 'a');
-  if (asserted) return verdict(true, asserted);
+  const hypothetical = spoken.find((e) => e.mood === 'h');
+  if (asserted && !denial) return verdict(true, asserted);
+  if (hypothetical) return verdict(false, hypothetical, 'hypothetical');
+  if (denial) return verdict(false, denial, 'hypothetical');
   for (const reason of ['quoted_policy', 'other_language', 'not_a_sentence'] as const) {
     const e = matches.find((m) => m.status === reason);
     if (e) return verdict(false, e, reason);
@@ -126,6 +139,15 @@ function judgeOne(claim: ReplyClaim, analyses: ReplyAnalysis[]): ClaimVerdict {
 }
 
 const MEANS = new Set(['by', 'via', 'with', 'using', 'through', 'on']);
+
+/** "Your order SO-77120 was sent by standard ground": said of the first shipment, in the clause before the rival. */
+function aboutTheOriginal(tokens: string[], at: number): boolean {
+  for (let k = at - 1; k >= 0 && !/^[.;:!?]$/.test(tokens[k]); k--) {
+    if (tokens[k] === 'replacement' || tokens[k] === 'replacements') return false;
+    if (['order', 'original', 'initial', 'first', 'parcel', 'shipment', 'package'].includes(tokens[k])) return true;
+  }
+  return false;
+}
 
 /** "by standard ground", "via express", "with the overnight courier", "on an express service". */
 function givenAsMeans(tokens: string[], start: number): boolean {
@@ -139,13 +161,35 @@ function namesEvent(claim: ReplyClaim, tokens: string[]): boolean {
 }
 
 /**
+ * A value counts only where the reply says what it is about: the claim's event named in the sentence ("refunded
+ * $348.00", "arrives Friday 27 November"), or in the sentence just before when this one carries it on with a
+ * pronoun or sits under it as a heading ("When you'll have it" / "Friday 27 November"). "I can see $348.00 on your
+ * file", "I worked on your case overnight" tell nothing about a refund or a courier. Claims without `about` (an
+ * action names its own object) need nothing more.
+ */
+function anchored(claim: ReplyClaim, sentences: AnalysedSentence[], span: { sentence: number; end: number }): boolean {
+  const words = [...(claim.about ?? []), ...(claim.anchors ?? [])];
+  if (claim.kind === 'action' || words.length === 0) return true;
+  const at = span.sentence;
+  const names = (tokens: string[]) => words.some((word) => containsWords(tokens, word));
+  // "you're getting $348.00 back": money given back is a refund, whatever the verb.
+  if (names(sentences[at].tokens) || (claim.kind === 'money' && sentences[at].tokens[span.end] === 'back')) return true;
+  const previous = sentences[at - 1];
+  if (!previous || previous.paragraph !== sentences[at].paragraph || !names(previous.tokens)) return false;
+  // "It will settle within 5-7 business days.", "Allow 5-7 business days.": the sentence carries the one before on.
+  const carriesOn = sentences[at].tokens.slice(0, 4).some((t) => ['it', "it'll", "it's", 'this', 'that', 'they', "they'll", 'these', 'both', 'allow', 'expect'].includes(t));
+  const underHeading = previous.tokens.length <= 8 && !previous.tokens.includes('.');
+  return carriesOn || underHeading;
+}
+
+/**
  * The words of the clause a span is in, with the clause before when this one is relative ("a carrier trace,
  * which can take up to 5 business days" is about the trace).
  */
 function clauseOf(s: AnalysedSentence, at: number): string[] {
   const id = s.clauses[at];
   const first = s.clauses.indexOf(id);
-  const relative = ['which', 'that', 'where', 'who', 'whose'].includes(s.tokens[first + (s.tokens[first] === ',' ? 1 : 0)]);
+  const relative = ['which', 'that', 'where', 'who', 'whose'].includes(s.tokens[first + (s.tokens[first] === ',' || s.tokens[first] === '(' ? 1 : 0)]);
   return s.tokens.filter((_, k) => s.clauses[k] === id || (relative && s.clauses[k] === id - 1));
 }
 
@@ -153,8 +197,11 @@ function clauseOf(s: AnalysedSentence, at: number): string[] {
 function aboutSomethingElse(claim: ReplyClaim, tokens: string[]): boolean {
   if (!claim.not_about || namesEvent(claim, tokens)) return false;
   // "credited back to your card" is how some say refunded.
-  return claim.not_about.some((word) => containsWords(tokens, word, (end) => tokens[end] !== 'back'));
+  return claim.not_about.some((word) => containsWords(tokens, word, (end) => !CREDITED_BACK.test(tokens.slice(end, end + 3).join(' '))));
 }
+
+/** "credited back", "credited to your Visa": a refund to the card, in other words. */
+const CREDITED_BACK = /^(back|to (your|the) (card|visa|mastercard|amex|original))/;
 
 const wordLists = new Map<string, string[]>();
 
@@ -349,4 +396,17 @@ function windowsAsDates(claim: Extract<ReplyClaim, { kind: 'duration' }>, analys
     else if ((claim.near_misses ?? []).some((n) => sameValue(n, window))) out.push({ ...span, match: false, nearMiss: true });
   }
   return out;
+}
+
+/** "$340.00, $348.00 and $360.00": three or more values of one kind in a list, the declared one among them. */
+function inAList(tokens: string[], spans: ClaimSpan[]): boolean {
+  if (spans.length < 3 || !spans.some((sp) => sp.match)) return false;
+  const ordered = [...spans].sort((a, b) => a.start - b.start);
+  let run = 1;
+  for (let k = 1; k < ordered.length; k++) {
+    const between = tokens.slice(ordered[k - 1].end, ordered[k].start);
+    run = between.length <= 2 && between.every((t) => t === ',' || t === 'and' || t === 'or') ? run + 1 : 1;
+    if (run >= 3) return true;
+  }
+  return false;
 }

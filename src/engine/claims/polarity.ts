@@ -17,7 +17,10 @@ import { clauseIds, hardSegment } from './clauses';
  * the main clause depends on it; and "?" or a reference to another customer reaches over the sentence.
  */
 
-const NEGATORS = new Set(['not', 'no', 'never', 'none', 'nothing', 'nobody', 'neither', 'nor', 'cannot', 'unable', 'skip', 'skipped', 'refuse', 'refused', 'declined']);
+const NEGATORS = new Set([
+  'not', 'no', 'never', 'none', 'nothing', 'nobody', 'neither', 'nor', 'cannot', 'unable', 'skip', 'skipped', 'refuse', 'refused',
+  'declined', 'impossible', 'denied',
+]);
 /** Negative words that do not deny: bounds ("no later than") and emphasis ("not only"). */
 const NOT_DENIALS: string[][] = [
   ['no', 'later', 'than'], ['no', 'more', 'than'], ['not', 'later', 'than'], ['not', 'more', 'than'], ['no', 'longer', 'than'],
@@ -43,6 +46,9 @@ const DECISIONS = new Set([
   'determine', 'determines', 'hear', 'hears', 'receive', 'receives', 'through', 'processed', 'approved',
 ]);
 const CONDITIONALS = new Set(['if', 'unless', 'assuming', 'provided', 'suppose', 'supposing']);
+const COURTESY = new Set(['confirm', 'let', 'inform', 'update', 'say', 'reassure', 'tell', 'apologise', 'apologize', 'thank', 'assure']);
+const QUESTION_OPENERS = new Set(['have', 'has', 'had', 'did', 'do', 'does', 'is', 'are', 'was', 'were', 'can', 'could', 'will', 'would', 'shall', 'should']);
+const CUSTOMER_ACTS = new Set(['reply', 'respond', 'confirm', 'send', 'click', 'call', 'tell', 'answer', 'approve']);
 const INVERTED = new Set(['should', 'shall', 'can', 'could', 'would', 'will', 'do', 'did', 'may']);
 const SUBJECTS = new Set(['we', 'you', 'i', 'it', 'that', 'this', 'the', 'they', 'there', 'everything', 'anything']);
 const IMPERATIVES = new Set([
@@ -57,15 +63,27 @@ const REFERENT_CONTRAST = new Set(['original', 'originally', 'previous', 'previo
 const USUAL = new Set(['usual', 'standard', 'normal', 'regular', 'typical']);
 /** Cues that withdraw what the reply said before them; kept narrow ("charged in error" withdraws nothing). */
 const RETRACTIONS: string[][] = [
-  ['scratch', 'that'], ['correction', ':'], ['correction', ','], ['correction', '-'], ['sent', 'in', 'error'],
+  ['scratch', 'that'], ['correction', ':'], ['correction', ','], ['correction', '-'], ['email', 'was', 'sent', 'in', 'error'],
+  ['message', 'was', 'sent', 'in', 'error'], ['reply', 'was', 'sent', 'in', 'error'], ['sent', 'to', 'you', 'in', 'error'],
   ['drafted', 'in', 'error'], ['please', 'disregard'], ['so', 'disregard'], ['disregard', 'that'], ['disregard', 'this'],
   ['disregard', 'my'], ['disregard', 'the', 'above'], ['disregard', 'the', 'previous'], ['please', 'ignore', 'my'],
   ['please', 'ignore', 'that'], ['please', 'ignore', 'the', 'previous'], ['please', 'ignore', 'the', 'above'],
   ['ignore', 'my', 'previous'], ['on', 'second', 'thought'], ['drafted', 'for', 'another'], ['meant', 'for', 'another'],
-  ['not', 'meant', 'for', 'you'], ['retract'], ['none', 'of', 'this'], ['none', 'of', 'that'], ['none', 'of', 'the', 'above'],
-  ['fallen', 'through'], ['fell', 'through'], ['called', 'off'], ['withdraw', 'that'], ['withdrawing', 'that'],
+  ['not', 'meant', 'for', 'you'], ['retract'], ['none', 'of', 'this', 'applies'], ['none', 'of', 'that', 'applies'],
+  ['none', 'of', 'the', 'above', 'applies'], ['none', 'of', 'the', 'above', 'is'], ['has', 'fallen', 'through'], ['have', 'fallen', 'through'],
+  ['plan', 'fell', 'through'], ['been', 'called', 'off'], ['withdraw', 'that'], ['withdrawing', 'that'],
   ['withdraw', 'this'], ['withdrawing', 'this'], ['take', 'that', 'back'], ['taking', 'that', 'back'],
   ['ignore', 'everything'], ['disregard', 'everything'], ['ignore', 'all', 'of', 'the', 'above'], ['scratch', 'the'],
+  ['forget', 'everything'], ['forget', 'what', 'i'], ['forget', 'the', 'above'], ['forget', 'my', 'previous'], ['ignore', 'the', 'last'],
+  ['disregard', 'the', 'last'], ['previous', 'email', 'was', 'sent'], ['sent', 'to', 'you', 'by', 'mistake'],
+  ['ignore', 'the', 'first', 'part'], ['disregard', 'the', 'first', 'part'], ['ignore', 'the', 'earlier', 'part'],
+];
+/** Disclaimers that leave everything said before them undecided: "These figures may change and are not final." */
+const DISCLAIMERS: string[][] = [
+  ['may', 'change'], ['might', 'change'], ['could', 'change'], ['subject', 'to', 'change'], ['not', 'final'], ['are', 'provisional'],
+  ['is', 'provisional'], ['estimates', 'only'], ['not', 'binding'], ['not', 'confirmed', 'yet'], ['nothing', 'is', 'confirmed'],
+  ['nothing', 'has', 'been', 'processed'], ['nothing', 'has', 'been', 'done'], ["can't", 'promise'], ['cannot', 'promise'],
+  ['no', 'promises'],
 ];
 
 function phraseAt(tokens: string[], i: number, phrase: string[]): boolean {
@@ -99,6 +117,9 @@ export function isHedge(token: string): boolean {
 
 export function isNegator(tokens: string[], i: number): boolean {
   const t = tokens[i];
+  // "We have yet to refund", "we failed to lock": not done, as plainly as "not".
+  if (t === 'yet' && tokens[i + 1] === 'to' && ['have', 'has', 'are', 'is', "we've", "i've"].includes(tokens[i - 1] ?? '')) return true;
+  if ((t === 'failed' || t === 'fail' || t === 'fails') && tokens[i + 1] === 'to') return true;
   if (!(NEGATORS.has(t) || /n't$/.test(t))) return false;
   if (anyPhraseAt(tokens, i, NOT_DENIALS)) return false;
   if (boundAfter(tokens, i) >= 0) return false;
@@ -171,7 +192,8 @@ export function stanceOf(tokens: string[], valueStarts: Set<number>): Stance {
       i += forward.length - 1;
       continue;
     }
-    if (USUAL.has(t)) {
+    // (After "within" the usual window is this case's window: "within the usual 5-7 business days".)
+    if (USUAL.has(t) && !['within', 'in'].includes(tokens[i - 2] ?? '')) {
       // "the usual $50 goodwill credit", "the standard 3-5 business days": a value named as the norm, not this case's.
       for (let k = i + 1; k <= i + 2; k++) if (valueStarts.has(k)) mark(contrast, i, clauseRange(i)[1]);
     }
@@ -187,6 +209,13 @@ export function stanceOf(tokens: string[], valueStarts: Set<number>): Stance {
       mark(contrast, i, clauseRange(i)[1]);
       continue;
     }
+    // "I'd like to confirm that we've refunded...": a courtesy, not a doubt.
+    if ((/^i'd$/.test(t) || t === 'would') && tokens[i + 1] === 'like' && tokens[i + 2] === 'to' && COURTESY.has(tokens[i + 3] ?? '')) {
+      i += 3;
+      continue;
+    }
+    // "pending on your card" is where the refund is; "pending review" waits on one.
+    if (t === 'pending' && tokens[i + 1] === 'on') continue;
     // "You might have heard that refunds take 3 days": what the customer may have been told elsewhere, reported
     // rather than said or doubted (like a contrast: neither covers nor contradicts).
     if (['may', 'might', 'could'].includes(t) && tokens[i + 1] === 'have' && reportedAfter(tokens, i + 2)) {
@@ -205,7 +234,8 @@ export function stanceOf(tokens: string[], valueStarts: Set<number>): Stance {
       mark(hyp, a, b);
     }
     // "once we decide", "as soon as the carrier confirms the loss": the outcome waits on a decision.
-    if (t === 'once' || t === 'when' || t === 'after' || t === 'until' || phraseAt(tokens, i, ['as', 'soon', 'as'])) {
+    // ("locked until we confirm your identity" is how long, not a decision to wait for.)
+    if (t === 'once' || t === 'when' || t === 'after' || phraseAt(tokens, i, ['as', 'soon', 'as'])) {
       if (tokens.slice(i + 1, i + 6).some((w) => DECISIONS.has(w))) {
         const [a, b] = hardSegment(tokens, i);
         mark(hyp, a, b);
@@ -221,8 +251,8 @@ export function stanceOf(tokens: string[], valueStarts: Set<number>): Stance {
     const [a, b] = hardSegment(tokens, i);
     // "If you have any questions, let us know": the customer's own condition, answered by a request.
     // "if not, let us know", "if so, reply": elliptical conditions on what the customer sees.
-    const customer = ['you', 'anything', 'there', "there's", "anything's", "you're", "you'd", "you've", 'not', 'so'].includes(tokens[i + 1]);
-    if (customer) {
+    // Any such condition answered by a request ("If it hasn't arrived within 5-7 business days, just reply").
+    {
       let k = i + 1;
       while (k < b && tokens[k] !== ',') k++;
       if (k < b && IMPERATIVES.has(tokens[k + 1])) {
@@ -233,8 +263,11 @@ export function stanceOf(tokens: string[], valueStarts: Set<number>): Stance {
     mark(hyp, a, b);
   }
 
-  // A question asks; it states nothing.
-  if (tokens[n - 1] === '?' || tokens.slice(-3).includes('?')) mark(hyp, 0, n);
+  // A question asks; it states nothing. So does one written without its mark ("Have we locked your account.").
+  const askedByInversion = QUESTION_OPENERS.has(tokens[0]) && SUBJECTS.has(tokens[1] ?? '');
+  if (tokens[n - 1] === '?' || tokens.slice(-3).includes('?') || askedByInversion) mark(hyp, 0, n);
+  // "Reply YES and we'll lock your account": an offer that waits on the customer.
+  if (CUSTOMER_ACTS.has(tokens[0]) && tokens.slice(1, 8).some((t, k) => t === 'and' && /^(we|we'll|i'll|i)$/.test(tokens[k + 2] ?? ''))) mark(hyp, 0, n);
   if (aboutSomeoneElse(tokens)) mark(other, 0, n);
 
   const moods = tokens.map((_, i) => (other[i] ? 'o' : neg[i] ? 'n' : hyp[i] ? 'h' : contrast[i] ? 'c' : 'a'));
@@ -258,14 +291,31 @@ function aboutSomeoneElse(tokens: string[]): boolean {
       let k = i + 1;
       if (['to', 'for', 'on', 'in'].includes(tokens[k])) {
         k++;
-        if (tokens[k] === 'your' || tokens[k] === 'you' || tokens[k] === 'yours') return true;
-      } else if (tokens[k] === 'yours' || (tokens[k] === 'you' && [',', '.', ';', undefined].includes(tokens[k + 1]))) return true;
+        if (tokens[k] === 'you' || tokens[k] === 'yours') return true;
+      } else if ((tokens[k] === 'yours' && tokens[i - 2] !== 'ours') || (tokens[k] === 'you' && [',', '.', ';', undefined].includes(tokens[k + 1]))) return true;
     }
     // "..., but yours does not qualify": what was said is not this customer's case.
     if ((t === 'not' || /n't$/.test(t)) && /^qualif(y|ies)$/.test(tokens[i + 1] ?? '') && tokens.slice(Math.max(0, i - 4), i).some((w) => /^(you|yours|your)$/.test(w))) return true;
     // "..., but that doesn't apply to your order": what was said is not this customer's case.
     if ((t === 'not' || /n't$/.test(t)) && /^appl(y|ies)$/.test(tokens[i + 1] ?? '') && tokens[i + 2] === 'to' && /^(you|your)$/.test(tokens[i + 3] ?? '')) return true;
-    if (['another', 'different', 'other'].includes(t) && /^(customer|customer's|client|client's|account|order)$/.test(tokens[i + 1] ?? '')) return true;
+    if (['another', 'different', 'other'].includes(t) && /^(customer|customer's|client|client's)$/.test(tokens[i + 1] ?? '')) return true;
+  }
+  return false;
+}
+
+/** Whether the sentence disclaims what came before it ("These figures may change and are not final."). */
+export function disclaims(tokens: string[]): boolean {
+  for (let i = 0; i < tokens.length; i++) if (anyPhraseAt(tokens, i, DISCLAIMERS)) return true;
+  return false;
+}
+
+/** "Please disregard my previous email": a reply that withdraws the replies sent before it. */
+export function withdrawsEarlierReplies(tokens: string[]): boolean {
+  for (let i = 0; i < tokens.length; i++) {
+    // "...log in again as normal, everything is back the way it was": what was done is undone.
+    if (anyPhraseAt(tokens, i, [['back', 'the', 'way', 'it', 'was'], ['back', 'to', 'normal'], ['log', 'in', 'again', 'as', 'normal']])) return true;
+    if (!['disregard', 'ignore', 'forget', 'withdraw', 'retract'].includes(tokens[i])) continue;
+    if (tokens.slice(i + 1, i + 5).some((t) => /^(previous|earlier|last|prior|above)$/.test(t))) return true;
   }
   return false;
 }

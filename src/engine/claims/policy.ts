@@ -6,7 +6,7 @@ import { splitSentences, tokenize, isWord } from './text';
  *   - it carries a runbook marker ("When it applies:", "What to do:", "What to tell the customer", "Exceptions:",
  *     "[Internal]", "Agent notes", "per KB-...", a KB article id) - and so does the rest of its paragraph, which
  *     is the rest of the pasted block;
- *   - it opens with a policy's title (at least its first two words) followed by ":" - the shape of a pasted
+ *   - it opens with a policy's title (at least its first two words; three when what follows speaks to the customer) followed by ":" - the shape of a pasted
  *     summary such as "Duplicate charges on annual plans: ...";
  *   - it holds an internal code (snake_case such as refund_issued, or key=value fields);
  *   - or it is a near-verbatim copy (80% of its words, in order, forming 60% of the source) of a policy
@@ -26,7 +26,8 @@ export interface PreparedPolicy {
 }
 
 const MARKERS = [
-  /when it applies\s*:/, /what to do\s*:/, /what to tell the customer/, /^exceptions\s*:/, /\[internal\]/, /^internal\s*:/,
+  // Runbook headings, at the head of a line ("Here's what to do: nothing." is ordinary English).
+  /^when it applies\s*:/, /^what to do\s*:/, /what to tell the customer/, /^exceptions\s*:/, /\[internal\]/, /^internal\s*:/,
   /agent (notes|steps)/, /\[agent\b/, /\bper kb-/, /\bkb-[a-z]{2,4}-\d{2,4}\b/, /^(notes?|internal notes?) for (the )?agent/,
   // Written to the agent, not the customer: "Per policy: tell the customer that...".
   /^per (our |the )?(policy|runbook|procedure|guidelines?)\s*:/, /\btell (the )?customer\b/, /^policy (reference|says|states|text)\b/,
@@ -112,6 +113,8 @@ export function quotesPolicy(tokens: string[], p: PreparedPolicy): boolean {
 }
 
 /** "Duplicate charges on annual plans: ...", "KB-BIL-101 Duplicate charges ...: ...", "VSA-2291 s.4.2: ...". */
+const PERSONAL = new Set(['we', "we've", "we're", "we'll", 'our', 'us', 'you', 'your', "you'll", "you're", 'i', "i've", "i'm"]);
+
 function opensWithTitle(tokens: string[], titles: string[][]): boolean {
   let start = 0;
   while (start < tokens.length && (!isWord(tokens[start]) || /^kb-/.test(tokens[start]))) start++;
@@ -125,6 +128,11 @@ function opensWithTitle(tokens: string[], titles: string[][]): boolean {
       i++;
     }
     if (k < Math.min(2, title.length)) continue;
+    // Two words of a longer title make a label an honest reply also uses ("Suspicious login: we've locked your
+    // account"); they mark pasted text only when what follows speaks to no one ("Courier options: overnight ...").
+    const rest = tokens.slice(i);
+    const reportsAction = rest.some((t, j) => ['has', 'have', 'been', 'was', 'were'].includes(t) && /^[a-z]+ed$/.test(rest[j + 1] ?? ''));
+    if (k < Math.min(3, title.length) && (rest.some((t) => PERSONAL.has(t)) || reportsAction)) continue;
     // Skip a parenthesis after the title words, then require the colon.
     if (tokens[i] === '(') while (i < tokens.length && tokens[i] !== ')') i++;
     if (tokens[i] === ')') i++;

@@ -57,6 +57,8 @@ export function shapeOf(tokens: string[], implicitVerb = false): SentenceShape {
   const enough = english >= 2 || (english === 1 && words.length <= 8);
   // Five or more items between semicolons is a list whatever their length: prose rarely chains that many.
   if (tokens.filter((t) => t === ';').length >= 4) return 'not_a_sentence';
+  // "the refund of $348.00 and the 5-7 business days and the card and the plan": noun phrases strung on "and".
+  if (tokens.filter((t, k) => t === 'and' && ['the', 'a', 'an'].includes(tokens[k + 1] ?? '')).length >= 3) return 'not_a_sentence';
   if (verb && enough && english / words.length >= 0.15 && longestRun <= 8) return 'prose';
   if (verb && longestItem(tokens) <= 10 && longestRun <= 6 && !isKeywordList(tokens)) return 'telegraphic';
   return 'not_a_sentence';
