@@ -2943,7 +2943,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description Conflicts with the current state */
+            /** @description Several tenants have an episode with this id: name one with tenant=<slug> (admin key) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -2961,7 +2961,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description Validation failed; `details` names each bad field (a missing one as "<field> is required"); nothing was changed */
+            /** @description A query parameter breaks its rule; `details` names each; nothing was changed */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -2972,12 +2972,12 @@ export interface operations {
                      *       "code": "VALIDATION_FAILED",
                      *       "details": [
                      *         {
-                     *           "field": "action.ticket_id",
-                     *           "message": "action.ticket_id is required"
+                     *           "field": "tenant",
+                     *           "message": "tenant must be a tenant slug"
                      *         }
                      *       ],
                      *       "error": "Unprocessable Entity",
-                     *       "message": "action.ticket_id is required",
+                     *       "message": "tenant must be a tenant slug",
                      *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
                      *       "statusCode": 422
                      *     }

@@ -105,7 +105,11 @@ export class AuditController {
     summary: "The episode's logged actions scored again by the current grader on the task's current version (nothing is stored)",
   })
   @ApiOkResponse({ type: RescoreReportDto })
-  @ApiErrors(404, 409, 422)
+  @ApiErrors(
+    404,
+    { status: 409, description: 'Several tenants have an episode with this id: name one with tenant=<slug> (admin key)' },
+    TENANT_422,
+  )
   rescore(@CurrentPrincipal() principal: Principal, @Param('episode_id') episodeId: string, @Query() query: EpisodeRefQueryDto): Promise<RescoreReportDto> {
     return this.audit.rescore(principal, episodeId, query.tenant);
   }
