@@ -80,16 +80,35 @@ it('the access rules are the intended ones (a new route must be added here, and 
   });
 });
 
-it('the OpenAPI document declares security on every protected route and none on public ones', async () => {
+it('the OpenAPI document declares each route\'s access, and security from it: none on public routes, a key otherwise (or none, in open mode, except on /admin)', async () => {
+  const routes = routesOf(ctx.app.get(ModulesContainer));
+  const accessOf = new Map(routes.map((r) => [r.route.replace(/:(\w+)/g, '{$1}'), r.access]));
   const document = (await request(ctx.http).get('/openapi.json').expect(200)).body;
+  const keys = [{ bearer: [] }, { api_key: [] }, { basic: [] }];
   for (const [path, item] of Object.entries<any>(document.paths)) {
     for (const [method, operation] of Object.entries<any>(item)) {
-      const isPublic = ['/health', '/tasks', '/action_schema', '/metadata', '/schema', '/tools'].includes(path);
-      expect([`${method} ${path}`, operation.security ?? []]).toEqual([
-        `${method} ${path}`,
-        isPublic ? [] : [{ bearer: [] }, { api_key: [] }],
-      ]);
+      const access = accessOf.get(`${method.toUpperCase()} ${path}`);
+      const expected = access === 'public' ? [] : access === 'admin' ? keys : [...keys, {}];
+      expect([`${method} ${path}`, operation['x-access'], operation.security]).toEqual([`${method} ${path}`, access, expected]);
     }
   }
-  expect(Object.keys(document.components.securitySchemes).sort()).toEqual(['api_key', 'bearer']);
+  expect(Object.keys(document.components.securitySchemes).sort()).toEqual(['api_key', 'basic', 'bearer']);
+  // Keys are opaque strings, not JWTs.
+  expect(document.components.securitySchemes.bearer).toMatchObject({ type: 'http', scheme: 'bearer' });
+  expect(document.components.securitySchemes.bearer.bearerFormat).toBeUndefined();
+  expect(document.components.securitySchemes.basic).toMatchObject({ type: 'http', scheme: 'basic' });
+});
+
+it('with keys required, the document asks for a key on every route that is not public', async () => {
+  const keyed = await startTestApp(undefined, { REQUIRE_API_KEY: 'true', ADMIN_API_KEY: 'test-admin-key-0123456789abcdef', CHAIN_KEY: 'test-chain-key-0123456789abcdef0123456789' });
+  try {
+    const document = (await request(keyed.http).get('/openapi.json').expect(200)).body;
+    for (const item of Object.values<any>(document.paths)) {
+      for (const operation of Object.values<any>(item)) {
+        expect(operation.security.some((alternative: object) => Object.keys(alternative).length === 0)).toBe(false);
+      }
+    }
+  } finally {
+    await keyed.app.close();
+  }
 });

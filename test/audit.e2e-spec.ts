@@ -100,10 +100,31 @@ describe('GET /episodes', () => {
     [{ created_after: 'yesterday' }, 'created_after'],
     [{ cursor: 'not-a-cursor' }, 'cursor'],
     [{ sort: 'asc' }, 'sort'],
-    [{ tenant: 'other' }, 'tenant'],
+    [{ tenant: 'Not A Slug' }, 'tenant'],
+    [{ min_score: '' }, 'min_score'],
+    [{ limit: '0x10' }, 'limit'],
+    [{ limit: '1e-7' }, 'limit'],
+    [{ created_after: '2026-01-31' }, 'created_after'],
+    [{ created_before: '2026-01-31T10:00:00' }, 'created_before'],
+    [{ tag: 'not a tag!' }, 'tag'],
   ])('rejects %j with 422 naming %s', async (query, field) => {
     const res = await request(ctx.http).get('/episodes').set(bearer(reader)).query(query).expect(422);
     expect(res.body.details.map((d: any) => d.field)).toContain(field);
+  });
+
+  it('refuses a tenant= from a reader key with 403: only the admin key chooses a tenant', async () => {
+    const res = await request(ctx.http).get('/episodes').set(bearer(reader)).query({ tenant: 'other' }).expect(403);
+    expect(res.body.message).toMatch(/only the admin key/);
+  });
+
+  it('reads any RFC 3339 time, with its zone, and a bound outside 1970-9999 as the edge of that range', async () => {
+    const all = await allPages({}, 200);
+    expect(await allPages({ created_after: '1900-01-01T00:00:00Z' }, 200)).toHaveLength(all.length);
+    expect(await allPages({ created_before: '9999-12-31T23:59:59-12:00' }, 200)).toHaveLength(all.length);
+    expect(await allPages({ created_before: '1969-12-31T23:00:00-02:00' }, 200)).toHaveLength(0);
+    const pivot = new Date(all[100].created_at);
+    const shifted = new Date(pivot.getTime() + 2 * 3600_000).toISOString().replace('Z', '+02:00');
+    expect(await allPages({ created_after: shifted }, 200)).toEqual(await allPages({ created_after: pivot.toISOString() }, 200));
   });
 });
 

@@ -116,6 +116,9 @@ describe('POST /step', () => {
     ['a blank reply', { type: 'send_reply', message: '   ' }, 'action.message'],
     ['a refund with no amount', { type: 'resolve_ticket', resolution: 'refund_issued' }, 'action.amount'],
     ['an amount with 3 decimals', { type: 'resolve_ticket', resolution: 'refund_issued', amount: 1.005 }, 'action.amount'],
+    ['an amount of 0.005', { type: 'resolve_ticket', resolution: 'refund_issued', amount: 0.005 }, 'action.amount'],
+    ['an amount of 1e-7 (no decimal point as JavaScript writes it)', { type: 'resolve_ticket', resolution: 'refund_issued', amount: 1e-7 }, 'action.amount'],
+    ['an amount of 19.999', { type: 'resolve_ticket', resolution: 'credit_issued', amount: 19.999 }, 'action.amount'],
     ['a negative amount', { type: 'resolve_ticket', resolution: 'credit_issued', amount: -5 }, 'action.amount'],
     ['an amount where none is taken', { type: 'resolve_ticket', resolution: 'security_escalation', amount: 5 }, 'action.amount'],
     ['an unknown resolution', { type: 'resolve_ticket', resolution: 'refund_all' }, 'action.resolution'],
@@ -134,6 +137,27 @@ describe('POST /step', () => {
   it('rejects a body with no episode id or no action', async () => {
     const res = await request(http).post('/step').send({}).expect(422);
     expect(res.body.details.map((d: any) => d.field).sort()).toEqual(['action', 'episode_id']);
+  });
+
+  it.each([
+    ['a missing field', { type: 'open_ticket' }, [{ field: 'action.ticket_id', message: 'action.ticket_id is required' }]],
+    ['a field sent as null', { type: 'set_priority', priority: null }, [{ field: 'action.priority', message: 'action.priority is required' }]],
+    // Without a type nothing says which fields belong: only the type is reported, not the others as unknown.
+    ['a missing type', { ticket_id: 'T-1041' }, [{ field: 'action.type', message: 'action.type is required' }]],
+    ['a refund without its amount', { type: 'resolve_ticket', resolution: 'refund_issued' }, [{ field: 'action.amount', message: 'action.amount is required' }]],
+  ])('names %s as "<path> is required"', async (_name, action, details) => {
+    const res = await request(http).post('/step').send({ episode_id: episodeId, action }).expect(422);
+    expect(res.body.details).toEqual(details);
+    expect(res.body.message).toBe(details[0].message);
+  });
+
+  it.each([19.99, 0.07, 0.29, 0.57, 348, 1234.56])('takes an amount of %p and logs it exactly as sent', async (amount) => {
+    const id = (await resetEpisode({ task_id: 'billing_duplicate_charge', seed: 1 })).episode_id;
+    const action = { type: 'resolve_ticket', resolution: 'refund_issued', amount };
+    await request(http).post('/step').send({ episode_id: id, action }).expect(200);
+    const state = (await request(http).get(`/state/${id}`).expect(200)).body;
+    expect(state.actions[0].action).toEqual(action);
+    expect(JSON.stringify(state.actions[0].action.amount)).toBe(JSON.stringify(amount));
   });
 
   it('an action that cannot apply uses a step and says why', async () => {

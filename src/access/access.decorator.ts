@@ -1,6 +1,5 @@
 import { applyDecorators, SetMetadata } from '@nestjs/common';
-import { ApiBearerAuth, ApiForbiddenResponse, ApiSecurity, ApiTooManyRequestsResponse, ApiUnauthorizedResponse } from '@nestjs/swagger';
-import { ErrorBodyDto } from '../common/error-body.dto';
+import { ApiExtension } from '@nestjs/swagger';
 import type { KeyScope, Principal } from './principal';
 import { MergeRouteConfig } from './route-config';
 
@@ -19,8 +18,22 @@ export const ACCESS_METADATA = 'supportdesk:access';
 /** The same rule in the route's platform config, where authentication reads it before the body is parsed. */
 export const ACCESS_ROUTE_CONFIG = 'access';
 
+/** The security schemes of the OpenAPI document: the same key sent three ways. */
 export const BEARER_SCHEME = 'bearer';
 export const API_KEY_SCHEME = 'api_key';
+export const BASIC_SCHEME = 'basic';
+
+/** The OpenAPI extension naming an operation's access level; the document builder declares security and 401/403 from it. */
+export const ACCESS_EXTENSION = 'x-access';
+
+/** What each level asks of the caller, in words, for the document. */
+export const ACCESS_DESCRIPTIONS: Record<AccessLevel, string> = {
+  public: 'No key needed.',
+  agent: 'Needs an agent key (or no key, as the public tenant, when the server does not require keys).',
+  episode: 'Needs an agent key (the episodes it started) or a reader key (its tenant’s), or no key when the server does not require keys.',
+  audit: 'Needs a reader key (its tenant), the admin key (every tenant), or no key when the server does not require keys.',
+  admin: 'Needs the admin key.',
+};
 
 /** The key scopes (and the anonymous open-mode user) each level admits; the admin key is decided separately. */
 const SCOPES: Record<Exclude<AccessLevel, 'public' | 'admin'>, ReadonlyArray<KeyScope | 'anonymous'>> = {
@@ -43,19 +56,17 @@ export function accessRefusal(level: AccessLevel, principal: Principal): string 
     : 'an agent key reads only the episodes it started; audits, exports and statistics need a reader key';
 }
 
-/** On each route method (not on a controller: the HTTP platform reads route config from the handler only). */
+/**
+ * On each route method (not on a controller: the HTTP platform reads route config from the handler only). The
+ * level also goes into the OpenAPI document (`x-access`), from which its security and the 401/403 it can answer
+ * are declared.
+ */
 function rule(level: AccessLevel): MethodDecorator {
-  const secured =
-    level === 'public'
-      ? []
-      : [
-          ApiBearerAuth(BEARER_SCHEME),
-          ApiSecurity(API_KEY_SCHEME),
-          ApiUnauthorizedResponse({ description: 'Missing, unknown or revoked API key', type: ErrorBodyDto }),
-          ApiForbiddenResponse({ description: 'The key is not allowed on this route (its scope, or the admin key)', type: ErrorBodyDto }),
-          ApiTooManyRequestsResponse({ description: 'Over the rate limit, or too many failed authentications; Retry-After says when to retry', type: ErrorBodyDto }),
-        ];
-  return applyDecorators(SetMetadata(ACCESS_METADATA, level), MergeRouteConfig({ [ACCESS_ROUTE_CONFIG]: level }), ...secured) as MethodDecorator;
+  return applyDecorators(
+    SetMetadata(ACCESS_METADATA, level),
+    MergeRouteConfig({ [ACCESS_ROUTE_CONFIG]: level }),
+    ApiExtension(ACCESS_EXTENSION, level),
+  ) as MethodDecorator;
 }
 
 export const Access = {

@@ -1,15 +1,16 @@
 import { Controller, Get, Param, Query, Res } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
+import { ApiExtraModels, ApiOkResponse, ApiOperation, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { Access } from '../access/access.decorator';
 import { CurrentPrincipal } from '../access/current-principal.decorator';
 import type { Principal } from '../access/principal';
-import { ApiErrors } from '../common/api-errors.decorator';
+import { ApiErrors, queryValidation } from '../common/api-errors.decorator';
 import { AuditService } from './audit.service';
 import {
   EpisodeActionsDto,
   EpisodeDetailDto,
   EpisodePageDto,
+  ExportedEpisodeDto,
   StatsDto,
   RescoreReportDto,
   VerifyReportDto,
@@ -17,7 +18,11 @@ import {
 import { EpisodeRefQueryDto, ExportQueryDto, ListEpisodesQueryDto, StatsQueryDto } from './dto/episode-filters.dto';
 import { streamLines } from './stream-lines';
 
+const FILTER_422 = queryValidation('created_after', 'created_after must be an RFC 3339 date-time with a time zone, e.g. 2026-01-31T00:00:00Z');
+const TENANT_422 = queryValidation('tenant', 'tenant must be a tenant slug');
+
 @ApiTags('audit')
+@ApiExtraModels(ExportedEpisodeDto)
 @Controller()
 export class AuditController {
   constructor(private readonly audit: AuditService) {}
@@ -26,7 +31,7 @@ export class AuditController {
   @Get('episodes')
   @ApiOperation({ operationId: 'listEpisodes', summary: 'Past episodes, newest first, filtered, with cursor pagination' })
   @ApiOkResponse({ type: EpisodePageDto })
-  @ApiErrors(422)
+  @ApiErrors({ status: 404, description: 'No tenant with the slug given in `tenant` (admin key)', example: 'no tenant "robotics-lab"' }, FILTER_422)
   list(@CurrentPrincipal() principal: Principal, @Query() query: ListEpisodesQueryDto): Promise<EpisodePageDto> {
     return this.audit.list(principal, query);
   }
@@ -38,9 +43,14 @@ export class AuditController {
     operationId: 'exportEpisodes',
     summary: 'Stream matching episodes as JSON lines, each with its full trajectory (a training/eval dataset)',
   })
-  @ApiProduces('application/x-ndjson')
-  @ApiOkResponse({ description: 'One EpisodeSummary with an `actions` array per line', schema: { type: 'string' } })
-  @ApiErrors(422)
+  @ApiOkResponse({
+    description:
+      'JSON Lines (application/x-ndjson): one ExportedEpisodeDto per line, newest first; no lines when nothing matches. ' +
+      'The schema describes one line. Errors are found before the first line and answered as JSON like every error; ' +
+      'a failure after it cuts the stream short.',
+    content: { 'application/x-ndjson': { schema: { $ref: getSchemaPath(ExportedEpisodeDto) } } },
+  })
+  @ApiErrors({ status: 404, description: 'No tenant with the slug given in `tenant` (admin key)', example: 'no tenant "robotics-lab"' }, FILTER_422)
   async export(
     @CurrentPrincipal() principal: Principal,
     @Query() query: ExportQueryDto,
@@ -53,7 +63,11 @@ export class AuditController {
   @Get('episodes/:episode_id')
   @ApiOperation({ operationId: 'getEpisode', summary: 'Summary of one episode with its score components' })
   @ApiOkResponse({ type: EpisodeDetailDto })
-  @ApiErrors(404, 409, 422)
+  @ApiErrors(
+    404,
+    { status: 409, description: 'Several tenants have an episode with this id: name one with tenant=<slug> (admin key)' },
+    TENANT_422,
+  )
   get(@CurrentPrincipal() principal: Principal, @Param('episode_id') episodeId: string, @Query() query: EpisodeRefQueryDto): Promise<EpisodeDetailDto> {
     return this.audit.get(principal, episodeId, query.tenant);
   }
@@ -62,7 +76,11 @@ export class AuditController {
   @Get('episodes/:episode_id/actions')
   @ApiOperation({ operationId: 'getEpisodeActions', summary: 'The full action log with per-step reward, score and hash' })
   @ApiOkResponse({ type: EpisodeActionsDto })
-  @ApiErrors(404, 409, 422)
+  @ApiErrors(
+    404,
+    { status: 409, description: 'Several tenants have an episode with this id: name one with tenant=<slug> (admin key)' },
+    TENANT_422,
+  )
   actions(@CurrentPrincipal() principal: Principal, @Param('episode_id') episodeId: string, @Query() query: EpisodeRefQueryDto): Promise<EpisodeActionsDto> {
     return this.audit.actions(principal, episodeId, query.tenant);
   }
@@ -71,7 +89,11 @@ export class AuditController {
   @Get('episodes/:episode_id/verify')
   @ApiOperation({ operationId: 'verifyEpisode', summary: 'Check the hash chain and replay the log through the engine' })
   @ApiOkResponse({ type: VerifyReportDto })
-  @ApiErrors(404, 409, 422)
+  @ApiErrors(
+    404,
+    { status: 409, description: 'Several tenants have an episode with this id: name one with tenant=<slug> (admin key)' },
+    TENANT_422,
+  )
   verify(@CurrentPrincipal() principal: Principal, @Param('episode_id') episodeId: string, @Query() query: EpisodeRefQueryDto): Promise<VerifyReportDto> {
     return this.audit.verify(principal, episodeId, query.tenant);
   }
@@ -83,7 +105,11 @@ export class AuditController {
     summary: "The episode's logged actions scored again by the current grader on the task's current version (nothing is stored)",
   })
   @ApiOkResponse({ type: RescoreReportDto })
-  @ApiErrors(404, 409, 422)
+  @ApiErrors(
+    404,
+    { status: 409, description: 'Several tenants have an episode with this id: name one with tenant=<slug> (admin key)' },
+    TENANT_422,
+  )
   rescore(@CurrentPrincipal() principal: Principal, @Param('episode_id') episodeId: string, @Query() query: EpisodeRefQueryDto): Promise<RescoreReportDto> {
     return this.audit.rescore(principal, episodeId, query.tenant);
   }
@@ -92,7 +118,7 @@ export class AuditController {
   @Get('stats')
   @ApiOperation({ operationId: 'getStats', summary: 'Per-task counts, completion, mean/median score, success rate and component means' })
   @ApiOkResponse({ type: StatsDto })
-  @ApiErrors(422)
+  @ApiErrors({ status: 404, description: 'No tenant with the slug given in `tenant` (admin key)', example: 'no tenant "robotics-lab"' }, FILTER_422)
   stats(@CurrentPrincipal() principal: Principal, @Query() query: StatsQueryDto): Promise<StatsDto> {
     return this.audit.stats(principal, query);
   }

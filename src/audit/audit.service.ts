@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Principal } from '../access/principal';
-import { ConflictError, InvalidFieldError, NotFoundError } from '../common/errors/domain-errors';
+import { ConflictError, ForbiddenError, NotFoundError } from '../common/errors/domain-errors';
+import { parseDateTime } from '../common/field-rules';
 import { grade } from '../engine/grader';
 import type { EpisodeState } from '../engine/state';
 import { TaskCatalog } from '../tasks/task-catalog.service';
@@ -18,7 +19,7 @@ import type {
   VerifyReportDto,
 } from './dto/audit-responses.dto';
 import type { EpisodeFiltersDto, ListEpisodesQueryDto, StatsQueryDto } from './dto/episode-filters.dto';
-import { decodeCursor, encodeCursor } from './episode-cursor';
+import { decodeCursor, encodeCursor, EARLIEST_STORED_TIME, LATEST_STORED_TIME } from './episode-cursor';
 import { EpisodeVerifier } from './episode-verifier';
 import { summarizeHistogram } from './score-stats';
 import { presentActionLog, presentComponents, presentReplyDetails, toPoints, type EpisodeRowStatus } from '../episodes';
@@ -143,19 +144,18 @@ export class AuditService {
     };
   }
 
-  /** A tenant sees its own episodes; the admin key sees all, or one tenant's with `tenant=<slug>`. */
+  /**
+   * A tenant sees its own episodes; the admin key sees all, or one tenant's with `tenant=<slug>`. A well-formed
+   * `tenant` is refused for what it asks, not for its form: from another key it is not allowed (403), and a slug
+   * no tenant has is not found (404).
+   */
   private async scopeOf(principal: Principal, tenantSlug: string | undefined): Promise<AuditScope> {
     if (principal.kind === 'tenant') {
-      if (tenantSlug !== undefined) throw new InvalidFieldError('tenant', 'only the admin key may choose a tenant');
+      if (tenantSlug !== undefined) throw new ForbiddenError('only the admin key may choose a tenant (tenant=)');
       return { kind: 'tenant', tenantId: principal.tenantId };
     }
     if (tenantSlug === undefined) return { kind: 'all' };
-    try {
-      return { kind: 'tenant', tenantId: await this.tenants.tenantIdOf(tenantSlug) };
-    } catch (error) {
-      if (error instanceof NotFoundError) throw new InvalidFieldError('tenant', error.message);
-      throw error;
-    }
+    return { kind: 'tenant', tenantId: await this.tenants.tenantIdOf(tenantSlug) };
   }
 
   /**
@@ -182,11 +182,21 @@ function toFilters(query: EpisodeFiltersDto): EpisodeFilters {
     agent: query.agent,
     runLabel: query.run_label,
     tag: query.tag,
-    createdAfter: query.created_after === undefined ? undefined : new Date(query.created_after),
-    createdBefore: query.created_before === undefined ? undefined : new Date(query.created_before),
+    createdAfter: storedTimeBound(query.created_after),
+    createdBefore: storedTimeBound(query.created_before),
     minScoreMilli: query.min_score === undefined ? undefined : Math.round(query.min_score * 1000),
     maxScoreMilli: query.max_score === undefined ? undefined : Math.round(query.max_score * 1000),
   };
+}
+
+/**
+ * A time filter as a bound the database compares: any RFC 3339 time is accepted, and one before 1970 or after 9999
+ * (outside what stored times can be) is moved to the edge of that range, which changes no answer.
+ */
+function storedTimeBound(text: string | undefined): Date | undefined {
+  if (text === undefined) return undefined;
+  const time = parseDateTime(text)!.getTime();
+  return new Date(Math.min(Math.max(time, EARLIEST_STORED_TIME.getTime()), LATEST_STORED_TIME.getTime()));
 }
 
 export function presentSummary(episode: EpisodeSummaryRow): EpisodeSummaryDto {

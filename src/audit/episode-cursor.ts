@@ -17,6 +17,10 @@ export function decodeCursor(raw: string): EpisodeCursor {
   }
 }
 
+/** The range of times the database holds (stored timestamps are four-digit years since 1970). */
+export const EARLIEST_STORED_TIME = new Date('1970-01-01T00:00:00.000Z');
+export const LATEST_STORED_TIME = new Date('9999-12-31T23:59:59.999Z');
+
 /** Whether a date is one the database holds (stored timestamps are four-digit years since 1970). */
 export function isStoredTimeRange(date: Date): boolean {
   const year = date.getUTCFullYear();

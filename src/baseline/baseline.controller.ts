@@ -17,7 +17,7 @@ export class BaselineController {
   @HttpCode(200)
   @ApiOperation({ operationId: 'runBaseline', summary: 'Run the built-in heuristic policy on tasks as persisted episodes' })
   @ApiOkResponse({ type: BaselineResponseDto })
-  @ApiErrors(400, 413, 415, 422)
+  @ApiErrors({ status: 422, example: 'task_ids must contain no more than 20 elements', field: 'task_ids' }, { status: 429, description: 'Over a rate limit, or the tenant already holds MAX_ACTIVE_EPISODES_PER_TENANT active episodes; `Retry-After` says when to come back (for the rate limits)' })
   run(@CurrentCaller() caller: EpisodeCaller, @Body() body: BaselineRequestDto): Promise<BaselineResponseDto> {
     return this.baseline.run(caller, body.task_ids);
   }

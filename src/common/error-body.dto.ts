@@ -4,21 +4,25 @@ import { ERROR_CODES, type ErrorCode } from './errors/error-translator';
 export class ErrorDetailDto {
   /** Dotted path of the offending field, e.g. "action.ticket_id". */
   field!: string;
+  /** What is wrong with it, e.g. "action.ticket_id is required". */
   message!: string;
 }
 
-/** The one error body of the whole service. */
+/**
+ * The one error body of the whole service. Each response of the document carries an example of its own status;
+ * the schema has none, so no example of one status stands for all.
+ */
 export class ErrorBodyDto {
-  @ApiProperty({ example: 422 })
+  @ApiProperty({ type: 'integer', description: 'The HTTP status of the response, repeated.' })
   statusCode!: number;
-  @ApiProperty({ example: 'Unprocessable Entity' })
+  @ApiProperty({ description: 'The standard reason phrase of the status ("Not Found").' })
   error!: string;
-  @ApiProperty({ enum: [...ERROR_CODES], enumName: 'ErrorCode', example: 'VALIDATION_FAILED', description: 'What went wrong, in a stable machine-readable form.' })
+  @ApiProperty({ enum: [...ERROR_CODES], enumName: 'ErrorCode', description: 'What went wrong, in a stable machine-readable form.' })
   code!: ErrorCode;
-  @ApiProperty({ example: 'action.type must be one of: open_ticket, search_policy, …' })
+  @ApiProperty({ description: 'What went wrong, for people; for a 422, each bad field with its problem.' })
   message!: string;
-  @ApiProperty({ type: () => [ErrorDetailDto], required: false })
+  @ApiProperty({ type: () => [ErrorDetailDto], required: false, description: 'With 422: every bad field.' })
   details?: ErrorDetailDto[];
-  @ApiProperty({ example: '6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f', description: 'The request id (also in the x-request-id response header), to find the request in the server log.' })
+  @ApiProperty({ description: 'The request id (also in the x-request-id response header), to find the request in the server log.' })
   request_id!: string;
 }

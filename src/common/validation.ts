@@ -1,11 +1,17 @@
 import { ValidationPipe, type ArgumentMetadata, type ValidationError } from '@nestjs/common';
 import { ValidationFailedError, type FieldProblem } from './errors/domain-errors';
 
-/** Flattens class-validator's tree into `field: message` pairs with dotted paths. */
+/**
+ * Flattens class-validator's tree into `field: message` pairs with dotted paths. A required field that is missing
+ * (or null, which means the same) is reported as such ("action.ticket_id is required"), not by the first rule its
+ * absence happens to break ("ticket_id must be a string").
+ */
 export function flattenValidationErrors(errors: ValidationError[], parent = ''): FieldProblem[] {
   return errors.flatMap((error) => {
     const field = parent ? `${parent}.${error.property}` : error.property;
-    const own = Object.values(error.constraints ?? {}).map((message) => ({ field, message }));
+    const constraints = Object.values(error.constraints ?? {});
+    const missing = error.value === undefined && constraints.length > 0;
+    const own = missing ? [{ field, message: `${field} is required` }] : constraints.map((message) => ({ field, message }));
     return [...own, ...flattenValidationErrors(error.children ?? [], field)];
   });
 }
@@ -23,7 +29,8 @@ export function createValidationPipe(): ValidationPipe {
     stopAtFirstError: true,
     transform: true,
     transformOptions: { enableImplicitConversion: false },
-    validationError: { target: false, value: false },
+    // The value is kept only to tell a missing field from a wrong one; no message repeats it.
+    validationError: { target: false, value: true },
     exceptionFactory: (errors) => new ValidationFailedError(flattenValidationErrors(errors)),
   });
 }

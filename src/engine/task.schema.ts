@@ -1,7 +1,9 @@
 import { z } from 'zod';
+import { hasAtMostDecimals } from './decimals';
 import {
   CUSTOMER_TIERS,
   DIFFICULTIES,
+  LIMITS,
   PRIORITIES,
   RESOLUTION_CODES,
   RESOLUTIONS_ALLOWING_AMOUNT,
@@ -66,7 +68,13 @@ const answerKeySchema = z.strictObject({
   team: z.enum(TEAMS),
   resolution: z.strictObject({
     code: z.enum(RESOLUTION_CODES),
-    amount: z.number().nonnegative().multipleOf(0.01).optional(),
+    // Cents, decided on the number as written: zod's multipleOf(0.01) is a float test with a tolerance, which
+    // takes 5e-324 and 0.30000000000000004 for whole cents.
+    amount: z
+      .number()
+      .nonnegative()
+      .refine((value) => hasAtMostDecimals(value, LIMITS.amountDecimals), `must have at most ${LIMITS.amountDecimals} decimals`)
+      .optional(),
   }),
   /** What the customer must be told, as typed claims (grader version 2). */
   reply_claims: z.array(replyClaimSchema).min(1).optional(),

@@ -61,6 +61,8 @@ export const LIMITS = {
   queryLengthCeiling: 1000,
   messageLengthCeiling: 8000,
   maxAmount: 1_000_000,
+  /** Money has at most this many decimals (cents). */
+  amountDecimals: 2,
   searchResults: 5,
   recentActions: 8,
 } as const;

@@ -19,7 +19,7 @@ export class EpisodesController {
   @HttpCode(200)
   @ApiOperation({ operationId: 'reset', summary: 'Start an episode (an empty body starts the easy task)' })
   @ApiOkResponse({ type: ResetResponseDto })
-  @ApiErrors(400, 409, 413, 415, 422, 503)
+  @ApiErrors({ status: 409, description: 'This tenant already has an episode with this episode_id' }, { status: 422, example: 'each tag must be 1-64 letters, digits, "_", "-", "." or ":"', field: 'tags' }, { status: 429, description: 'Over a rate limit, or the tenant already holds MAX_ACTIVE_EPISODES_PER_TENANT active episodes; `Retry-After` says when to come back (for the rate limits)' })
   reset(@CurrentCaller() caller: EpisodeCaller, @Body() body: ResetRequestDto): Promise<ResetResponseDto> {
     return this.episodes.reset(caller, body);
   }
@@ -29,7 +29,14 @@ export class EpisodesController {
   @HttpCode(200)
   @ApiOperation({ operationId: 'step', summary: 'Apply one action to an episode' })
   @ApiOkResponse({ type: StepResponseDto })
-  @ApiErrors(400, 404, 409, 413, 415, 422, 503)
+  @ApiErrors(
+    404,
+    {
+      status: 409,
+      description: 'The episode is finished or expired, or this request_id was used for a different action',
+    },
+    422,
+  )
   step(@CurrentCaller() caller: EpisodeCaller, @Body() body: StepRequestDto): Promise<StepResponseDto> {
     return this.episodes.step(caller, body.episode_id, body.action, body.request_id);
   }
@@ -41,7 +48,7 @@ export class EpisodesController {
     summary: "State of the caller's most recent episode (for clients without a session, as OpenEnv's HTTP mode)",
   })
   @ApiOkResponse({ type: EpisodeStateDto })
-  @ApiErrors(404)
+  @ApiErrors({ status: 404, description: 'The caller has no episode yet', example: 'no episode yet; start one with POST /reset' })
   latestState(@CurrentCaller() caller: EpisodeCaller): Promise<EpisodeStateDto> {
     return this.episodes.latestState(caller);
   }

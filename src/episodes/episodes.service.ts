@@ -2,6 +2,7 @@ import { randomInt, randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { canonicalJson, sha256Hex } from '../common/canonical-json';
 import { ConflictError, InvalidFieldError, NotFoundError } from '../common/errors/domain-errors';
+import { codePointLength } from '../common/field-rules';
 import type { EpisodeCaller } from '../access/principal';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { canonicalAction, type Action } from '../engine/actions';
@@ -92,10 +93,10 @@ export class EpisodesService {
 
   /** Reply and query limits are configuration, so they are checked here rather than in the static DTO. */
   private checkConfiguredLimits(action: Action): void {
-    if (action.type === 'send_reply' && action.message.length > this.config.maxMessageLength) {
+    if (action.type === 'send_reply' && codePointLength(action.message) > this.config.maxMessageLength) {
       throw new InvalidFieldError('action.message', `message must be at most ${this.config.maxMessageLength} characters`);
     }
-    if (action.type === 'search_policy' && action.query.length > this.config.maxQueryLength) {
+    if (action.type === 'search_policy' && codePointLength(action.query) > this.config.maxQueryLength) {
       throw new InvalidFieldError('action.query', `query must be at most ${this.config.maxQueryLength} characters`);
     }
   }

@@ -18,7 +18,7 @@ export class GraderController {
   @HttpCode(200)
   @ApiOperation({ operationId: 'grade', summary: 'Score an episode with a per-component explanation' })
   @ApiOkResponse({ type: GradeResponseDto })
-  @ApiErrors(400, 404, 413, 415, 422)
+  @ApiErrors(404, { status: 422, example: 'episode_id is required', field: 'episode_id' })
   grade(@CurrentCaller() caller: EpisodeCaller, @Body() body: GraderRequestDto): Promise<GradeResponseDto> {
     return this.episodes.grade(caller, body.episode_id);
   }

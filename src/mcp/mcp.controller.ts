@@ -1,9 +1,10 @@
 import { Controller, Delete, Get, HttpCode, Post, Req, Res } from '@nestjs/common';
-import { ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Access } from '../access/access.decorator';
 import { MergeRouteConfig } from '../access/route-config';
+import { ApiJsonRpcClose, ApiJsonRpcPost, ApiJsonRpcStream } from '../common/api-json-rpc.decorator';
 import { CurrentCaller } from '../access/current-principal.decorator';
 import type { EpisodeCaller } from '../access/principal';
 import { isJsonRpcMessage, JSON_RPC, JSON_RPC_ROUTE, rpcError } from '../common/json-rpc';
@@ -36,8 +37,7 @@ export class McpController {
     operationId: 'mcp',
     summary: 'Model Context Protocol (JSON-RPC 2.0, streamable HTTP): initialize, tools/list, tools/call',
   })
-  @ApiBody({ schema: { type: 'object', additionalProperties: true, description: 'A JSON-RPC 2.0 message' } })
-  @ApiOkResponse({ schema: { type: 'object', additionalProperties: true, description: 'A JSON-RPC 2.0 response' } })
+  @ApiJsonRpcPost()
   async post(@CurrentCaller() caller: EpisodeCaller, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     const body = request.body;
     const id = (body as { id?: unknown })?.id;
@@ -91,6 +91,7 @@ export class McpController {
   @Access.Agent()
   @Get()
   @ApiOperation({ operationId: 'mcpStream', summary: 'MCP server-to-client stream of a session (mcp-session-id header)' })
+  @ApiJsonRpcStream()
   async stream(@CurrentCaller() caller: EpisodeCaller, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     await this.forward(caller, request, reply);
   }
@@ -98,6 +99,7 @@ export class McpController {
   @Access.Agent()
   @Delete()
   @ApiOperation({ operationId: 'mcpClose', summary: 'End an MCP session (mcp-session-id header)' })
+  @ApiJsonRpcClose()
   async close(@CurrentCaller() caller: EpisodeCaller, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     await this.forward(caller, request, reply);
   }

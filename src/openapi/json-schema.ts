@@ -6,8 +6,10 @@ const COMPONENT_PREFIX = '#/components/schemas/';
 
 /**
  * Turns a schema from the OpenAPI document (and every component it references) into a standalone JSON Schema
- * (2020-12): refs point into `$defs`, `nullable` becomes a "null" type, `example` becomes `examples`,
- * and a discriminator keeps only its property name.
+ * (2020-12): refs point into `$defs`, `nullable` becomes a "null" type, `example` becomes `examples`, a
+ * discriminator keeps only its property name, and the document's extensions (`x-…`, such as
+ * `x-max-decimal-places`, which the description also states) are left out, since strict validators and tool-use
+ * modes refuse keywords they do not know.
  */
 export function toJsonSchema(document: OpenAPIObject, schema: Json, title: string): Record<string, Json> {
   const components = (document.components?.schemas ?? {}) as Record<string, Json>;
@@ -36,7 +38,7 @@ function convert(node: Json, include: (name: string) => void): Json {
       const name = value.slice(COMPONENT_PREFIX.length);
       include(name);
       out.$ref = `#/$defs/${name}`;
-    } else if (key === 'nullable') {
+    } else if (key === 'nullable' || key.startsWith('x-')) {
       continue;
     } else if (key === 'example') {
       out.examples = [value];

@@ -1,60 +1,161 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
-import { API_KEY_SCHEME, BEARER_SCHEME } from '../access/access.decorator';
+import { ACCESS_DESCRIPTIONS, ACCESS_EXTENSION, API_KEY_SCHEME, BASIC_SCHEME, BEARER_SCHEME, type AccessLevel } from '../access/access.decorator';
+import { errorResponseObject } from '../common/api-errors.decorator';
+import { JSON_RPC_EXTENSION, JSON_RPC_SCHEMAS } from '../common/api-json-rpc.decorator';
 import { APP_VERSION } from '../common/app-version';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
+import { RESOLUTION_CODES, RESOLUTIONS_ALLOWING_AMOUNT, RESOLUTIONS_REQUIRING_AMOUNT } from '../engine/vocabulary';
+import { inCatalogueOrder, loadTaskFiles } from '../tasks/task-files';
 
 const DESCRIPTION =
   'SupportDesk is a deterministic, persisted customer-support environment for training and evaluating agents. ' +
   'Reset an episode on a task, step it with typed actions, and read observations, partial-progress rewards and ' +
-  'an explained grade.';
+  'an explained grade.\n\nEvery error has one body (`ErrorBody`); every operation lists each status it can answer, ' +
+  'including those of the HTTP layer: 401/403 (keys, and a Host or browser Origin not in ALLOWED_HOSTS), 429 (rate ' +
+  'limits), 400/413/415 (bodies), 503 (the database busy or the server shutting down).';
+
+type Operation = {
+  security?: Record<string, string[]>[];
+  responses: Record<string, unknown>;
+  requestBody?: { required?: boolean; content: Record<string, { schema?: { $ref?: string } }> };
+  description?: string;
+  [ACCESS_EXTENSION]?: AccessLevel;
+  [JSON_RPC_EXTENSION]?: boolean;
+};
+type Schemas = Record<string, SchemaNode>;
+type SchemaNode = {
+  type?: string;
+  properties?: Record<string, SchemaNode>;
+  required?: string[];
+  items?: SchemaNode;
+  additionalProperties?: boolean | SchemaNode;
+  enum?: unknown[];
+  maxLength?: number;
+  not?: unknown;
+  $ref?: string;
+  [key: string]: unknown;
+};
+
+const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
 
 /**
- * Builds the OpenAPI document from the app's controllers and DTOs. Request schemas are closed
+ * Builds the OpenAPI document from the app's controllers and DTOs, then states what the HTTP layer does to every
+ * route (security, the statuses of its hooks) and what this server's configuration and task catalogue decide
+ * (length limits, task ids, anonymous access in open mode). Request schemas are closed
  * (`additionalProperties: false`) because the validation pipe rejects unknown fields.
  */
 export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
-  const config = new DocumentBuilder()
+  const config = app.get<AppConfig>(APP_CONFIG);
+  const builder = new DocumentBuilder()
     .setTitle('SupportDesk')
     .setDescription(DESCRIPTION)
     .setVersion(APP_VERSION)
     .setLicense('MIT', 'https://opensource.org/licenses/MIT')
     .addServer('/', 'The server this document was fetched from')
-    .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'A tenant API key, or the admin key' }, BEARER_SCHEME)
-    .addApiKey({ type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'The same key in a header' }, API_KEY_SCHEME)
-    .build();
-  const document = SwaggerModule.createDocument(app, config, {
+    .addSecurity(BEARER_SCHEME, {
+      type: 'http',
+      scheme: 'bearer',
+      description: 'An API key (a tenant key "sdk_…", or the admin key) as a bearer token. Keys are opaque strings, not JWTs.',
+    })
+    .addSecurity(API_KEY_SCHEME, { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'The same key in a header.' })
+    .addSecurity(BASIC_SCHEME, {
+      type: 'http',
+      scheme: 'basic',
+      description: 'HTTP Basic with the key as the password (the user name is ignored), as clients send for a base URL http://user:KEY@host.',
+    });
+  const document = SwaggerModule.createDocument(app, builder.build(), {
     operationIdFactory: (_controller: string, method: string) => method,
   });
+  const schemas = (document.components!.schemas ??= {}) as Schemas;
+  Object.assign(schemas, structuredClone(JSON_RPC_SCHEMAS));
   const requestSchemas = requestSchemaNames(document);
-  closeRequestSchemas(document, requestSchemas);
-  markOptionalFieldsNullable(document, requestSchemas);
-  declareCrossCuttingResponses(document);
-  applyConfiguredLimits(document, app.get<AppConfig>(APP_CONFIG));
+  closeRequestSchemas(schemas, requestSchemas);
+  markOptionalFieldsNullable(schemas, requestSchemas);
+  declareAmountRule(schemas);
+  applyConfiguredLimits(schemas, config);
+  applyTaskCatalogue(schemas, config);
+  declareHttpLayer(document, config);
   return document;
 }
 
+function operationsOf(document: OpenAPIObject): [string, Operation][] {
+  return Object.values(document.paths).flatMap((item) =>
+    METHODS.filter((method) => item[method]).map((method) => [method, item[method] as unknown as Operation] as [string, Operation]),
+  );
+}
+
 /**
- * What every route shares: public routes say explicitly that they need no credentials (`security: []`), and
- * every route can answer 429, since the rate limiter sits in front of all of them.
+ * What the HTTP layer does before (and around) every route, stated on each operation with an example of each
+ * status: the Host/Origin allow-list (403) and the rate limiter (429) everywhere; on routes that take a key, the
+ * key check (401, 403 for a key of the wrong scope) and the database behind it (503); on routes that read a body
+ * (DELETE too: the platform reads one if it is sent), the body parser (400, 413, 415). In open mode a request
+ * without a key is the public tenant, so the security of tenant routes allows none.
  */
-function declareCrossCuttingResponses(document: OpenAPIObject): void {
-  for (const item of Object.values(document.paths)) {
-    for (const method of ['get', 'post', 'put', 'patch', 'delete'] as const) {
-      const operation = item[method];
-      if (!operation) continue;
-      operation.security ??= [];
-      operation.responses['429'] ??= {
-        description: 'Too many requests for this tenant; Retry-After says when to retry',
-        content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBodyDto' } } },
-      };
+function declareHttpLayer(document: OpenAPIObject, config: AppConfig): void {
+  for (const [method, operation] of operationsOf(document)) {
+    const access = operation[ACCESS_EXTENSION];
+    if (!access) throw new Error(`an operation has no ${ACCESS_EXTENSION}: every route declares @Access`);
+    const secured = access !== 'public';
+    const keys: Record<string, string[]>[] = [{ [BEARER_SCHEME]: [] }, { [API_KEY_SCHEME]: [] }, { [BASIC_SCHEME]: [] }];
+    operation.security = !secured ? [] : config.requireApiKey || access === 'admin' ? keys : [...keys, {}];
+    operation.description = [operation.description, ACCESS_DESCRIPTIONS[access]].filter(Boolean).join('\n\n');
+    const add = (status: number, description?: string) => {
+      operation.responses[String(status)] ??= errorResponseObject(status, description);
+    };
+    if (secured) {
+      add(401);
+      add(
+        403,
+        'The key may not use this route (a reader key on a run, an agent key on an audit, a tenant key on /admin, the admin key on an episode), ' +
+          'or the Host header or a browser Origin is not allowed (ALLOWED_HOSTS, ALLOWED_ORIGINS)',
+      );
+      add(429, 'Over the tenant’s rate limit (RATE_LIMIT_PER_MINUTE), or too many failed authentications from this address; `Retry-After` says when to come back');
+      add(503);
+    } else {
+      add(403);
+      add(429, 'Over the rate limit of this client address (RATE_LIMIT_PER_MINUTE); `Retry-After` says when to come back');
     }
+    if ((operation.requestBody || method === 'delete') && !operation[JSON_RPC_EXTENSION]) {
+      const none = method === 'delete' ? ' (this route takes no body; one sent anyway is read)' : '';
+      add(400, `${errorResponseObject(400).description}${none}`);
+      add(413, `${errorResponseObject(413).description}${none}`);
+      add(415, `${errorResponseObject(415).description}${none}`);
+    }
+    // An empty body is an empty object: a body whose fields are all optional may be left out.
+    const body = operation.requestBody?.content['application/json']?.schema;
+    const bodySchema = body?.$ref ? (document.components!.schemas as Schemas)[body.$ref.replace('#/components/schemas/', '')] : undefined;
+    if (operation.requestBody && bodySchema && !(bodySchema.required ?? []).length) operation.requestBody.required = false;
   }
 }
 
+/**
+ * `amount` is required for some resolutions, optional for one and refused for the rest: stated as a `not` over
+ * the combinations the validator refuses (refunds and credits without an amount, or with null, which means none;
+ * an amount where none is accepted), from the same lists it uses. Validators apply it; generated types keep the
+ * plain object.
+ */
+function declareAmountRule(schemas: Schemas): void {
+  const action = schemas.ResolveTicketAction;
+  if (!action?.properties?.amount) throw new Error('ResolveTicketAction.amount is not in the OpenAPI document');
+  const refusing = RESOLUTION_CODES.filter((code) => !RESOLUTIONS_ALLOWING_AMOUNT.includes(code));
+  const requiring = [...RESOLUTIONS_REQUIRING_AMOUNT];
+  action.not = {
+    anyOf: [
+      {
+        type: 'object',
+        required: ['resolution'],
+        properties: { resolution: { enum: requiring } },
+        not: { type: 'object', required: ['amount'], properties: { amount: {} } },
+      },
+      { type: 'object', required: ['resolution', 'amount'], properties: { resolution: { enum: requiring }, amount: { not: { type: 'number' } } } },
+      { type: 'object', required: ['resolution', 'amount'], properties: { resolution: { enum: refusing }, amount: { type: 'number' } } },
+    ],
+  };
+}
+
 /** The DTOs carry hard ceilings; this server's configured limits (MAX_*_LENGTH) are what clients must meet. */
-function applyConfiguredLimits(document: OpenAPIObject, config: AppConfig): void {
-  const schemas = (document.components?.schemas ?? {}) as Record<string, { properties?: Record<string, { maxLength?: number }> }>;
+function applyConfiguredLimits(schemas: Schemas, config: AppConfig): void {
   const set = (schema: string, property: string, maxLength: number) => {
     const target = schemas[schema]?.properties?.[property];
     if (!target) throw new Error(`${schema}.${property} is not in the OpenAPI document`);
@@ -62,6 +163,24 @@ function applyConfiguredLimits(document: OpenAPIObject, config: AppConfig): void
   };
   set('SendReplyAction', 'message', config.maxMessageLength);
   set('SearchPolicyAction', 'query', config.maxQueryLength);
+}
+
+/**
+ * Task ids are those of this server's catalogue (TASKS_DIR): any other is refused, so the document says which.
+ * As a `pattern` of the ids rather than an `enum`: validators hold requests to exactly these ids, while clients
+ * generated from the document keep typing them as strings (a new task on the server breaks no client's build).
+ */
+function applyTaskCatalogue(schemas: Schemas, config: AppConfig): void {
+  const ids = inCatalogueOrder(loadTaskFiles(config.tasksDir)).map((entry) => entry.task.id);
+  const taskId = schemas.ResetRequestDto?.properties?.task_id;
+  const baselineIds = schemas.BaselineRequestDto?.properties?.task_ids?.items;
+  if (!taskId || !baselineIds) throw new Error('the task id fields are not in the OpenAPI document');
+  const pattern = `^(?:${ids.map((id) => id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})$`;
+  const known = `One of this server's tasks: ${ids.join(', ')} (GET /tasks); another id is refused (422).`;
+  for (const field of [taskId, baselineIds]) {
+    field.pattern = pattern;
+    field.description = [field.description, known].filter(Boolean).join(' ');
+  }
 }
 
 /** Schemas reachable from request bodies: what the validation pipe guards. */
@@ -96,30 +215,30 @@ function requestSchemaNames(document: OpenAPIObject): Set<string> {
  * pipe drops null fields before validating): documented as `nullable`, so clients generated from this document
  * and strict LLM tool schemas cut from it may send null.
  */
-function markOptionalFieldsNullable(document: OpenAPIObject, names: Set<string>): void {
-  const schemas = document.components?.schemas ?? {};
+function markOptionalFieldsNullable(schemas: Schemas, names: Set<string>): void {
   for (const name of names) {
-    const schema = schemas[name] as { properties?: Record<string, Record<string, unknown>>; required?: string[] };
+    const schema = schemas[name];
+    if (schema?.additionalProperties === true) continue; // an open envelope (JSON-RPC), not a DTO
     for (const [field, property] of Object.entries(schema?.properties ?? {})) {
       if (schema.required?.includes(field) || field === 'type') continue;
-      const target = typeof property.$ref === 'string' ? property : (property.allOf as Record<string, unknown>[] | undefined)?.[0];
+      const target = typeof property.$ref === 'string' ? property : (property.allOf as SchemaNode[] | undefined)?.[0];
       const ref = typeof target?.$ref === 'string' ? target.$ref : null;
       if (ref === null) {
         property.nullable = true;
         continue;
       }
       // A nullable reference (OpenAPI 3.0) wraps it, with the referenced schema's type beside `nullable`.
-      const referenced = schemas[ref.replace('#/components/schemas/', '')] as { type?: string } | undefined;
+      const referenced = schemas[ref.replace('#/components/schemas/', '')];
       const { $ref: _ref, ...rest } = property;
       schema.properties![field] = { ...rest, allOf: [{ $ref: ref }], ...(referenced?.type ? { type: referenced.type } : {}), nullable: true };
     }
   }
 }
 
-function closeRequestSchemas(document: OpenAPIObject, names: Set<string>): void {
-  const schemas = document.components?.schemas ?? {};
+/** Closed, unless the schema says otherwise (a JSON-RPC envelope is open: its params belong to each method). */
+function closeRequestSchemas(schemas: Schemas, names: Set<string>): void {
   for (const name of names) {
-    const schema = schemas[name] as { type?: string; properties?: unknown; additionalProperties?: boolean };
-    if (schema?.type === 'object' || schema?.properties) schema.additionalProperties = false;
+    const schema = schemas[name];
+    if ((schema?.type === 'object' || schema?.properties) && schema.additionalProperties === undefined) schema.additionalProperties = false;
   }
 }

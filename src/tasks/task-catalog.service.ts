@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import type { Task } from '../engine/task.schema';
 import type { TaskSummaryDto } from './dto/task-summary.dto';
-import { loadTaskFiles, parseTask, type LoadedTask } from './task-files';
+import { inCatalogueOrder, loadTaskFiles, parseTask, type LoadedTask } from './task-files';
 import { TaskVersionRepository } from './task-version.repository';
 
 export class UnknownTaskError extends Error {
@@ -58,10 +58,7 @@ export class TaskCatalog implements OnModuleInit {
 
   /** Current tasks, easy first, then by id. */
   list(): LoadedTask[] {
-    const order = { easy: 0, medium: 1, hard: 2 };
-    return [...this.current.values()].sort(
-      (a, b) => order[a.task.difficulty] - order[b.task.difficulty] || a.task.id.localeCompare(b.task.id),
-    );
+    return inCatalogueOrder([...this.current.values()]);
   }
 
   /** What clients may know about each task: never the answer key. */

@@ -45,9 +45,15 @@ describe('bad task content is refused with the file and the field named', () => 
     ['a target not in the inbox', (t: any) => (t.answer_key.target_ticket_id = 'T-9'), /answer_key\.target_ticket_id: "T-9" is not a ticket/],
     ['an unknown required article', (t: any) => (t.answer_key.required_article_ids = ['KB-X']), /answer_key\.required_article_ids\[0\]: "KB-X" is not an article/],
     ['a refund without amount', (t: any) => delete t.answer_key.resolution.amount, /answer_key\.resolution\.amount: refund_issued needs an amount/],
+    ['an amount with a third decimal', (t: any) => (t.answer_key.resolution.amount = 348.005), /answer_key\.resolution\.amount: must have at most 2 decimals/],
+    ['an amount a float tolerance would take for whole cents', (t: any) => (t.answer_key.resolution.amount = 0.30000000000000004), /answer_key\.resolution\.amount: must have at most 2 decimals/],
     ['a duplicate ticket id', (t: any) => (t.inbox[1].id = t.inbox[0].id), /ticket id "T-1038" appears twice/],
   ])('%s', (_name, mutate, message) => {
     expect(loadBroken(mutate)).toThrow(message);
+  });
+
+  it.each([19.99, 0.07, 0.29, 0.57, 348])('an amount of %p (2 decimals as written) is taken', (amount) => {
+    expect(loadBroken((t: any) => (t.answer_key.resolution.amount = amount))).not.toThrow();
   });
 
   it('a file whose name is not its id', () => {

@@ -46,3 +46,9 @@ export function loadTaskFiles(dir: string): LoadedTask[] {
     return loaded;
   });
 }
+
+/** The catalogue's order: easy first, then medium and hard; by id within a difficulty. */
+export function inCatalogueOrder(tasks: LoadedTask[]): LoadedTask[] {
+  const order = { easy: 0, medium: 1, hard: 2 };
+  return [...tasks].sort((a, b) => order[a.task.difficulty] - order[b.task.difficulty] || a.task.id.localeCompare(b.task.id));
+}

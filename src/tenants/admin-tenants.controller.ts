@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Access } from '../access/access.decorator';
-import { ApiErrors } from '../common/api-errors.decorator';
+import { ApiErrors, queryValidation } from '../common/api-errors.decorator';
 import {
   AdminEventListDto,
   AdminEventsQueryDto,
@@ -15,6 +15,8 @@ import {
 } from './dto/tenant.dto';
 import { TenantsService } from './tenants.service';
 
+const NO_TENANT = { status: 404, description: 'No tenant with this slug', example: 'no tenant "robotics-lab"' };
+
 @ApiTags('admin')
 @Controller('admin/tenants')
 export class AdminTenantsController {
@@ -25,7 +27,10 @@ export class AdminTenantsController {
   @HttpCode(200)
   @ApiOperation({ operationId: 'createTenant', summary: 'Create a tenant' })
   @ApiOkResponse({ type: TenantDto })
-  @ApiErrors(409, 422)
+  @ApiErrors(
+    { status: 409, description: 'A tenant with this slug exists', example: 'a record with that key already exists (is the id taken?)' },
+    { status: 422, example: 'slug must be 2-63 lowercase letters, digits or "-"', field: 'slug' },
+  )
   create(@Body() body: CreateTenantDto): Promise<TenantDto> {
     return this.tenants.create(body.slug, body.name);
   }
@@ -43,7 +48,7 @@ export class AdminTenantsController {
   @HttpCode(200)
   @ApiOperation({ operationId: 'issueApiKey', summary: 'Issue an API key for a tenant, agent or reader (the key is in this response only)' })
   @ApiOkResponse({ type: CreatedApiKeyDto })
-  @ApiErrors(404, 422)
+  @ApiErrors(NO_TENANT, { status: 422, example: 'name is required', field: 'name' })
   issueKey(@Param('slug') slug: string, @Body() body: CreateApiKeyDto): Promise<CreatedApiKeyDto> {
     return this.tenants.issueKey(slug, body.name, body.scope ?? 'agent');
   }
@@ -52,7 +57,7 @@ export class AdminTenantsController {
   @Get(':slug/keys')
   @ApiOperation({ operationId: 'listApiKeys', summary: "List a tenant's keys (prefixes only)" })
   @ApiOkResponse({ type: ApiKeyListDto })
-  @ApiErrors(404)
+  @ApiErrors(NO_TENANT)
   async listKeys(@Param('slug') slug: string): Promise<ApiKeyListDto> {
     return { keys: await this.tenants.listKeys(slug) };
   }
@@ -61,7 +66,7 @@ export class AdminTenantsController {
   @Delete(':slug/keys/:key_id')
   @ApiOperation({ operationId: 'revokeApiKey', summary: 'Revoke a key; it answers 401 from then on' })
   @ApiOkResponse({ type: ApiKeyDto })
-  @ApiErrors(404)
+  @ApiErrors({ status: 404, description: 'No such tenant, or no such key of it', example: 'tenant "robotics-lab" has no key "1f0e…"' })
   revokeKey(@Param('slug') slug: string, @Param('key_id') keyId: string): Promise<ApiKeyDto> {
     return this.tenants.revokeKey(slug, keyId);
   }
@@ -76,7 +81,7 @@ export class AdminEventsController {
   @Get()
   @ApiOperation({ operationId: 'listAdminEvents', summary: 'What the admin key did: tenants created, keys issued and revoked (newest first)' })
   @ApiOkResponse({ type: AdminEventListDto })
-  @ApiErrors(422)
+  @ApiErrors(queryValidation('limit', 'limit must not be greater than 1000'))
   async events(@Query() query: AdminEventsQueryDto): Promise<AdminEventListDto> {
     return { events: await this.tenants.events(query.limit ?? 100, query.before_id) };
   }

@@ -33,6 +33,11 @@ export class EpisodeDetailDto extends EpisodeSummaryDto {
   components!: ScoreComponentDto[];
 }
 
+/** One line of GET /episodes/export: an episode's summary with its whole action log. */
+export class ExportedEpisodeDto extends EpisodeSummaryDto {
+  actions!: ActionLogEntryDto[];
+}
+
 export class EpisodeActionsDto {
   episode_id!: string;
   actions!: ActionLogEntryDto[];

@@ -1,13 +1,25 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { IsIn, IsISO8601, IsNumber, IsOptional, IsString, Matches, Max, MaxLength, Min, ValidateBy } from 'class-validator';
-import { isStoredTimeRange } from '../episode-cursor';
+import { IsIn, IsInt, IsNumber, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
+import { DATE_TIME_PATTERN, IsDateTime, MaxChars, QueryNumber } from '../../common/field-rules';
 import { EPISODE_STATUSES, TAG_PATTERN, type EpisodeRowStatus } from '../../episodes';
+
+const TENANT_SLUG = /^[a-z0-9][a-z0-9-]{0,62}$/;
+
+/** What the document says of a date-time filter: RFC 3339 with a zone, in the exact form the server reads. */
+const dateTime = (description: string) =>
+  ({
+    required: false,
+    type: 'string',
+    format: 'date-time',
+    pattern: DATE_TIME_PATTERN.source,
+    example: '2026-01-31T00:00:00Z',
+    description: `${description} RFC 3339 with seconds and a time zone (Z or ±hh:mm); a date alone or a time without a zone is refused (422).`,
+  }) as const;
 
 /** Filters shared by the listing, the export and the statistics. All optional; all combine with AND. */
 export class EpisodeFiltersDto {
   @ApiProperty({ required: false, maxLength: 64 })
-  @MaxLength(64)
+  @MaxChars(64)
   @IsString()
   @IsOptional()
   task_id?: string;
@@ -18,53 +30,55 @@ export class EpisodeFiltersDto {
   status?: EpisodeRowStatus;
 
   @ApiProperty({ required: false, maxLength: 128 })
-  @MaxLength(128)
+  @MaxChars(128)
   @IsString()
   @IsOptional()
   agent?: string;
 
   @ApiProperty({ required: false, maxLength: 128 })
-  @MaxLength(128)
+  @MaxChars(128)
   @IsString()
   @IsOptional()
   run_label?: string;
 
-  @ApiProperty({ required: false, description: 'Episodes carrying this tag.' })
+  @ApiProperty({ required: false, pattern: TAG_PATTERN.source, description: 'Episodes carrying this tag.' })
   @Matches(TAG_PATTERN, { message: 'tag must be 1-64 letters, digits, "_", "-", "." or ":"' })
   @IsString()
   @IsOptional()
   tag?: string;
 
-  @ApiProperty({ required: false, format: 'date-time', description: 'Created at or after this time (ISO-8601).' })
-  @WithinStoredTimes()
-  @IsISO8601({ strict: true })
+  @ApiProperty(dateTime('Created at or after this time.'))
+  @IsDateTime()
   @IsOptional()
   created_after?: string;
 
-  @ApiProperty({ required: false, format: 'date-time', description: 'Created before this time (ISO-8601).' })
-  @WithinStoredTimes()
-  @IsISO8601({ strict: true })
+  @ApiProperty(dateTime('Created before this time.'))
+  @IsDateTime()
   @IsOptional()
   created_before?: string;
 
-  @ApiProperty({ required: false, minimum: 0, maximum: 1, description: 'Score at least this (0 to 1).' })
+  @ApiProperty({ required: false, type: 'number', minimum: 0, maximum: 1, description: 'Score at least this (0 to 1).' })
   @Max(1)
   @Min(0)
   @IsNumber({ allowNaN: false, allowInfinity: false })
-  @Type(() => Number)
+  @QueryNumber()
   @IsOptional()
   min_score?: number;
 
-  @ApiProperty({ required: false, minimum: 0, maximum: 1, description: 'Score at most this (0 to 1).' })
+  @ApiProperty({ required: false, type: 'number', minimum: 0, maximum: 1, description: 'Score at most this (0 to 1).' })
   @Max(1)
   @Min(0)
   @IsNumber({ allowNaN: false, allowInfinity: false })
-  @Type(() => Number)
+  @QueryNumber()
   @IsOptional()
   max_score?: number;
 
-  @ApiProperty({ required: false, description: 'Admin key only: restrict to one tenant (its slug).' })
-  @Matches(/^[a-z0-9][a-z0-9-]{0,62}$/, { message: 'tenant must be a tenant slug' })
+  @ApiProperty({
+    required: false,
+    pattern: TENANT_SLUG.source,
+    description: 'Admin key only (another key gets 403): restrict to one tenant (its slug; 404 if there is none).',
+  })
+  @Matches(TENANT_SLUG, { message: 'tenant must be a tenant slug' })
   @IsString()
   @IsOptional()
   tenant?: string;
@@ -72,8 +86,12 @@ export class EpisodeFiltersDto {
 
 /** One episode of an audit route: ids are unique within a tenant, so the admin key may have to name it. */
 export class EpisodeRefQueryDto {
-  @ApiProperty({ required: false, description: 'Admin key only: the tenant (its slug) whose episode this is, when several tenants use the id.' })
-  @Matches(/^[a-z0-9][a-z0-9-]{0,62}$/, { message: 'tenant must be a tenant slug' })
+  @ApiProperty({
+    required: false,
+    pattern: TENANT_SLUG.source,
+    description: 'Admin key only (another key gets 403): the tenant (its slug) whose episode this is, when several tenants use the id.',
+  })
+  @Matches(TENANT_SLUG, { message: 'tenant must be a tenant slug' })
   @IsString()
   @IsOptional()
   tenant?: string;
@@ -83,13 +101,17 @@ export class ListEpisodesQueryDto extends EpisodeFiltersDto {
   @ApiProperty({ required: false, type: 'integer', minimum: 1, maximum: 200, default: 50 })
   @Max(200)
   @Min(1)
-  @IsNumber({ allowNaN: false, maxDecimalPlaces: 0 })
-  @Type(() => Number)
+  @IsInt()
+  @QueryNumber()
   @IsOptional()
   limit?: number;
 
-  @ApiProperty({ required: false, description: 'The `next_cursor` of the previous page.' })
-  @MaxLength(200)
+  @ApiProperty({
+    required: false,
+    maxLength: 200,
+    description: 'The `next_cursor` of the previous page (opaque; a value this server did not issue is refused with 422).',
+  })
+  @MaxChars(200)
   @IsString()
   @IsOptional()
   cursor?: string;
@@ -103,11 +125,11 @@ export class ExportQueryDto extends EpisodeFiltersDto {
 }
 
 export class StatsQueryDto extends EpisodeFiltersDto {
-  @ApiProperty({ required: false, minimum: 0, maximum: 1, default: 1, description: 'Score that counts as a success.' })
+  @ApiProperty({ required: false, type: 'number', minimum: 0, maximum: 1, default: 1, description: 'Score that counts as a success.' })
   @Max(1)
   @Min(0)
   @IsNumber({ allowNaN: false, allowInfinity: false })
-  @Type(() => Number)
+  @QueryNumber()
   @IsOptional()
   threshold?: number;
 
@@ -115,15 +137,4 @@ export class StatsQueryDto extends EpisodeFiltersDto {
   @IsIn(['agent'])
   @IsOptional()
   group_by?: 'agent';
-}
-
-/** A time the database can hold and compare (years 1970 to 9999), not just any valid ISO-8601 date. */
-function WithinStoredTimes(): PropertyDecorator {
-  return ValidateBy({
-    name: 'withinStoredTimes',
-    validator: {
-      validate: (value) => typeof value !== 'string' || isStoredTimeRange(new Date(value)),
-      defaultMessage: (args) => `${args?.property} must be a time between 1970 and 9999`,
-    },
-  });
 }

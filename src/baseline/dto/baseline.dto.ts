@@ -1,11 +1,19 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { ArrayMaxSize, IsArray, IsOptional, IsString, MaxLength } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsOptional, IsString } from 'class-validator';
+import { MaxChars } from '../../common/field-rules';
 import { ScoreComponentDto } from '../../episodes';
 
 export class BaselineRequestDto {
-  @ApiProperty({ required: false, type: [String], maxItems: 20, description: 'Tasks to run; omitted, all of them.' })
+  // The document lists the task ids this server has (the items' `enum` is filled from the task catalogue).
+  @ApiProperty({
+    required: false,
+    type: 'array',
+    items: { type: 'string', maxLength: 64 },
+    maxItems: 20,
+    description: 'Tasks to run (ids of GET /tasks; repeats run once); omitted or empty, all of them.',
+  })
   @ArrayMaxSize(20)
-  @MaxLength(64, { each: true })
+  @MaxChars(64, { each: true })
   @IsArray()
   @IsString({ each: true })
   @IsOptional()

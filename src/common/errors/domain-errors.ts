@@ -45,7 +45,7 @@ export interface FieldProblem {
 /** A well-formed request whose fields break the API's rules (422), with every bad field named. */
 export class ValidationFailedError extends DomainError {
   constructor(readonly details: FieldProblem[]) {
-    super(details.map((d) => `${d.field}: ${d.message}`).join('; ') || 'validation failed');
+    super(details.map((d) => (d.message.startsWith(`${d.field} `) ? d.message : `${d.field}: ${d.message}`)).join('; ') || 'validation failed');
   }
 }
 

@@ -1,17 +1,6 @@
-import { ApiProperty } from '@nestjs/swagger';
-import {
-  IsIn,
-  IsNotEmpty,
-  IsNumber,
-  IsString,
-  Matches,
-  Max,
-  MaxLength,
-  Min,
-  ValidateBy,
-  ValidateIf,
-  type ValidationOptions,
-} from 'class-validator';
+import { ApiProperty, type ApiPropertyOptions } from '@nestjs/swagger';
+import { IsIn, IsNumber, IsString, Matches, Max, Min, ValidateBy, ValidateIf, type ValidationOptions } from 'class-validator';
+import { MaxChars, MaxDecimalPlaces, MinChars } from '../../common/field-rules';
 import type { Action } from '../../engine/actions';
 import {
   ACTION_TYPES,
@@ -41,8 +30,8 @@ export class OpenTicketAction {
 
   /** Id of a ticket in the inbox, e.g. "T-1041". */
   @ApiProperty({ minLength: 1, maxLength: LIMITS.ticketIdLength, example: 'T-1041' })
-  @IsNotEmpty()
-  @MaxLength(LIMITS.ticketIdLength)
+  @MaxChars(LIMITS.ticketIdLength)
+  @MinChars(1)
   @IsString()
   ticket_id!: string;
 }
@@ -60,7 +49,7 @@ export class SearchPolicyAction {
     example: 'duplicate charge annual plan refund',
   })
   @Matches(NOT_BLANK, { message: 'query must contain a word' })
-  @MaxLength(LIMITS.queryLengthCeiling)
+  @MaxChars(LIMITS.queryLengthCeiling)
   @IsString()
   query!: string;
 }
@@ -93,7 +82,7 @@ export class SendReplyAction {
   /** The message sent to the customer of the open ticket. */
   @ApiProperty({ minLength: 1, maxLength: LIMITS.messageLengthCeiling, pattern: NOT_BLANK.source })
   @Matches(NOT_BLANK, { message: 'message must contain a word' })
-  @MaxLength(LIMITS.messageLengthCeiling)
+  @MaxChars(LIMITS.messageLengthCeiling)
   @IsString()
   message!: string;
 }
@@ -122,23 +111,26 @@ export class ResolveTicketAction {
   @IsIn(RESOLUTION_CODES)
   resolution!: ResolutionCode;
 
+  // No `multipleOf: 0.01`: JSON Schema validators test it in floating point, where 0.57 / 0.01 is not a whole
+  // number, so they would refuse amounts this server accepts. `x-max-decimal-places` says the same exactly, for
+  // tools that read it; the description says it for everyone else.
   @ApiProperty({
     required: false,
     minimum: 0,
     maximum: LIMITS.maxAmount,
-    multipleOf: 0.01,
+    'x-max-decimal-places': LIMITS.amountDecimals,
+    example: 348,
     description:
-      'Money in the account currency, at most 2 decimals. Required for refund_issued and credit_issued (the amount ' +
-      'refunded or credited); optional for replacement_dispatched (the shipping credit applied with it); ' +
-      'not accepted for any other resolution.',
-  })
+      `Money in the account currency: a JSON number with at most ${LIMITS.amountDecimals} decimals as written ` +
+      '(348, 19.99, 0.07; not 0.005 or 1e-7). Required for refund_issued and credit_issued (the amount refunded or ' +
+      'credited); optional for replacement_dispatched (the shipping credit applied with it); not accepted for any ' +
+      'other resolution.',
+  } as ApiPropertyOptions)
   @AmountFitsResolution()
   @Min(0)
   @Max(LIMITS.maxAmount)
-  @IsNumber(
-    { allowNaN: false, allowInfinity: false, maxDecimalPlaces: 2 },
-    { message: 'amount must be a number with at most 2 decimals (required for refund_issued and credit_issued)' },
-  )
+  @MaxDecimalPlaces(LIMITS.amountDecimals)
+  @IsNumber({ allowNaN: false, allowInfinity: false }, { message: 'amount must be a number' })
   @ValidateIf((o: ResolveTicketAction) => RESOLUTIONS_REQUIRING_AMOUNT.includes(o.resolution) || o.amount !== undefined)
   amount?: number;
 }

@@ -1,18 +1,20 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { EPISODE_ID_PATTERN, MatchesEpisodeId } from './episode-id';
-import { ArrayMaxSize, IsArray, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
+import { MaxChars } from '../../common/field-rules';
+import { EPISODE_ID_MAX_LENGTH, EPISODE_ID_PATTERN, MatchesEpisodeId } from './episode-id';
 
 export const MAX_SEED = 2_147_483_647;
 export const TAG_PATTERN = /^[A-Za-z0-9_.:-]{1,64}$/;
 
 export class ResetRequestDto {
+  // The document lists the task ids this server has (its `enum` is filled from the task catalogue).
   @ApiProperty({
     required: false,
     maxLength: 64,
     example: 'billing_duplicate_charge',
-    description: 'Task to start; omitted, the easy task (billing_duplicate_charge).',
+    description: 'Task to start (one of GET /tasks); omitted, the easy task (billing_duplicate_charge).',
   })
-  @MaxLength(64)
+  @MaxChars(64)
   @IsString()
   @IsOptional()
   task_id?: string;
@@ -33,6 +35,8 @@ export class ResetRequestDto {
   @ApiProperty({
     required: false,
     pattern: EPISODE_ID_PATTERN.source,
+    minLength: 1,
+    maxLength: EPISODE_ID_MAX_LENGTH,
     description: 'Id for the new episode (as OpenEnv clients may send); omitted, the server assigns a UUID. 409 if this tenant already has one with this id.',
   })
   @MatchesEpisodeId()
@@ -41,20 +45,21 @@ export class ResetRequestDto {
   episode_id?: string;
 
   @ApiProperty({ required: false, maxLength: 128, example: 'gpt-4.1-agent/2026-11-29', description: 'Name and version of the agent, for audit queries.' })
-  @MaxLength(128)
+  @MaxChars(128)
   @IsString()
   @IsOptional()
   agent?: string;
 
   @ApiProperty({ required: false, maxLength: 128, example: 'ablation-7', description: 'Label of the run this episode belongs to.' })
-  @MaxLength(128)
+  @MaxChars(128)
   @IsString()
   @IsOptional()
   run_label?: string;
 
   @ApiProperty({
     required: false,
-    type: [String],
+    type: 'array',
+    items: { type: 'string', pattern: TAG_PATTERN.source, minLength: 1, maxLength: 64 },
     maxItems: 20,
     example: ['eval', 'ppo'],
     description: 'Free-form tags (letters, digits, "_", "-", ".", ":", at most 64 characters each).',

@@ -4,14 +4,14 @@ import { plainToInstance, Transform } from 'class-transformer';
 import { IsDefined, IsNumber, IsObject, IsOptional, IsPositive, IsString, Matches, Max, ValidateNested } from 'class-validator';
 import { ACTION_TYPES, type ActionType } from '../../engine/vocabulary';
 import { ACTION_DTOS, UnrecognizedAction, type ActionDto } from './actions.dto';
-import { EPISODE_ID_PATTERN, MatchesEpisodeId } from './episode-id';
+import { EPISODE_ID_MAX_LENGTH, EPISODE_ID_PATTERN, MatchesEpisodeId } from './episode-id';
 
 const actionClasses = Object.values(ACTION_DTOS);
 
 
 @ApiExtraModels(...actionClasses)
 export class StepRequestDto {
-  @ApiProperty({ pattern: EPISODE_ID_PATTERN.source, example: '0b9c2f4e-5d6a-4f0e-9a51-2c0d3f7e8b11' })
+  @ApiProperty({ pattern: EPISODE_ID_PATTERN.source, minLength: 1, maxLength: EPISODE_ID_MAX_LENGTH, example: '0b9c2f4e-5d6a-4f0e-9a51-2c0d3f7e8b11' })
   @MatchesEpisodeId()
   @IsString()
   episode_id!: string;
@@ -57,9 +57,10 @@ export class StepRequestDto {
 function toActionInstance(value: unknown): unknown {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return value;
   const type = (value as { type?: unknown }).type;
-  const cls =
-    typeof type === 'string' && (ACTION_TYPES as readonly string[]).includes(type)
-      ? ACTION_DTOS[type as ActionType]
-      : UnrecognizedAction;
-  return plainToInstance(cls as new () => object, value);
+  if (typeof type === 'string' && (ACTION_TYPES as readonly string[]).includes(type)) {
+    return plainToInstance(ACTION_DTOS[type as ActionType] as new () => object, value);
+  }
+  // Without a known type there is no telling which fields belong: only the type is reported (missing, or not one
+  // of the actions), never the other fields as "should not exist".
+  return plainToInstance(UnrecognizedAction, type === undefined ? {} : { type });
 }

@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { IsIn, IsInt, IsNotEmpty, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
-import { Type } from 'class-transformer';
+import { IsIn, IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
+import { MaxChars, MinChars, QueryNumber } from '../../common/field-rules';
 import { KEY_SCOPES, type KeyScope } from '../../access/principal';
 
 export class CreateTenantDto {
@@ -10,9 +10,9 @@ export class CreateTenantDto {
   @IsString()
   slug!: string;
 
-  @ApiProperty({ maxLength: 200, example: 'Robotics Lab' })
-  @MaxLength(200)
-  @IsNotEmpty()
+  @ApiProperty({ minLength: 1, maxLength: 200, example: 'Robotics Lab' })
+  @MaxChars(200)
+  @MinChars(1)
   @IsString()
   name!: string;
 }
@@ -28,9 +28,9 @@ export class TenantDto {
 
 export class CreateApiKeyDto {
   /** What the key is for, e.g. "ppo-runner". */
-  @ApiProperty({ maxLength: 200, example: 'ppo-runner' })
-  @MaxLength(200)
-  @IsNotEmpty()
+  @ApiProperty({ minLength: 1, maxLength: 200, example: 'ppo-runner' })
+  @MaxChars(200)
+  @MinChars(1)
   @IsString()
   name!: string;
 
@@ -76,19 +76,29 @@ export class ApiKeyListDto {
   keys!: ApiKeyDto[];
 }
 
+/** Event ids are 32-bit integers in the database. */
+const MAX_EVENT_ID = 2_147_483_647;
+
 export class AdminEventsQueryDto {
   @ApiProperty({ required: false, minimum: 1, maximum: 1000, default: 100, type: 'integer' })
   @Max(1000)
   @Min(1)
   @IsInt()
-  @Type(() => Number)
+  @QueryNumber()
   @IsOptional()
   limit?: number;
 
-  @ApiProperty({ required: false, minimum: 1, type: 'integer', description: 'Only events older than this event id (the last id of the previous page).' })
+  @ApiProperty({
+    required: false,
+    minimum: 1,
+    maximum: MAX_EVENT_ID,
+    type: 'integer',
+    description: 'Only events older than this event id (the last id of the previous page).',
+  })
+  @Max(MAX_EVENT_ID)
   @Min(1)
   @IsInt()
-  @Type(() => Number)
+  @QueryNumber()
   @IsOptional()
   before_id?: number;
 }
