@@ -3570,12 +3570,16 @@ export interface operations {
             query?: {
                 /** @description On initialize: the episode the session acts on, for clients that cannot set headers. */
                 episode_id?: string;
+                /** @description On initialize: the form tools/list serves input schemas in (`strict` for OpenAI strict function calling and Anthropic strict tool use; see GET /tools). OpenEnv sessions (openenv/session/create) take it as a param. */
+                tool_schema?: "full" | "strict";
             };
             header?: {
                 /** @description The session, as the initialize response named it (its mcp-session-id header). Absent on initialize, which opens a session. */
                 "mcp-session-id"?: string;
                 /** @description On initialize: the episode the session acts on (one of the caller’s). */
                 "x-episode-id"?: string;
+                /** @description The MCP protocol version the client speaks, after initialize (MCP streamable HTTP). */
+                "mcp-protocol-version"?: string;
             };
             path?: never;
             cookie?: never;
@@ -3602,7 +3606,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description The body breaks the input checks (nesting, lone surrogates, prototype keys), an invalid JSON-RPC message in a session, a second initialize, or an unsupported mcp-protocol-version */
+            /** @description The body breaks the input checks (nesting, lone surrogates, prototype keys), an invalid JSON-RPC message in a session, a second initialize, an unsupported mcp-protocol-version, or a tool_schema that is neither full nor strict */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4847,7 +4851,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description Validation failed; `details` names each bad field (a missing one as "<field> is required"); nothing was changed */
+            /** @description A query parameter breaks its rule; `details` names each; nothing was changed */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4858,12 +4862,12 @@ export interface operations {
                      *       "code": "VALIDATION_FAILED",
                      *       "details": [
                      *         {
-                     *           "field": "action.ticket_id",
-                     *           "message": "action.ticket_id is required"
+                     *           "field": "tool_schema",
+                     *           "message": "tool_schema must be one of the following values: full, strict"
                      *         }
                      *       ],
                      *       "error": "Unprocessable Entity",
-                     *       "message": "action.ticket_id is required",
+                     *       "message": "tool_schema must be one of the following values: full, strict",
                      *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
                      *       "statusCode": 422
                      *     }

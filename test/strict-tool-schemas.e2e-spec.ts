@@ -130,9 +130,12 @@ describe('the strict variant passes on every transport', () => {
     await client.close();
   });
 
-  it('GET /tools refuses unknown variants and formats with the service error body', async () => {
+  it('GET /tools refuses unknown variants and formats with the service error body; /mcp with a JSON-RPC error and 400', async () => {
     const res = await request(ctx.http).get('/tools').query({ tool_schema: 'lenient', format: 'gemini' }).expect(422);
     expect(res.body).toMatchObject({ code: 'VALIDATION_FAILED', details: [{ field: 'tool_schema' }, { field: 'format' }] });
+    const initialize = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } };
+    const mcp = await request(ctx.http).post('/mcp?tool_schema=lenient').set('accept', 'application/json, text/event-stream').send(initialize).expect(400);
+    expect(mcp.body).toEqual({ jsonrpc: '2.0', id: 1, error: { code: -32602, message: 'tool_schema must be one of: full, strict' } });
   });
 });
 

@@ -74,6 +74,15 @@ export function ApiJsonRpcPost(): MethodDecorator {
     ApiHeader({ ...SESSION_HEADER, required: false, description: `${SESSION_HEADER.description} Absent on initialize, which opens a session.` }),
     ApiHeader({ name: 'x-episode-id', required: false, description: 'On initialize: the episode the session acts on (one of the caller’s).' }),
     ApiQuery({ name: 'episode_id', required: false, type: String, description: 'On initialize: the episode the session acts on, for clients that cannot set headers.' }),
+    ApiQuery({
+      name: 'tool_schema',
+      required: false,
+      enum: ['full', 'strict'],
+      description:
+        'On initialize: the form tools/list serves input schemas in (`strict` for OpenAI strict function calling and ' +
+        'Anthropic strict tool use; see GET /tools). OpenEnv sessions (openenv/session/create) take it as a param.',
+    }),
+    ApiHeader({ name: 'mcp-protocol-version', required: false, description: 'The MCP protocol version the client speaks, after initialize (MCP streamable HTTP).' }),
     ApiBody({ required: true, schema: oneOrBatch('JsonRpcMessage') }),
     ApiResponse({
       status: 200,
@@ -83,7 +92,7 @@ export function ApiJsonRpcPost(): MethodDecorator {
       content: { 'application/json': { schema: oneOrBatch('JsonRpcResponse') } },
     }),
     ApiResponse({ status: 202, description: 'A notification (or a response) was accepted; no body' }),
-    ApiResponse({ status: 400, ...envelope('The body breaks the input checks (nesting, lone surrogates, prototype keys), an invalid JSON-RPC message in a session, a second initialize, or an unsupported mcp-protocol-version') }),
+    ApiResponse({ status: 400, ...envelope('The body breaks the input checks (nesting, lone surrogates, prototype keys), an invalid JSON-RPC message in a session, a second initialize, an unsupported mcp-protocol-version, or a tool_schema that is neither full nor strict') }),
     ApiResponse({ status: 404, ...envelope(NOT_FOUND_SESSION) }),
     ApiResponse({ status: 406, ...envelope('The Accept header must list both application/json and text/event-stream') }),
     ApiResponse({ status: 413, ...envelope('The body is larger than BODY_LIMIT_BYTES') }),

@@ -45,6 +45,12 @@ export class McpController {
       await reply.code(200).send(rpcError(id, JSON_RPC.invalidRequest, 'Invalid Request: expected a JSON-RPC 2.0 message'));
       return;
     }
+    // A query parameter the route documents is checked on every message, as any route checks its query: 400.
+    const variant = parseToolSchemaVariant((request.query as Record<string, unknown> | undefined)?.tool_schema);
+    if (variant === null) {
+      await reply.code(400).send(rpcError(id, JSON_RPC.invalidParams, 'tool_schema must be one of: full, strict'));
+      return;
+    }
     const sessionId = request.headers[SESSION_HEADER];
     if (typeof sessionId === 'string') {
       const session = this.sessions.find(sessionId, caller, 'mcp');
@@ -64,11 +70,6 @@ export class McpController {
       await reply
         .code(200)
         .send(rpcError(id, JSON_RPC.serverError, 'no session: send initialize first (MCP), or openenv/session/create (OpenEnv)'));
-      return;
-    }
-    const variant = parseToolSchemaVariant((request.query as Record<string, unknown> | undefined)?.tool_schema);
-    if (variant === null) {
-      await reply.code(200).send(rpcError(id, JSON_RPC.invalidParams, 'tool_schema must be one of: full, strict'));
       return;
     }
     const full = this.sessions.full(caller.tenantId);

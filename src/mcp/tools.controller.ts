@@ -1,7 +1,7 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Access } from '../access/access.decorator';
-import { ApiErrors } from '../common/api-errors.decorator';
+import { ApiErrors, queryValidation } from '../common/api-errors.decorator';
 import { EpisodeTools } from './episode-tools.service';
 import { ToolListDto, ToolsQueryDto, type ToolListFormat } from './dto/tools-query.dto';
 import type { ToolDefinition } from './tool-catalog';
@@ -22,7 +22,7 @@ export class ToolsController {
     summary: 'The environment as tools (as /mcp and /ws serve them), in MCP, OpenAI or Anthropic form',
   })
   @ApiOkResponse({ type: ToolListDto })
-  @ApiErrors(422)
+  @ApiErrors(queryValidation('tool_schema', 'tool_schema must be one of the following values: full, strict'))
   list(@Query() query: ToolsQueryDto): ToolListDto {
     const tool_schema = query.tool_schema ?? 'full';
     const format = query.format ?? 'mcp';
