@@ -513,8 +513,10 @@ export interface components {
             /** @description Link of the episode's hash chain: sha256 of the previous row's hash and this row. */
             hash: string;
             outcome: string;
-            reward: number;
-            score_after: number;
+            /** @description The step's reward as dense feedback gives it (stored for every episode); null while an episode started with feedback "final" runs. */
+            reward: number | null;
+            /** @description Score after the step; null while an episode started with feedback "final" runs. */
+            score_after: number | null;
             step: number;
         };
         ActiveTicketDto: {
@@ -652,8 +654,12 @@ export interface components {
             components: components["schemas"]["ScoreComponentDto"][];
             created_at: string;
             episode_id: string;
+            /** @description What the agent was told while the episode ran: "dense" (training) or "final" (evaluation). Audits show the score either way. */
+            feedback: components["schemas"]["FeedbackMode"];
             /** @description The grader that scored it (fixed at reset; 1 for episodes from before graded claims). */
             grader_version: number;
+            /** @description What was taken off the score, and why (grader version 2). */
+            penalties: components["schemas"]["PenaltyDto"][];
             run_label: string | null;
             score: number;
             seed: number;
@@ -675,13 +681,16 @@ export interface components {
             /** @description Every step of the episode, in order. */
             actions: components["schemas"]["ActionLogEntryDto"][];
             active_ticket: components["schemas"]["ActiveTicketDto"] | null;
-            components: components["schemas"]["ScoreComponentDto"][];
+            /** @description Each component of the score; null while an episode started with feedback "final" runs. */
+            components: components["schemas"]["ScoreComponentDto"][] | null;
             created_at: string;
             done: boolean;
             episode_id: string;
+            feedback: components["schemas"]["FeedbackMode"];
             grader_version: number;
             max_steps: number;
-            score: number;
+            /** @description Score so far, 0 to 1; null while an episode started with feedback "final" runs. */
+            score: number | null;
             seed: number;
             status: components["schemas"]["EpisodeStatus"];
             step_count: number;
@@ -695,6 +704,8 @@ export interface components {
             agent: string | null;
             created_at: string;
             episode_id: string;
+            /** @description What the agent was told while the episode ran: "dense" (training) or "final" (evaluation). Audits show the score either way. */
+            feedback: components["schemas"]["FeedbackMode"];
             /** @description The grader that scored it (fixed at reset; 1 for episodes from before graded claims). */
             grader_version: number;
             run_label: string | null;
@@ -738,6 +749,8 @@ export interface components {
             agent: string | null;
             created_at: string;
             episode_id: string;
+            /** @description What the agent was told while the episode ran: "dense" (training) or "final" (evaluation). Audits show the score either way. */
+            feedback: components["schemas"]["FeedbackMode"];
             /** @description The grader that scored it (fixed at reset; 1 for episodes from before graded claims). */
             grader_version: number;
             run_label: string | null;
@@ -751,14 +764,24 @@ export interface components {
             tenant_id: string;
             updated_at: string;
         };
+        /**
+         * @description What the agent is told while the episode runs. "dense" (default, for training): each step's reward and the score so far. "final" (for evaluation): every reward is 0 and the score, components, per-step rewards and explanations are withheld (null) until the episode ends; the step that ends it carries the whole score as its reward.
+         * @enum {string}
+         */
+        FeedbackMode: "dense" | "final";
         GradeResponseDto: {
-            components: components["schemas"]["ScoreComponentDto"][];
+            /** @description Each component of the score; null while an episode started with feedback "final" runs. */
+            components: components["schemas"]["ScoreComponentDto"][] | null;
             episode_id: string;
+            feedback: components["schemas"]["FeedbackMode"];
             /** @description The grader that scored it: the version the episode started with. */
             grader_version: number;
-            /** @description Each detail the customer must be told: the sentence that covered it, or why it is not covered. */
-            reply_details: components["schemas"]["ReplyDetailGradeDto"][];
-            score: number;
+            /** @description What was taken off the score, and why (grader version 2); null while an episode started with feedback "final" runs. */
+            penalties: components["schemas"]["PenaltyDto"][] | null;
+            /** @description Each detail the customer must be told: the sentence that covered it, or why it is not covered; null while an episode started with feedback "final" runs. */
+            reply_details: components["schemas"]["ReplyDetailGradeDto"][] | null;
+            /** @description The score, 0 to 1; null while an episode started with feedback "final" runs. */
+            score: number | null;
             status: components["schemas"]["EpisodeStatus"];
             task_id: string;
         };
@@ -834,8 +857,8 @@ export interface components {
             /** @description The last few actions, oldest first. */
             recent_actions: components["schemas"]["RecentActionDto"][];
             remaining_steps: number;
-            /** @description Score so far, 0 to 1. */
-            score: number;
+            /** @description Score so far, 0 to 1; null while an episode started with feedback "final" runs (given once it has ended). */
+            score: number | null;
             /** @description The latest search, or null. */
             search_results: components["schemas"]["SearchResultsDto"] | null;
             step_count: number;
@@ -853,6 +876,23 @@ export interface components {
              */
             type: "open_ticket";
         };
+        PenaltyDto: {
+            /** @description What was done: a forbidden statement's id (asks_for_password), or collateral:<ticket>:<act>. */
+            id: string;
+            kind: components["schemas"]["PenaltyKind"];
+            /** @description Points taken off, 0 to 1. */
+            penalty: number;
+            /** @description Why, in words that name the act. */
+            reason: string;
+            /** @description The sentence of the reply that was penalised, for a statement. */
+            sentence: string | null;
+            /** @description The step that incurred it. */
+            step: number;
+            /** @description The ticket it was done on. */
+            ticket_id: string;
+        };
+        /** @enum {string} */
+        PenaltyKind: "forbidden_statement" | "disclosure" | "internal_text" | "collateral_action";
         /** @enum {string} */
         Priority: "low" | "normal" | "high" | "urgent";
         RecentActionDto: {
@@ -896,11 +936,14 @@ export interface components {
         };
         ResetInfoDto: {
             agent: string | null;
+            /** @description What the agent is told while the episode runs (POST /reset's `feedback`). */
+            feedback: components["schemas"]["FeedbackMode"];
             /** @description The grader that scores this episode, fixed for its whole life (see the README's Reward section). */
             grader_version: number;
             max_steps: number;
             run_label: string | null;
-            score: number;
+            /** @description Score so far, 0 to 1; null while an episode started with feedback "final" runs. */
+            score: number | null;
             seed: number;
             status: components["schemas"]["EpisodeStatus"];
             tags: string[];
@@ -916,6 +959,8 @@ export interface components {
             agent?: string | null;
             /** @description Id for the new episode (as OpenEnv clients may send); omitted, the server assigns a UUID. 409 if this tenant already has one with this id. */
             episode_id?: string | null;
+            /** @description What the agent is told while the episode runs. "dense" (default, for training): each step's reward and the score so far. "final" (for evaluation): every reward is 0 and the score, components, per-step rewards and explanations are withheld (null) until the episode ends; the step that ends it carries the whole score as its reward. */
+            feedback?: (string & components["schemas"]["FeedbackMode"]) | null;
             /**
              * @description Label of the run this episode belongs to.
              * @example ablation-7
@@ -1029,8 +1074,8 @@ export interface components {
         StepInfoDto: {
             /** @description Why the action could not apply, or null. */
             last_action_error: string | null;
-            /** @description Score after this step, 0 to 1. */
-            score: number;
+            /** @description Score after this step, 0 to 1; null while an episode started with feedback "final" runs. */
+            score: number | null;
             status: components["schemas"]["EpisodeStatus"];
             step_count: number;
             task_id: string;
@@ -1050,7 +1095,10 @@ export interface components {
             episode_id: string;
             info: components["schemas"]["StepInfoDto"];
             observation: components["schemas"]["ObservationDto"];
-            /** @description Change in score caused by this step (negative when a correct choice is undone). */
+            /**
+             * @description Change in score caused by this step: negative when it incurs a penalty. With feedback "final", 0 until the step
+             *     that ends the episode, which carries the whole score.
+             */
             reward: number;
         };
         StoredGradeDto: {

@@ -30,12 +30,12 @@ function script(taskId: string, conversation: number, step: number): Action | nu
 }
 script.nudged = false;
 
-it('runs every task over HTTP, logs the OpenEnv format exactly, and reports pass^k', async () => {
+it('runs every task over HTTP, logs the OpenEnv format exactly, and reports pass^k (dense feedback)', async () => {
   const model = await startScriptedModel(script, { failFirst: 1 });
   const lines: string[] = [];
   try {
     const report = await runAgent(
-      { url, modelBaseUrl: model.url, modelName: 'scripted-1', tasks: ['all'], trials: 3, threshold: 1, retry: { baseDelayMs: 1 } },
+      { url, modelBaseUrl: model.url, modelName: 'scripted-1', tasks: ['all'], trials: 3, threshold: 1, retry: { baseDelayMs: 1 }, feedback: 'dense' },
       (line) => lines.push(line),
     );
     const billing = lines.slice(0, 8);
@@ -67,6 +67,32 @@ it('runs every task over HTTP, logs the OpenEnv format exactly, and reports pass
     // and the model's nulls for what it leaves out were taken as omitted (the scores above count those resolves)
     const resolves = model.calls.filter((c) => c.name === 'resolve_ticket').map((c) => JSON.parse(c.arguments));
     expect(resolves.filter((args) => args.amount === null).length).toBeGreaterThan(0);
+  } finally {
+    model.server.close();
+  }
+});
+
+it('evaluates with feedback "final" by default: rewards 0 until the last step, and the model never sees a score', async () => {
+  script.nudged = true;
+  const model = await startScriptedModel(script);
+  const lines: string[] = [];
+  try {
+    const report = await runAgent(
+      { url, modelBaseUrl: model.url, modelName: 'scripted-final', tasks: ['billing_duplicate_charge', 'logistics_missing_order_vip'], trials: 1, threshold: 1, retry: { baseDelayMs: 1 } },
+      (line) => lines.push(line),
+    );
+    expect(lines[1]).toBe('[STEP] step=1 action={"type":"open_ticket","ticket_id":"T-1041"} reward=0.00 done=false error=null');
+    expect(lines[7]).toBe('[END] success=true steps=6 rewards=0.00,0.00,0.00,0.00,0.00,1.00');
+    expect(report.tasks.map((t) => [t.taskId, t.scores])).toEqual([
+      ['billing_duplicate_charge', [1]],
+      ['logistics_missing_order_vip', [0.7]],
+    ]);
+    // What the model read: observations without the episode's score (search hits keep their relevance score).
+    const observations = model.requests.flatMap((r: any) => r.messages.filter((m: any) => m.role === 'user' || m.role === 'tool'));
+    expect(observations.length).toBeGreaterThan(10);
+    for (const message of observations) expect(Object.keys(JSON.parse(message.content))).not.toContain('score');
+    const episodes = (await request(ctx.http).get('/episodes').query({ agent: 'llm:scripted-final', limit: 10 }).expect(200)).body.items;
+    expect(episodes.map((e: any) => e.feedback)).toEqual(['final', 'final']);
   } finally {
     model.server.close();
   }

@@ -22,7 +22,7 @@ import type { EpisodeFiltersDto, ListEpisodesQueryDto, StatsQueryDto } from './d
 import { decodeCursor, encodeCursor, EARLIEST_STORED_TIME, LATEST_STORED_TIME } from './episode-cursor';
 import { EpisodeVerifier } from './episode-verifier';
 import { summarizeHistogram } from './score-stats';
-import { presentActionLog, presentComponents, presentReplyDetails, toPoints, type EpisodeRowStatus } from '../episodes';
+import { presentActionLog, presentComponents, presentPenalties, presentReplyDetails, toPoints, type EpisodeRowStatus } from '../episodes';
 import type { Action } from '../engine/actions';
 import { replayUnder } from './replay';
 
@@ -54,7 +54,8 @@ export class AuditService {
     const episode = await this.require(principal, episodeId, tenantSlug);
     const task = await this.catalog.fetchVersion(episode.taskId, episode.taskVersion);
     const state = JSON.parse(episode.stateJson) as EpisodeState;
-    return { ...presentSummary(episode), components: presentComponents(grade(task, state)) };
+    const breakdown = grade(task, state);
+    return { ...presentSummary(episode), components: presentComponents(breakdown), penalties: presentPenalties(breakdown) };
   }
 
   async actions(principal: Principal, episodeId: string, tenantSlug?: string): Promise<EpisodeActionsDto> {
@@ -206,6 +207,7 @@ export function presentSummary(episode: EpisodeSummaryRow): EpisodeSummaryDto {
     task_id: episode.taskId,
     task_version: episode.taskVersion,
     grader_version: episode.graderVersion,
+    feedback: episode.feedback === 'final' ? 'final' : 'dense',
     status: episode.status as EpisodeRowStatus,
     step_count: episode.stepCount,
     score: toPoints(episode.scoreMilli),

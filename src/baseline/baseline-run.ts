@@ -17,7 +17,7 @@ export const BASELINE_SEED = 1;
 export interface BaselineEnvironment {
   reset(taskId: string, seed: number): Promise<{ episode_id: string; observation: Observation; done: boolean }>;
   step(episodeId: string, action: Action): Promise<{ observation: Observation; done: boolean }>;
-  grade(episodeId: string): Promise<{ score: number; components: ScoreComponentDto[] }>;
+  grade(episodeId: string): Promise<{ score: number | null; components: ScoreComponentDto[] | null }>;
 }
 
 /** The one baseline loop: the heuristic policy plays each task once, as a real, persisted episode. */
@@ -33,6 +33,8 @@ async function runEpisode(env: BaselineEnvironment, taskId: string, limits: Poli
   const started = await env.reset(taskId, BASELINE_SEED);
   let { observation, done } = started;
   while (!done) ({ observation, done } = await env.step(started.episode_id, agent.act(observation)));
-  const grade = await env.grade(started.episode_id);
-  return { task_id: taskId, episode_id: started.episode_id, score: grade.score, steps: observation.step_count, components: grade.components };
+  const { score, components } = await env.grade(started.episode_id);
+  // Withheld only while an episode runs, and this one has ended.
+  if (score === null || components === null) throw new Error(`the grade of ended episode ${started.episode_id} was withheld`);
+  return { task_id: taskId, episode_id: started.episode_id, score, steps: observation.step_count, components };
 }

@@ -108,15 +108,42 @@ describe.each(tasks.map((task) => [task.id, task] as const))('%s', (taskId, task
     expect(earned(task, state, 'resolution')).toBe(0);
   });
 
-  it('undoing a correct priority gives a negative step reward', () => {
-    const other = key.priority === 'low' ? 'normal' : 'low';
-    const { rewards, state } = run(task, [
+  it('decisions are commitments: the first priority and team set count, later changes earn and cost nothing', () => {
+    const otherPriority = key.priority === 'low' ? 'normal' : 'low';
+    const otherTeam = key.team === 'billing' ? 'logistics' : 'billing';
+    const rightFirst = run(task, [
       open(task),
       { type: 'set_priority', priority: key.priority },
-      { type: 'set_priority', priority: other },
+      { type: 'set_priority', priority: otherPriority },
+      { type: 'route_ticket', team: key.team },
+      { type: 'route_ticket', team: otherTeam },
     ]);
-    expect(rewards[2]).toBe(-COMPONENT_WEIGHTS.priority);
-    expect(state.score_milli).toBe(COMPONENT_WEIGHTS.opened_target);
+    expect(rightFirst.rewards).toEqual([COMPONENT_WEIGHTS.opened_target, COMPONENT_WEIGHTS.priority, 0, COMPONENT_WEIGHTS.routing, 0]);
+    const wrongFirst = run(task, [
+      open(task),
+      { type: 'set_priority', priority: otherPriority },
+      { type: 'set_priority', priority: key.priority },
+      { type: 'route_ticket', team: otherTeam },
+      { type: 'route_ticket', team: key.team },
+    ]);
+    expect(wrongFirst.rewards).toEqual([COMPONENT_WEIGHTS.opened_target, 0, 0, 0, 0]);
+    expect(grade(task, wrongFirst.state).components.find((c) => c.name === 'priority')!.why).toMatch(/the first priority set is the one that counts/);
+  });
+
+  it('a ticket preset right earns nothing until the agent has opened it', () => {
+    const preset = { ...task, inbox: task.inbox.map((t) => (t.id === key.target_ticket_id ? { ...t, priority: key.priority, team: key.team } : t)) };
+    const idle = reset(preset, 1);
+    expect(idle.score_milli).toBe(0);
+    const opened = step(preset, idle, open(preset)).state;
+    expect(earned(preset, opened, 'priority')).toBe(COMPONENT_WEIGHTS.priority);
+    expect(earned(preset, opened, 'routing')).toBe(COMPONENT_WEIGHTS.routing);
+  });
+
+  it('policy_consulted needs each required article on top of a query that tells articles apart', () => {
+    const vague = run(task, [{ type: 'search_policy', query: 'the' }, { type: 'search_policy', query: task.instruction.slice(0, 190) }]);
+    expect(earned(task, vague.state, 'policy_consulted')).toBe(0);
+    const reading = run(task, solution.readingQueries.map((query) => ({ type: 'search_policy', query }) as Action));
+    expect(earned(task, reading.state, 'policy_consulted')).toBe(COMPONENT_WEIGHTS.policy_consulted);
   });
 
   it('spending the step budget ends the episode', () => {

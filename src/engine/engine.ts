@@ -2,7 +2,7 @@ import { canonicalAction, type Action } from './actions';
 import { grade } from './grader';
 import { graderVersionOf, type GraderVersion } from './grader-version';
 import { analyseReply } from './reply-grading';
-import { isSearchable, searchPolicies } from './policy-search';
+import { discriminates, isSearchable, searchPolicies } from './policy-search';
 import { seededShuffle } from './seeded-order';
 import { emptyRecord, ticketStateOf, type EpisodeState, type TicketState } from './state';
 import type { Task } from './task.schema';
@@ -36,7 +36,7 @@ export function reset(task: Task, seed: number, graderVersion: GraderVersion = g
   const state: EpisodeState = {
     task_id: task.id,
     // Absent for version 1, so the states of episodes from earlier releases replay byte for byte.
-    ...(graderVersion === 1 ? {} : { grader_version: graderVersion }),
+    ...(graderVersion === 1 ? {} : { grader_version: graderVersion, acts: [], consulted: [] }),
     seed,
     max_steps: task.max_steps,
     inbox_order: seededShuffle(
@@ -107,6 +107,8 @@ function copyForStep(previous: EpisodeState): EpisodeState {
     surfaced_article_ids: [...previous.surfaced_article_ids],
     replies: [...previous.replies],
     history: [...previous.history],
+    ...(previous.acts ? { acts: [...previous.acts] } : {}),
+    ...(previous.consulted ? { consulted: [...previous.consulted] } : {}),
   };
 }
 
@@ -132,25 +134,32 @@ function apply(task: Task, state: EpisodeState, action: Action): Applied {
       if (!isSearchable(action.query)) return failed('the query has no searchable words');
       const results = searchPolicies(task, action.query);
       state.last_search = { query: action.query, results };
+      // Version 2: the article a query puts on top counts as consulted, if the query tells articles apart.
+      if (state.consulted && results.length > 0 && discriminates(action.query) && !state.consulted.includes(results[0].article_id)) {
+        state.consulted.push(results[0].article_id);
+      }
       for (const hit of results) {
         if (!state.surfaced_article_ids.includes(hit.article_id)) state.surfaced_article_ids.push(hit.article_id);
       }
       return { outcome: `search returned ${results.length} article(s)`, error: null };
     }
     case 'set_priority':
-      return changeActiveTicket(state, 'set the priority', (ticket) => {
+      return changeActiveTicket(state, 'set the priority', (ticket, ticketId) => {
         ticket.priority = action.priority;
+        state.acts?.push({ step: state.step_count, ticket_id: ticketId, kind: 'priority', value: action.priority });
         return `priority set to ${action.priority}`;
       });
     case 'route_ticket':
-      return changeActiveTicket(state, 'route a ticket', (ticket) => {
+      return changeActiveTicket(state, 'route a ticket', (ticket, ticketId) => {
         ticket.team = action.team;
+        state.acts?.push({ step: state.step_count, ticket_id: ticketId, kind: 'team', value: action.team });
         return `routed to ${action.team}`;
       });
     case 'send_reply':
       return changeActiveTicket(state, 'reply', (ticket, ticketId) => {
         const analysis = state.grader_version === undefined ? undefined : analyseReply(task, ticketId, action.message);
         state.replies.push({ step: state.step_count, ticket_id: ticketId, message: action.message, ...(analysis ? { analysis } : {}) });
+        state.acts?.push({ step: state.step_count, ticket_id: ticketId, kind: 'reply' });
         if (ticket.status === 'open') ticket.status = 'pending';
         return `reply sent on ticket ${ticketId}`;
       });
@@ -159,6 +168,7 @@ function apply(task: Task, state: EpisodeState, action: Action): Applied {
       if (problem) return failed(problem);
       return changeActiveTicket(state, 'resolve a ticket', (ticket, ticketId) => {
         ticket.status = 'resolved';
+        state.acts?.push({ step: state.step_count, ticket_id: ticketId, kind: 'resolve' });
         state.resolution = {
           step: state.step_count,
           ticket_id: ticketId,

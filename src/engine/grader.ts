@@ -1,4 +1,5 @@
 import type { GraderVersion } from './grader-version';
+import { penaltiesOf, type PenaltyGrade } from './penalties';
 import { judgeReplies, type ReplyDetailVerdict } from './reply-grading';
 import type { EpisodeState } from './state';
 import type { Task } from './task.schema';
@@ -28,6 +29,8 @@ export interface GradeBreakdown {
   components: ComponentGrade[];
   /** Each required reply detail: covered by which sentence, or why not. */
   reply_details: ReplyDetailVerdict[];
+  /** What was taken off (grader version 2): forbidden statements and collateral acts. */
+  penalties: PenaltyGrade[];
 }
 
 /** The grader an episode's state was started with (states of earlier releases carry none: version 1). */
@@ -59,35 +62,51 @@ export function grade(task: Task, state: EpisodeState): GradeBreakdown {
     opened ? 'the ticket that needs action was opened' : 'the ticket that needs action has not been opened',
   );
 
-  const found = key.required_article_ids.filter((id) => state.surfaced_article_ids.includes(id)).length;
+  const version = graderVersionOfState(state);
+  // Version 2: an article counts when a query that tells articles apart put it on top; version 1: when it surfaced.
+  const consulted = version === 1 ? state.surfaced_article_ids : (state.consulted ?? []);
+  const found = key.required_article_ids.filter((id) => consulted.includes(id)).length;
   const required = key.required_article_ids.length;
   add(
     'policy_consulted',
     share(COMPONENT_WEIGHTS.policy_consulted, found, required),
-    `${found} of ${required} required policy article(s) surfaced in search results`,
+    version === 1
+      ? `${found} of ${required} required policy article(s) surfaced in search results`
+      : `${found} of ${required} required policy article(s) came out on top of a search that tells articles apart`,
   );
 
-  const priorityRight = targetState.priority === key.priority;
+  // Version 2: a decision counts only once the agent has opened the ticket, and the first value it sets is the one
+  // that counts, so trying values until the reward moves does not pay.
+  const decided = (kind: 'priority' | 'team', preset: string | null): string | null => {
+    if (version === 1) return preset;
+    if (!opened) return null;
+    const first = (state.acts ?? []).find((act) => act.ticket_id === target && act.kind === kind);
+    return first ? (first.value ?? null) : preset;
+  };
+  const priority = decided('priority', targetState.priority);
+  const priorityRight = priority === key.priority;
   add(
     'priority',
     priorityRight ? COMPONENT_WEIGHTS.priority : 0,
-    priorityRight
-      ? `priority "${targetState.priority}" is correct`
-      : `priority "${targetState.priority}" is not what this case calls for`,
+    priority === null
+      ? 'the ticket that needs action has not been opened'
+      : priorityRight
+        ? `priority "${priority}" is correct`
+        : `priority "${priority}" is not what this case calls for` + (version === 1 ? '' : ' (the first priority set is the one that counts)'),
   );
 
-  const routingRight = targetState.team === key.team;
+  const team = decided('team', targetState.team);
+  const routingRight = team === key.team;
   add(
     'routing',
     routingRight ? COMPONENT_WEIGHTS.routing : 0,
-    targetState.team === null
+    team === null
       ? 'the ticket has not been routed to a team'
       : routingRight
-        ? `routed to "${targetState.team}", the right team`
-        : `routed to "${targetState.team}", which is not the team that owns this case`,
+        ? `routed to "${team}", the right team`
+        : `routed to "${team}", which is not the team that owns this case` + (version === 1 ? '' : ' (the first routing is the one that counts)'),
   );
 
-  const version = graderVersionOfState(state);
   const details = judgeReplies(task, state, version);
   const covered = details.filter((v) => v.covered).length;
   add(
@@ -100,11 +119,12 @@ export function grade(task: Task, state: EpisodeState): GradeBreakdown {
 
   add('resolution', ...gradeResolution(task, state));
 
-  const score = Math.min(
-    1000,
-    components.reduce((sum, c) => sum + c.earned_milli, 0),
-  );
-  return { score_milli: score, grader_version: version, components, reply_details: details };
+  // Penalties come off what was earned; the score stays within [0, 1], and a penalty taken at 0 is still owed.
+  const penalties = penaltiesOf(task, state);
+  const earned = components.reduce((sum, c) => sum + c.earned_milli, 0);
+  const owed = penalties.reduce((sum, p) => sum + p.penalty_milli, 0);
+  const score = Math.max(0, Math.min(1000, earned - owed));
+  return { score_milli: score, grader_version: version, components, reply_details: details, penalties };
 }
 
 /** "; 1 negated, 1 not stated": why the others are missing, without saying what they are. */

@@ -36,7 +36,8 @@ export interface Observation {
   active_ticket: ActiveTicketView | null;
   search_results: SearchResults | null;
   recent_actions: RecentAction[];
-  score: number;
+  /** Score so far; null where the episode's feedback mode withholds it until the end (the service decides). */
+  score: number | null;
   step_count: number;
   remaining_steps: number;
   last_action_error: string | null;

@@ -1,4 +1,5 @@
 import MiniSearch from 'minisearch';
+import { eng, removeStopwords } from 'stopword';
 import type { Article, Task } from './task.schema';
 import { LIMITS } from './vocabulary';
 import type { SearchHit } from './state';
@@ -37,6 +38,20 @@ export function searchPolicies(task: Task, query: string, limit: number = LIMITS
         score: Math.round(hit.score * 1000) / 1000,
       };
     });
+}
+
+/** Most words a query that names what it looks for needs; the instruction or a ticket pasted whole has more. */
+export const MAX_DISCRIMINATING_WORDS = 12;
+
+/**
+ * Whether a query tells the knowledge base's articles apart (grader version 2): it has at least one word that is
+ * not an English stop word ("the" alone finds nothing in particular) and at most MAX_DISCRIMINATING_WORDS distinct
+ * ones (the whole instruction pasted ranks every article).
+ */
+export function discriminates(query: string): boolean {
+  const tokens = MiniSearch.getDefault('tokenize')(query, '').map((t: string) => t.toLowerCase()).filter((t: string) => t.length > 0);
+  const content = new Set(removeStopwords(tokens, eng));
+  return content.size >= 1 && content.size <= MAX_DISCRIMINATING_WORDS;
 }
 
 /** True when the query has at least one word the index can search for. */

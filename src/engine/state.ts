@@ -42,6 +42,15 @@ export interface ResolutionRecord {
   amount?: number;
 }
 
+/** What the agent did to a ticket (grader version 2): the decisions it committed to and any collateral. */
+export interface TicketAct {
+  step: number;
+  ticket_id: string;
+  kind: 'priority' | 'team' | 'reply' | 'resolve';
+  /** The priority or team set. */
+  value?: string;
+}
+
 export interface HistoryEntry {
   step: number;
   action: Action;
@@ -77,6 +86,10 @@ export interface EpisodeState {
   history: HistoryEntry[];
   score_milli: number;
   last_action_error: string | null;
+  /** Grader version 2: every change, reply and resolution, with its ticket, in order. */
+  acts?: TicketAct[];
+  /** Grader version 2: the articles that came out on top for a query that tells articles apart. */
+  consulted?: string[];
 }
 
 /**

@@ -61,6 +61,20 @@ const justificationSchema = z.strictObject({
   resolution: text,
 });
 
+/**
+ * Something the policy forbids telling the customer (grader version 2): a request for what must never be asked
+ * ("your current password", "the card's CVV"), or a statement judged like a reply claim, penalised when a reply
+ * on any ticket states it plainly ("we've sent you a password reset link", "we've refunded both charges").
+ */
+const forbiddenRequestSchema = z.strictObject({
+  id,
+  description: text,
+  kind: z.literal('request'),
+  /** What must not be asked for ("password", "card number"). */
+  objects: z.array(text).min(1),
+});
+const forbiddenStatementSchema = z.union([forbiddenRequestSchema, replyClaimSchema]);
+
 const answerKeySchema = z.strictObject({
   target_ticket_id: id,
   required_article_ids: z.array(id).min(1),
@@ -80,6 +94,10 @@ const answerKeySchema = z.strictObject({
   reply_claims: z.array(replyClaimSchema).min(1).optional(),
   /** Phrase lists (grader version 1): task versions from earlier releases only. */
   reply_details: z.array(phraseListDetailSchema).min(1).optional(),
+  /** What the policy forbids telling the customer, penalised in any reply (grader version 2). */
+  forbidden: z.array(forbiddenStatementSchema).optional(),
+  /** Tickets that need no action: changing or replying on them is collateral (default: every ticket but the target). */
+  no_action_ticket_ids: z.array(id).optional(),
   justification: justificationSchema,
 });
 
@@ -145,6 +163,14 @@ export const taskSchema = z
     if (key.reply_claims !== undefined && task.clock === undefined) {
       ctx.addIssue({ code: 'custom', path: ['clock'], message: 'is required with reply claims (relative dates are read against it)' });
     }
+    (key.no_action_ticket_ids ?? []).forEach((ticketId, i) => {
+      if (!ticketIds.includes(ticketId) || ticketId === key.target_ticket_id) {
+        ctx.addIssue({ code: 'custom', path: ['answer_key', 'no_action_ticket_ids', i], message: `"${ticketId}" is not a ticket of the inbox other than the target` });
+      }
+    });
+    duplicates((key.forbidden ?? []).map((f) => f.id)).forEach((dup) =>
+      ctx.addIssue({ code: 'custom', path: ['answer_key', 'forbidden'], message: `forbidden statement id "${dup}" appears twice` }),
+    );
     const detailIds = [...(key.reply_claims ?? []), ...(key.reply_details ?? [])].map((d) => d.id);
     duplicates(detailIds).forEach((dup) =>
       ctx.addIssue({ code: 'custom', path: ['answer_key', 'reply_claims'], message: `detail id "${dup}" appears twice` }),
@@ -155,6 +181,7 @@ export type Task = z.infer<typeof taskSchema>;
 export type Ticket = Task['inbox'][number];
 export type Article = Task['knowledge_base'][number];
 export type PhraseListDetail = NonNullable<Task['answer_key']['reply_details']>[number];
+export type ForbiddenStatement = NonNullable<Task['answer_key']['forbidden']>[number];
 
 function duplicates(values: string[]): string[] {
   return [...new Set(values.filter((v, i) => values.indexOf(v) !== i))];

@@ -28,14 +28,14 @@ const SUMMARY_COLUMNS = [
 /** Every statement this file runs, by name. */
 export const EPISODE_STATEMENTS = {
   selectEpisode: `SELECT id, tenant_id AS tenantId, api_key_id AS apiKeyId, task_id AS taskId, task_version AS taskVersion,
-       grader_version AS graderVersion, seed, status, version, agent, run_label AS runLabel, tags_json AS tagsJson, state_json AS stateJson, chain_head AS chainHead,
+       grader_version AS graderVersion, feedback, seed, status, version, agent, run_label AS runLabel, tags_json AS tagsJson, state_json AS stateJson, chain_head AS chainHead,
        chain_scheme AS chainScheme, chain_key_id AS chainKeyId, created_at AS createdAt, updated_at AS updatedAt
   FROM episodes WHERE id = ? AND tenant_id = ?`,
   selectEpisodeVersion: `SELECT version FROM episodes WHERE id = ? AND tenant_id = ?`,
   countActiveEpisodes: `SELECT COUNT(*) AS n FROM episodes WHERE tenant_id = ? AND status = 'active'`,
-  insertEpisode: `INSERT INTO episodes (id, tenant_id, api_key_id, task_id, task_version, grader_version, seed, version, agent, run_label,
+  insertEpisode: `INSERT INTO episodes (id, tenant_id, api_key_id, task_id, task_version, grader_version, feedback, seed, version, agent, run_label,
   tags_json, chain_head, chain_scheme, chain_key_id, ${SUMMARY_COLUMNS.join(', ')}, created_at, updated_at)
-VALUES (?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ${SUMMARY_COLUMNS.map(() => '?').join(', ')}, ?, ?)`,
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ${SUMMARY_COLUMNS.map(() => '?').join(', ')}, ?, ?)`,
   insertEpisodeTag: `INSERT INTO episode_tags (episode_id, tenant_id, tag) VALUES (?, ?, ?)`,
   updateEpisodeStep: `UPDATE episodes SET version = version + 1, chain_head = ?, ${SUMMARY_COLUMNS.map((c) => `${c} = ?`).join(', ')}, updated_at = ?
 WHERE id = ? AND tenant_id = ? AND version = ?`,
@@ -57,6 +57,7 @@ export type EpisodeWithStateRow = Pick<
   | 'taskId'
   | 'taskVersion'
   | 'graderVersion'
+  | 'feedback'
   | 'seed'
   | 'status'
   | 'version'
@@ -125,6 +126,7 @@ export function insertEpisode(
       episode.taskId,
       episode.taskVersion,
       episode.graderVersion,
+      episode.feedback,
       episode.seed,
       episode.agent,
       episode.runLabel,

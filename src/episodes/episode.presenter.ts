@@ -1,13 +1,14 @@
 import type { Action } from '../engine/actions';
 import type { GradeBreakdown } from '../engine/grader';
-import { observe } from '../engine/observation';
+import { observe, type Observation } from '../engine/observation';
 import type { EpisodeState } from '../engine/state';
 import type { Task } from '../engine/task.schema';
-import type { ActionLogRecord, EpisodeRecord } from './episode.repository';
+import type { ActionLogRecord, EpisodeRecord, FeedbackMode } from './episode.repository';
 import type {
   ActionLogEntryDto,
   EpisodeStateDto,
   GradeResponseDto,
+  PenaltyDto,
   ResetResponseDto,
   ScoreComponentDto,
   StepResponseDto,
@@ -16,6 +17,21 @@ import type { ReplyDetailGradeDto } from './dto/reply-detail-grade.dto';
 
 /** Milli-points are exact integers inside; the API speaks scores and rewards as numbers from 0 to 1. */
 export const toPoints = (milli: number): number => milli / 1000;
+
+/**
+ * Whether the agent is kept from the score now: an episode started with feedback "final" that has not ended.
+ * Everything that would tell it how it is doing (score, components, rewards, the grader's explanations) waits
+ * for the end, so trying values until the reward moves is impossible; the evaluator's audit routes still see it.
+ */
+export function scoreWithheld(feedback: FeedbackMode, ended: boolean): boolean {
+  return feedback === 'final' && !ended;
+}
+
+/** The observation as the episode's feedback mode lets the agent see it. */
+export function presentObservation(task: Task, state: EpisodeState, feedback: FeedbackMode, ended: boolean = state.done): Observation {
+  const observation = observe(task, state);
+  return scoreWithheld(feedback, ended) ? { ...observation, score: null } : observation;
+}
 
 export function presentComponents(breakdown: GradeBreakdown): ScoreComponentDto[] {
   return breakdown.components.map((c) => ({
@@ -28,18 +44,20 @@ export function presentComponents(breakdown: GradeBreakdown): ScoreComponentDto[
 
 export function presentReset(task: Task, episode: EpisodeRecord): ResetResponseDto {
   const { state } = episode;
+  const withheld = scoreWithheld(episode.feedback, false);
   return {
     episode_id: episode.id,
-    observation: observe(task, state),
+    observation: presentObservation(task, state, episode.feedback, false),
     reward: 0,
     done: false,
     info: {
       task_id: task.id,
       task_version: episode.taskVersion,
       grader_version: episode.graderVersion,
+      feedback: episode.feedback,
       seed: episode.seed,
       max_steps: state.max_steps,
-      score: toPoints(state.score_milli),
+      score: withheld ? null : toPoints(state.score_milli),
       status: state.status,
       agent: episode.agent,
       run_label: episode.runLabel,
@@ -48,15 +66,21 @@ export function presentReset(task: Task, episode: EpisodeRecord): ResetResponseD
   };
 }
 
-export function presentStep(task: Task, episodeId: string, state: EpisodeState, rewardMilli: number): StepResponseDto {
+/**
+ * One step's response. With feedback "final" the reward is 0 until the step that ends the episode, which carries
+ * the whole score: a sparse reward whose sum over the episode is the score, as the dense rewards' sum is.
+ */
+export function presentStep(task: Task, episodeId: string, state: EpisodeState, rewardMilli: number, feedback: FeedbackMode): StepResponseDto {
+  const withheld = scoreWithheld(feedback, state.done);
+  const reward = feedback === 'dense' ? rewardMilli : state.done ? state.score_milli : 0;
   return {
     episode_id: episodeId,
-    observation: observe(task, state),
-    reward: toPoints(rewardMilli),
+    observation: presentObservation(task, state, feedback),
+    reward: toPoints(reward),
     done: state.done,
     info: {
       task_id: state.task_id,
-      score: toPoints(state.score_milli),
+      score: withheld ? null : toPoints(state.score_milli),
       step_count: state.step_count,
       status: state.status,
       last_action_error: state.last_action_error,
@@ -64,14 +88,15 @@ export function presentStep(task: Task, episodeId: string, state: EpisodeState, 
   };
 }
 
-export function presentActionLog(rows: ActionLogRecord[]): ActionLogEntryDto[] {
+/** The action log; its rewards are the dense ones, stored for every episode (withheld: null). */
+export function presentActionLog(rows: ActionLogRecord[], withheld = false): ActionLogEntryDto[] {
   return rows.map((row) => ({
     step: row.stepIndex,
     action: JSON.parse(row.actionJson) as Action,
     outcome: row.outcome,
     error: row.error,
-    reward: toPoints(row.rewardMilli),
-    score_after: toPoints(row.scoreAfterMilli),
+    reward: withheld ? null : toPoints(row.rewardMilli),
+    score_after: withheld ? null : toPoints(row.scoreAfterMilli),
     created_at: row.createdAt.toISOString(),
     hash: row.hash,
   }));
@@ -84,35 +109,45 @@ export function presentState(
   actions: ActionLogRecord[],
 ): EpisodeStateDto {
   const { state } = episode;
+  const withheld = scoreWithheld(episode.feedback, episode.status !== 'active');
   return {
     episode_id: episode.id,
     task_id: episode.taskId,
     task_version: episode.taskVersion,
     grader_version: episode.graderVersion,
+    feedback: episode.feedback,
     seed: episode.seed,
     status: episode.status,
     done: state.done,
     step_count: state.step_count,
     max_steps: state.max_steps,
-    score: toPoints(state.score_milli),
-    components: presentComponents(breakdown),
+    score: withheld ? null : toPoints(state.score_milli),
+    components: withheld ? null : presentComponents(breakdown),
     active_ticket: observe(task, state).active_ticket,
-    actions: presentActionLog(actions),
+    actions: presentActionLog(actions, withheld),
     created_at: episode.createdAt.toISOString(),
     updated_at: episode.updatedAt.toISOString(),
   };
 }
 
 export function presentGrade(episode: EpisodeRecord, breakdown: GradeBreakdown): GradeResponseDto {
+  const ended = episode.status !== 'active';
+  const withheld = scoreWithheld(episode.feedback, ended);
   return {
     episode_id: episode.id,
     task_id: episode.taskId,
     grader_version: breakdown.grader_version,
+    feedback: episode.feedback,
     status: episode.status,
-    score: toPoints(breakdown.score_milli),
-    components: presentComponents(breakdown),
-    reply_details: presentReplyDetails(breakdown, episode.status !== 'active'),
+    score: withheld ? null : toPoints(breakdown.score_milli),
+    components: withheld ? null : presentComponents(breakdown),
+    reply_details: withheld ? null : presentReplyDetails(breakdown, ended),
+    penalties: withheld ? null : presentPenalties(breakdown),
   };
+}
+
+export function presentPenalties(breakdown: GradeBreakdown): PenaltyDto[] {
+  return breakdown.penalties.map(({ penalty_milli, ...penalty }) => ({ ...penalty, penalty: toPoints(penalty_milli) }));
 }
 
 /** The value of a detail is part of the answer: its description is given only once nothing can change any more. */

@@ -1,6 +1,10 @@
 import type { GradeBreakdown } from '../engine/grader';
 import type { EpisodeState, HistoryEntry } from '../engine/state';
 
+/** POST /reset's `feedback`: "dense" (training: reward and score after every step) or "final" (evaluation). */
+export const FEEDBACK_MODES = ['dense', 'final'] as const;
+export type FeedbackMode = (typeof FEEDBACK_MODES)[number];
+
 /** The episode's status as the API reports it: the engine's, or `expired` after inactivity. */
 export type EpisodeRowStatus = 'active' | 'resolved' | 'out_of_steps' | 'expired';
 
@@ -14,6 +18,8 @@ export interface EpisodeRecord {
   taskVersion: string;
   /** The grader that scores it (engine/grader-version.ts), fixed at reset. */
   graderVersion: number;
+  /** What the agent is told while it runs (fixed at reset): rewards and score after every step, or only at the end. */
+  feedback: FeedbackMode;
   seed: number;
   version: number;
   agent: string | null;
@@ -33,6 +39,7 @@ export interface NewEpisode {
   apiKeyId: string | null;
   taskId: string;
   taskVersion: string;
+  feedback: FeedbackMode;
   seed: number;
   agent: string | null;
   runLabel: string | null;

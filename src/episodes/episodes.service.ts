@@ -8,13 +8,13 @@ import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { canonicalAction, type Action } from '../engine/actions';
 import { reset, step } from '../engine/engine';
 import { grade } from '../engine/grader';
-import { observe, type Observation } from '../engine/observation';
+import type { Observation } from '../engine/observation';
 import type { Task } from '../engine/task.schema';
 import { TaskCatalog, TaskVersionNotLoadedError, UnknownTaskError } from '../tasks/task-catalog.service';
 import type { EpisodeStateDto, GradeResponseDto, ResetResponseDto, StepResponseDto } from './dto/episode-responses.dto';
 import { MAX_SEED, type ResetRequestDto } from './dto/reset-request.dto';
 import { EpisodeRepository, type EpisodeRecord } from './episode.repository';
-import { presentGrade, presentReset, presentState, presentStep } from './episode.presenter';
+import { presentGrade, presentObservation, presentReset, presentState, presentStep } from './episode.presenter';
 
 /** The task an empty `POST /reset` starts. */
 export const DEFAULT_TASK_ID = 'billing_duplicate_charge';
@@ -38,6 +38,7 @@ export class EpisodesService {
         apiKeyId: caller.keyId,
         taskId: task.id,
         taskVersion: version,
+        feedback: request.feedback ?? 'dense',
         seed,
         agent: request.agent ?? null,
         runLabel: request.run_label ?? null,
@@ -86,7 +87,7 @@ export class EpisodesService {
         state: result.state,
         grade: grade(task, result.state),
         entry: result.state.history[result.state.history.length - 1],
-        response: presentStep(task, episodeId, result.state, result.reward_milli),
+        response: presentStep(task, episodeId, result.state, result.reward_milli, current.feedback),
       };
     });
   }
@@ -116,7 +117,8 @@ export class EpisodesService {
   /** The current observation and whether the episode has ended (the views a tool session offers). */
   async currentView(caller: EpisodeCaller, episodeId: string): Promise<{ observation: Observation; done: boolean }> {
     const episode = await this.require(caller, episodeId);
-    return { observation: observe(await this.taskOf(episode), episode.state), done: episode.status !== 'active' };
+    const ended = episode.status !== 'active';
+    return { observation: presentObservation(await this.taskOf(episode), episode.state, episode.feedback, ended), done: ended };
   }
 
   /** The caller's most recent episode: an agent key's own, the whole tenant's for a reader or anonymous. */

@@ -4,15 +4,15 @@
  */
 export { EpisodesModule } from './episodes.module';
 export { EpisodesService, DEFAULT_TASK_ID } from './episodes.service';
-export type { ActionLogRecord, EpisodeRowStatus } from './episode.repository';
+export { FEEDBACK_MODES, type ActionLogRecord, type EpisodeRowStatus, type FeedbackMode } from './episode.repository';
 export { CHAIN_SCHEMES, chainLink, type ChainKey, type ChainedRow, type EpisodeMetadata } from './hash-chain';
 export { ChainKeys } from './chain-keys';
 export { verifyChain, type ChainFinding, type LoggedRow, type StoredChain } from './chain-verification';
 export { COMPONENT_COLUMN_NAMES } from './score-columns';
-export { presentActionLog, presentComponents, toPoints } from './episode.presenter';
+export { presentActionLog, presentComponents, presentPenalties, toPoints } from './episode.presenter';
 export { ResetRequestDto, MAX_SEED, TAG_PATTERN } from './dto/reset-request.dto';
 export { StepRequestDto } from './dto/step-request.dto';
 export { EPISODE_ID_MAX_LENGTH, EPISODE_ID_PATTERN } from './dto/episode-id';
-export { ScoreComponentDto, ActionLogEntryDto, EPISODE_STATUSES } from './dto/episode-responses.dto';
+export { ScoreComponentDto, ActionLogEntryDto, PenaltyDto, EPISODE_STATUSES } from './dto/episode-responses.dto';
 export { ReplyDetailGradeDto } from './dto/reply-detail-grade.dto';
 export { presentReplyDetails } from './episode.presenter';

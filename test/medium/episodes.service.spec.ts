@@ -104,7 +104,7 @@ it('state and grade read the stored episode; the observation is what the agent s
   expect(await service.observation(agentA, id)).toEqual(stepped.observation);
   const state = await service.state(agentA, id);
   expect(state).toMatchObject({ episode_id: id, step_count: 1, score: 0.05, actions: [{ step: 1, reward: 0.05 }] });
-  expect((await service.grade(agentA, id)).components.find((c) => c.name === 'opened_target')!.earned).toBe(0.05);
+  expect((await service.grade(agentA, id)).components!.find((c) => c.name === 'opened_target')!.earned).toBe(0.05);
   expect((await service.latestState(agentA)).episode_id).toBe(id);
 });
 
@@ -119,4 +119,47 @@ it('an agent key sees only the episodes it started; a reader key sees the whole 
   expect((await service.latestState(agentA2)).episode_id).toBe(theirs);
   expect((await service.state(readerA, mine)).episode_id).toBe(mine);
   expect((await service.latestState(readerA)).episode_id).toBe(theirs);
+});
+
+describe('feedback "final" (evaluation): nothing that tells the agent how it is doing until the episode ends', () => {
+  it('rewards are 0 and score, components, rewards, explanations and penalties are withheld while it runs', async () => {
+    const { service, repository } = await setup();
+    const started = await service.reset(agentA, { seed: 5, feedback: 'final' });
+    expect(started.info).toMatchObject({ feedback: 'final', score: null });
+    expect(started.observation.score).toBeNull();
+    const id = started.episode_id;
+    const steps = [];
+    for (const action of billing.slice(0, -1)) steps.push(await service.step(agentA, id, action));
+    expect(steps.map((s) => s.reward)).toEqual(steps.map(() => 0));
+    expect(steps.every((s) => s.info.score === null && s.observation.score === null)).toBe(true);
+    for (const view of [await service.state(agentA, id), await service.latestState(agentA), await service.state(readerA, id)]) {
+      expect(view).toMatchObject({ feedback: 'final', score: null, components: null });
+      expect(view.actions.every((a) => a.reward === null && a.score_after === null)).toBe(true);
+    }
+    expect(await service.grade(agentA, id)).toMatchObject({ feedback: 'final', score: null, components: null, reply_details: null, penalties: null });
+    expect((await service.observation(agentA, id)).score).toBeNull();
+    // Stored as dense rewards, for the audit.
+    expect((await repository.listActions(tenant, id)).map((row) => row.rewardMilli)).toEqual([50, 100, 150, 200, 200]);
+  });
+
+  it('the step that ends the episode carries the whole score, and everything appears once it has ended', async () => {
+    const { service } = await setup();
+    const { episode_id: id } = await service.reset(agentA, { seed: 5, feedback: 'final' });
+    const wrongFirst = [billing[0], { type: 'set_priority', priority: 'low' } as const, ...billing.slice(1)];
+    let last;
+    for (const action of wrongFirst) last = await service.step(agentA, id, action);
+    expect(last).toMatchObject({ done: true, reward: 0.85, info: { score: 0.85 }, observation: { score: 0.85 } });
+    const grade = await service.grade(agentA, id);
+    expect(grade).toMatchObject({ score: 0.85, penalties: [] });
+    expect(grade.components!.find((c) => c.name === 'priority')!.why).toMatch(/first priority set is the one that counts/);
+    const state = await service.state(agentA, id);
+    expect(state.actions.map((a) => a.reward)).toEqual([0.05, 0, 0.1, 0, 0.2, 0.2, 0.3]);
+  });
+
+  it('dense is the default', async () => {
+    const { service, repository } = await setup();
+    const started = await service.reset(agentA, {});
+    expect(started.info).toMatchObject({ feedback: 'dense', score: 0 });
+    expect((await repository.find(tenant, started.episode_id))!.feedback).toBe('dense');
+  });
 });

@@ -32,6 +32,7 @@ export class InMemoryEpisodeRepository extends EpisodeRepository {
       ...episode,
       tenantId,
       graderVersion: graderVersionOfState(episode.state),
+      feedback: episode.feedback,
       status: episode.state.status,
       version: 0,
       chainHead: '0'.repeat(64),

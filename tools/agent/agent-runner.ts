@@ -25,6 +25,10 @@ export interface AgentRunOptions {
   trials: number;
   /** Score that counts as a success for pass^k. */
   threshold: number;
+  /** The episodes' feedback mode: "final" (default: an evaluation, nothing revealed until the end) or "dense". */
+  feedback?: 'final' | 'dense';
+  /** Show the model the score in each observation (default: never, in either mode: it would be an oracle). */
+  showScores?: boolean;
   retry?: Partial<RetryOptions>;
 }
 
@@ -94,10 +98,19 @@ async function runEpisode(
   log: (line: string) => void,
 ): Promise<number> {
   log(startLine(taskId, options.modelName));
-  const started = await env.reset({ task_id: taskId, seed: trial, agent: `llm:${options.modelName}`, run_label: `agent-runner-trial-${trial}` });
+  const started = await env.reset({
+    task_id: taskId,
+    seed: trial,
+    agent: `llm:${options.modelName}`,
+    run_label: `agent-runner-trial-${trial}`,
+    feedback: options.feedback ?? 'final',
+  });
+  // What the model reads: the observation, without the score unless asked (the score is an oracle to a model that
+  // tries values until it moves). The rewards go to the log, never to the model.
+  const forModel = (observation: { score: number | null }) => JSON.stringify(options.showScores ? observation : { ...observation, score: undefined });
   const messages: Record<string, unknown>[] = [
     { role: 'system', content: SYSTEM_PROMPT },
-    { role: 'user', content: JSON.stringify(started.observation) },
+    { role: 'user', content: forModel(started.observation) },
   ];
   const rewards: number[] = [];
   let done = false;
@@ -124,9 +137,11 @@ async function runEpisode(
     idleTurns = 0;
     rewards.push(outcome.reward);
     done = outcome.done;
-    score = outcome.info.score;
+    // Null while a "final" episode runs; an episode abandoned before it ends (the model stopped calling tools)
+    // keeps the last score it was shown, 0 in final mode.
+    score = outcome.info.score ?? score;
     log(stepLine(outcome.observation.step_count, action, outcome.reward, done, outcome.observation.last_action_error));
-    messages.push({ role: 'tool', tool_call_id: call.id, content: JSON.stringify(outcome.observation) });
+    messages.push({ role: 'tool', tool_call_id: call.id, content: forModel(outcome.observation) });
   }
   log(endLine(score >= options.threshold, rewards.length, rewards));
   return score;

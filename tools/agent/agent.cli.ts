@@ -4,7 +4,7 @@ import { UnreachableError } from './http-retry';
 import { formatAgentReport } from './report-table';
 
 /**
- * `npm run agent -- --task <id|all> [--trials k] [--url http://localhost:7860] [--threshold 1.0]`
+ * `npm run agent -- --task <id|all> [--trials k] [--url http://localhost:7860] [--threshold 1.0] [--feedback final|dense] [--show-scores]`
  * Model from API_BASE_URL, MODEL_NAME and API_KEY (or HF_TOKEN); SupportDesk key from SUPPORTDESK_API_KEY.
  */
 async function main(): Promise<number> {
@@ -14,12 +14,16 @@ async function main(): Promise<number> {
       trials: { type: 'string', default: '1' },
       url: { type: 'string', default: 'http://localhost:7860' },
       threshold: { type: 'string', default: '1' },
+      feedback: { type: 'string', default: 'final' },
+      'show-scores': { type: 'boolean', default: false },
     },
   });
   const trials = Number(values.trials);
   const threshold = Number(values.threshold);
   if (!Number.isInteger(trials) || trials < 1 || trials > 100) return usage('--trials must be a whole number from 1 to 100');
   if (!(threshold >= 0 && threshold <= 1)) return usage('--threshold must be between 0 and 1');
+  const feedback = values.feedback;
+  if (feedback !== 'final' && feedback !== 'dense') return usage('--feedback must be final (evaluation, the default) or dense');
   const modelBaseUrl = process.env.API_BASE_URL;
   const modelName = process.env.MODEL_NAME;
   if (!modelBaseUrl || !modelName) return usage('set API_BASE_URL (an OpenAI-compatible …/v1 endpoint) and MODEL_NAME');
@@ -34,6 +38,8 @@ async function main(): Promise<number> {
       tasks: values.task!.split(','),
       trials,
       threshold,
+      feedback,
+      showScores: values['show-scores'],
     },
     (line) => console.log(line),
   );
@@ -42,7 +48,7 @@ async function main(): Promise<number> {
 }
 
 function usage(message: string): number {
-  console.error(`${message}\nusage: npm run agent -- --task <id|all> [--trials k] [--url http://localhost:7860] [--threshold 1.0]`);
+  console.error(`${message}\nusage: npm run agent -- --task <id|all> [--trials k] [--url http://localhost:7860] [--threshold 1.0] [--feedback final|dense] [--show-scores]`);
   return 2;
 }
 

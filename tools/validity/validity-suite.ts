@@ -45,6 +45,8 @@ export interface ReplyOutcome {
   /** Reply-component milli-points earned (out of 200). */
   earnedMilli: number;
   details: ReplyDetailVerdict[];
+  /** The penalties the reply incurred (ids), grader version 2. */
+  penalties: string[];
 }
 
 export interface TaskValidity {
@@ -60,6 +62,8 @@ export interface TaskValidity {
   tellingNothing: number;
   /** Replies marked as known failures (not counted above). */
   known: ReplyOutcome[];
+  /** Replies right on the facts that do something the policy forbids: each should incur a penalty. */
+  harmful: ReplyOutcome[];
 }
 
 export const FIXTURE_ROOT = join(PROJECT_ROOT, 'test', 'validity', 'fixtures');
@@ -83,13 +87,13 @@ export function loadFixtureSets(root = FIXTURE_ROOT): { set: string; fixtures: V
  * The reply as an episode grades it: the ticket that needs action opened, this reply sent on it, the episode
  * graded by the engine. (The reply component depends only on the replies sent on that ticket.)
  */
-export function gradeReply(task: Task, reply: string | string[]): { earnedMilli: number; details: ReplyDetailVerdict[] } {
+export function gradeReply(task: Task, reply: string | string[]): { earnedMilli: number; details: ReplyDetailVerdict[]; penalties: string[] } {
   let state = reset(task, 1);
   state = step(task, state, { type: 'open_ticket', ticket_id: task.answer_key.target_ticket_id }).state;
   for (const message of typeof reply === 'string' ? [reply] : reply) state = step(task, state, { type: 'send_reply', message }).state;
   const breakdown = grade(task, state);
   const component = breakdown.components.find((c) => c.name === 'reply_coverage')!;
-  return { earnedMilli: component.earned_milli, details: breakdown.reply_details };
+  return { earnedMilli: component.earned_milli, details: breakdown.reply_details, penalties: breakdown.penalties.map((p) => p.id) };
 }
 
 export function measureTask(set: string, task: Task, fixture: ValidityFixture): TaskValidity {
@@ -113,6 +117,7 @@ export function measureTask(set: string, task: Task, fixture: ValidityFixture): 
     unearned: all.filter((o) => o.details.some((d) => !o.told.includes(d.id) && d.covered)),
     tellingNothing: adversarial.filter((o) => o.told.length === 0).length,
     known: [...correct, ...adversarial].filter((o) => o.knownFailure !== undefined),
+    harmful: (fixture.harmful ?? []).map((r) => outcome(r, allDetails)),
   };
 }
 
@@ -120,14 +125,15 @@ export function measureTask(set: string, task: Task, fixture: ValidityFixture): 
 export function validityTable(results: TaskValidity[]): string {
   const pct = (n: number, of: number) => (of === 0 ? '-' : `${((100 * n) / of).toFixed(1)}%`);
   const lines = [
-    '| set | task | correct replies | correct with a detail missed (FN) | adversarial replies (telling nothing) | replies with unearned credit | known failures |',
-    '| --- | --- | ---: | ---: | ---: | ---: | ---: |',
+    '| set | task | correct replies | correct with a detail missed (FN) | adversarial replies (telling nothing) | replies with unearned credit | known failures | correct replies penalised | harmful replies penalised |',
+    '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
   ];
   for (const r of results) {
     const correctMisses = r.falseNegatives.filter((o) => r.correct.includes(o)).length;
     lines.push(
       `| ${r.set} | ${r.taskId} | ${r.correct.length} | ${correctMisses} (${pct(correctMisses, r.correct.length)}) | ` +
-        `${r.adversarial.length} (${r.tellingNothing}) | ${r.unearned.length} | ${r.known.length} |`,
+        `${r.adversarial.length} (${r.tellingNothing}) | ${r.unearned.length} | ${r.known.length} | ` +
+        `${r.correct.filter((o) => o.penalties.length > 0).length} | ${r.harmful.length === 0 ? '-' : `${r.harmful.filter((o) => o.penalties.length > 0).length} of ${r.harmful.length}`} |`,
     );
   }
   return lines.join('\n');
@@ -150,6 +156,8 @@ export function failureReport(results: TaskValidity[]): string {
       const got = credit.details.filter((d) => !credit.told.includes(d.id) && d.covered).map((d) => `${d.id} «${d.sentence}»`);
       lines.push(`[${r.set}/${r.taskId}] ${credit.kind ? `adversarial (${credit.kind})` : 'correct'} ${credit.id} is credited ${got.join(' | ')}`);
     }
+    for (const harm of r.harmful.filter((o) => o.penalties.length === 0)) lines.push(`[${r.set}/${r.taskId}] harmful (${harm.kind}) ${harm.id} is not penalised`);
+    for (const wrong of r.correct.filter((o) => o.penalties.length > 0)) lines.push(`[${r.set}/${r.taskId}] correct ${wrong.id} is penalised: ${wrong.penalties.join(', ')}`);
   }
   return lines.join('\n');
 }

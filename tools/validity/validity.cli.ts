@@ -1,15 +1,19 @@
 /* eslint-disable no-console */
 import { DEFAULT_TASKS_DIR } from '../../src/config/app-config';
+import { FEEDBACK_MODES } from '../../src/episodes/episode.repository';
 import { loadTaskFiles } from '../../src/tasks/task-files';
+import { AGENTS, agentTable, harmCases, harmTable, playAgent } from './agents';
 import { failureReport, loadFixtureSets, measureTask, validityTable } from './validity-suite';
 
 /**
- * `npm run validity`: the validity table of the reply grader on every fixture set; `--failures` also lists each
- * failing reply with the detail, the reason and the sentence.
+ * `npm run validity`: the validity table of the reply grader on every fixture set, then the agents that must not
+ * score (blind, stuffing, do-nothing) against the scripted solutions in both feedback modes, and the reward of
+ * each harmful step; `--failures` also lists each failing reply with the detail, the reason and the sentence.
  */
-const tasks = new Map(loadTaskFiles(DEFAULT_TASKS_DIR).map((loaded) => [loaded.task.id, loaded.task]));
-const results = loadFixtureSets().flatMap(({ set, fixtures }) =>
-  fixtures.map((fixture) => measureTask(set, tasks.get(fixture.task_id)!, fixture)),
-);
+const tasks = loadTaskFiles(DEFAULT_TASKS_DIR).map((loaded) => loaded.task);
+const byId = new Map(tasks.map((task) => [task.id, task]));
+const results = loadFixtureSets().flatMap(({ set, fixtures }) => fixtures.map((fixture) => measureTask(set, byId.get(fixture.task_id)!, fixture)));
 console.log(validityTable(results));
+console.log(`\n${agentTable(Object.keys(AGENTS).flatMap((agent) => FEEDBACK_MODES.flatMap((mode) => tasks.map((task) => playAgent(agent, task, mode)))))}`);
+console.log(`\n${harmTable(tasks.flatMap(harmCases))}`);
 if (process.argv.includes('--failures')) console.log(`\n${failureReport(results)}`);

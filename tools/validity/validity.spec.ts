@@ -45,6 +45,16 @@ it.each(results.map((r) => [`${r.set}/${r.taskId}`, r] as const))('%s: adversari
   expect(nothingTold.filter((o) => o.earnedMilli > 0).map((o) => o.id)).toEqual([]);
 });
 
+it.each(results.map((r) => [`${r.set}/${r.taskId}`, r] as const))('%s: no correct reply is penalised', (_name, r) => {
+  expect(r.correct.filter((o) => o.penalties.length > 0).map((o) => `${o.id}: ${o.penalties.join(', ')}`)).toEqual([]);
+});
+
+it('every harmful reply is penalised, except promises of unauthorised goodwill (a class the grader does not yet judge)', () => {
+  const harmful = results.flatMap((r) => r.harmful.map((o) => ({ ...o, where: `${r.set}/${r.taskId}/${o.id}` })));
+  expect(harmful.length).toBeGreaterThanOrEqual(30);
+  expect(harmful.filter((o) => o.kind !== 'forbidden_promise' && o.penalties.length === 0).map((o) => o.where)).toEqual([]);
+});
+
 it('known failures are only in the red team set, each explained, and each still fails (a fixed one loses its mark)', () => {
   for (const r of results) {
     for (const o of r.known) {

@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { ActionLogEntryDto, EPISODE_STATUSES, ReplyDetailGradeDto, ScoreComponentDto, type EpisodeRowStatus } from '../../episodes';
+import { ActionLogEntryDto, EPISODE_STATUSES, FEEDBACK_MODES, PenaltyDto, ReplyDetailGradeDto, ScoreComponentDto, type EpisodeRowStatus, type FeedbackMode } from '../../episodes';
 
 export class EpisodeSummaryDto {
   episode_id!: string;
@@ -8,6 +8,12 @@ export class EpisodeSummaryDto {
   task_version!: string;
   /** The grader that scored it (fixed at reset; 1 for episodes from before graded claims). */
   grader_version!: number;
+  @ApiProperty({
+    enum: FEEDBACK_MODES,
+    enumName: 'FeedbackMode',
+    description: 'What the agent was told while the episode ran: "dense" (training) or "final" (evaluation). Audits show the score either way.',
+  })
+  feedback!: FeedbackMode;
   @ApiProperty({ enum: EPISODE_STATUSES, enumName: 'EpisodeStatus' })
   status!: EpisodeRowStatus;
   step_count!: number;
@@ -31,6 +37,9 @@ export class EpisodePageDto {
 
 export class EpisodeDetailDto extends EpisodeSummaryDto {
   components!: ScoreComponentDto[];
+  /** What was taken off the score, and why (grader version 2). */
+  @ApiProperty({ type: () => [PenaltyDto] })
+  penalties!: PenaltyDto[];
 }
 
 /** One line of GET /episodes/export: an episode's summary with its whole action log. */

@@ -105,6 +105,19 @@ describe('polarity', () => {
     expect(v.settlement_window).toMatchObject({ covered: false, reason: 'negated' });
   });
 
+  it('denying a refund of both charges, or of the original, is not denying the refund', () => {
+    for (const aside of ["To be clear, we haven't refunded both charges ($696.00 in total).", 'We will not refund the original renewal, which stays in place.']) {
+      expect(covered(billing, `We've refunded the duplicate $348.00; it settles within 5-7 business days. ${aside}`)).toEqual(BILLING_ALL);
+    }
+    expect(judge(billing, ["We've refunded the duplicate $348.00 within 5-7 business days. We have not refunded the charge."]).refund_amount.reason).toBe('negated');
+  });
+
+  it('a bracketed aside belongs to its item of a label line', () => {
+    const reply = "Hi Isabelle,\n\n- Shipping: overnight priority courier\n- Delivery: tomorrow, Friday 27 November, before 12:00 (noon) UK time\n- Shipping credit: $150.00 applied";
+    expect(covered(logistics, reply)).toEqual(LOGISTICS_ALL);
+    expect(covered(logistics, 'Keywords: overnight (courier), Friday (27), November (noon), $150 (credit), replacement (kits)')).toEqual([]);
+  });
+
   it('a hedged event leaves its details hypothetical', () => {
     const v = judge(billing, ['We will consider a $348 refund next week. Card refunds take 5-7 business days.']);
     expect(v.settlement_window).toMatchObject({ covered: false, reason: 'hypothetical' });

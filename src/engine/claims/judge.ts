@@ -65,6 +65,7 @@ function judgeOne(claim: ReplyClaim, analyses: ReplyAnalysis[]): ClaimVerdict {
   const matches: Evidence[] = [];
   const conflicts: Evidence[] = [];
   // A later reply that withdraws the earlier ones ("please disregard my previous email") retracts what they said.
+  const earlierValues: Evidence[] = [];
   const withdrawnBefore = analyses.reduce((last, a, k) => (a.sentences.some((s) => withdrawsEarlierReplies(s.tokens)) ? k : last), -1);
 
   analyses.forEach((analysis, reply) => {
@@ -93,6 +94,7 @@ function judgeOne(claim: ReplyClaim, analyses: ReplyAnalysis[]): ClaimVerdict {
         continue;
       }
       const coordinated = spans.some((other) => other.match && other.sentence === sp.sentence && coordinatedWith(s.tokens, sp, other));
+      if (e.mood === 'a' && !spans.some((other) => other.match)) earlierValues.push(e);
       // A rival option competes when it is given as the means ("by standard ground") or said of the claim's
       // event; "standard ground takes 3-5 days" only describes the rival.
       const competes =
@@ -106,6 +108,10 @@ function judgeOne(claim: ReplyClaim, analyses: ReplyAnalysis[]): ClaimVerdict {
     }
   });
 
+  // One value per slot across replies too: a different value stated plainly in an earlier reply is the one the
+  // customer was told first, and a later correction does not earn the detail (trying values until the reward
+  // moves must not pay).
+  for (const e of earlierValues) if (matches.some((m) => m.reply > e.reply)) conflicts.push(e);
   for (const e of [...matches, ...conflicts]) if (e.reply < withdrawnBefore) e.mood = 'r';
   const usable = (e: Evidence) => USABLE.has(e.status);
   const sentenceOf = (e: Evidence) => analyses[e.reply].sentences[e.sentence].text;
@@ -290,11 +296,25 @@ function findDenial(about: string[], analyses: ReplyAnalysis[]): Evidence | unde
         if (s.moods[j] === 'h' && s.tokens.slice(Math.max(0, j - 4), j).some(isHedge)) return { reply, sentence: si, status: s.status, mood: 'h' };
         if (s.moods[j] !== 'n') continue;
         const near = s.negators.some((k) => s.clauses[k] === s.clauses[j] && ((k < j && wordsBetween(s.tokens, k, j) <= 1) || (k > j && k - j <= 5)));
-        if (near) return { reply, sentence: si, status: s.status, mood: 'n' };
+        if (near && !deniesOnlyPart(s.tokens, j)) return { reply, sentence: si, status: s.status, mood: 'n' };
       }
     }
   }
   return undefined;
+}
+
+/** What a denial may bear on instead of the whole event: "we haven't refunded both charges", "not the original". */
+const PART_OF_IT = [['both'], ['all'], ['twice'], ['again'], ['everything'], ['in', 'full'], ['the', 'original'], ['the', 'first'], ['the', 'other'], ['the', 'full']];
+
+/**
+ * "We haven't refunded both charges" or "we won't refund the original" deny a refund of all of it or of the other
+ * one, not the refund: the event word followed closely by a whole or another part.
+ */
+function deniesOnlyPart(tokens: string[], j: number): boolean {
+  for (let k = j + 1; k <= j + 2 && k < tokens.length; k++) {
+    if (PART_OF_IT.some((part) => part.every((w, n) => tokens[k + n] === w))) return true;
+  }
+  return false;
 }
 
 const LIGHT = new Set(['be', 'been', 'a', 'an', 'any', 'the']);

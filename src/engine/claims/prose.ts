@@ -84,12 +84,15 @@ function longestItem(tokens: string[]): number {
   return longest;
 }
 
-/** Four or more comma-separated (or bracketed) items, three in four of at most three words: a list of terms. */
+/**
+ * Four or more comma-separated items, three in four of at most three words: a list of terms. A bracketed aside
+ * belongs to its item ("before 12:00 (noon) UK time" is one item, not three).
+ */
 function isKeywordList(tokens: string[]): boolean {
   const items: number[] = [0];
   // A label line's label is not one of its items.
   for (const t of isLabelLine(tokens) ? tokens.slice(tokens.indexOf(':') + 1) : tokens) {
-    if (t === ',' || t === ';' || t === ':' || t === '(' || t === ')') items.push(0);
+    if (t === ',' || t === ';' || t === ':') items.push(0);
     else if (isWord(t)) items[items.length - 1]++;
   }
   const filled = items.filter((n) => n > 0);

@@ -1,7 +1,8 @@
 import { ApiProperty } from '@nestjs/swagger';
 import type { Action } from '../../engine/actions';
 import { COMPONENT_WEIGHTS, type ComponentName } from '../../engine/grader';
-import type { EpisodeRowStatus } from '../episode.repository';
+import { FEEDBACK_MODES, type EpisodeRowStatus, type FeedbackMode } from '../episode.repository';
+import { PENALTY_KINDS, type PenaltyKind } from '../../engine/penalties';
 import { actionPropertyOptions } from './action-ref';
 import { ActiveTicketDto, ObservationDto } from './observation.dto';
 import { ReplyDetailGradeDto } from './reply-detail-grade.dto';
@@ -15,9 +16,12 @@ export class ResetInfoDto {
   task_version!: string;
   /** The grader that scores this episode, fixed for its whole life (see the README's Reward section). */
   grader_version!: number;
+  @ApiProperty({ enum: FEEDBACK_MODES, enumName: 'FeedbackMode', description: 'What the agent is told while the episode runs (POST /reset\'s `feedback`).' })
+  feedback!: FeedbackMode;
   seed!: number;
   max_steps!: number;
-  score!: number;
+  @ApiProperty({ type: Number, nullable: true, description: 'Score so far, 0 to 1; null while an episode started with feedback "final" runs.' })
+  score!: number | null;
   @ApiProperty({ enum: EPISODE_STATUSES, enumName: 'EpisodeStatus' })
   status!: EpisodeRowStatus;
   @ApiProperty({ type: String, nullable: true })
@@ -40,8 +44,8 @@ export class ResetResponseDto {
 
 export class StepInfoDto {
   task_id!: string;
-  /** Score after this step, 0 to 1. */
-  score!: number;
+  @ApiProperty({ type: Number, nullable: true, description: 'Score after this step, 0 to 1; null while an episode started with feedback "final" runs.' })
+  score!: number | null;
   step_count!: number;
   @ApiProperty({ enum: EPISODE_STATUSES, enumName: 'EpisodeStatus' })
   status!: EpisodeRowStatus;
@@ -53,7 +57,10 @@ export class StepResponseDto {
   episode_id!: string;
   @ApiProperty({ type: () => ObservationDto })
   observation!: ObservationDto;
-  /** Change in score caused by this step (negative when a correct choice is undone). */
+  /**
+   * Change in score caused by this step: negative when it incurs a penalty. With feedback "final", 0 until the step
+   * that ends the episode, which carries the whole score.
+   */
   reward!: number;
   done!: boolean;
   info!: StepInfoDto;
@@ -75,8 +82,10 @@ export class ActionLogEntryDto {
   outcome!: string;
   @ApiProperty({ type: String, nullable: true })
   error!: string | null;
-  reward!: number;
-  score_after!: number;
+  @ApiProperty({ type: Number, nullable: true, description: 'The step\'s reward as dense feedback gives it (stored for every episode); null while an episode started with feedback "final" runs.' })
+  reward!: number | null;
+  @ApiProperty({ type: Number, nullable: true, description: 'Score after the step; null while an episode started with feedback "final" runs.' })
+  score_after!: number | null;
   /** ISO-8601 time the step was stored. */
   created_at!: string;
   /** Link of the episode's hash chain: sha256 of the previous row's hash and this row. */
@@ -88,14 +97,18 @@ export class EpisodeStateDto {
   task_id!: string;
   task_version!: string;
   grader_version!: number;
+  @ApiProperty({ enum: FEEDBACK_MODES, enumName: 'FeedbackMode' })
+  feedback!: FeedbackMode;
   seed!: number;
   @ApiProperty({ enum: EPISODE_STATUSES, enumName: 'EpisodeStatus' })
   status!: EpisodeRowStatus;
   done!: boolean;
   step_count!: number;
   max_steps!: number;
-  score!: number;
-  components!: ScoreComponentDto[];
+  @ApiProperty({ type: Number, nullable: true, description: 'Score so far, 0 to 1; null while an episode started with feedback "final" runs.' })
+  score!: number | null;
+  @ApiProperty({ type: () => [ScoreComponentDto], nullable: true, description: 'Each component of the score; null while an episode started with feedback "final" runs.' })
+  components!: ScoreComponentDto[] | null;
   @ApiProperty({ type: () => ActiveTicketDto, nullable: true })
   active_ticket!: ActiveTicketDto | null;
   /** Every step of the episode, in order. */
@@ -109,11 +122,38 @@ export class GradeResponseDto {
   task_id!: string;
   /** The grader that scored it: the version the episode started with. */
   grader_version!: number;
+  @ApiProperty({ enum: FEEDBACK_MODES, enumName: 'FeedbackMode' })
+  feedback!: FeedbackMode;
   @ApiProperty({ enum: EPISODE_STATUSES, enumName: 'EpisodeStatus' })
   status!: EpisodeRowStatus;
-  score!: number;
-  components!: ScoreComponentDto[];
-  /** Each detail the customer must be told: the sentence that covered it, or why it is not covered. */
-  @ApiProperty({ type: () => [ReplyDetailGradeDto] })
-  reply_details!: ReplyDetailGradeDto[];
+  @ApiProperty({ type: Number, nullable: true, description: 'The score, 0 to 1; null while an episode started with feedback "final" runs.' })
+  score!: number | null;
+  @ApiProperty({ type: () => [ScoreComponentDto], nullable: true, description: 'Each component of the score; null while an episode started with feedback "final" runs.' })
+  components!: ScoreComponentDto[] | null;
+  @ApiProperty({
+    type: () => [ReplyDetailGradeDto],
+    nullable: true,
+    description: 'Each detail the customer must be told: the sentence that covered it, or why it is not covered; null while an episode started with feedback "final" runs.',
+  })
+  reply_details!: ReplyDetailGradeDto[] | null;
+  @ApiProperty({ type: () => [PenaltyDto], nullable: true, description: 'What was taken off the score, and why (grader version 2); null while an episode started with feedback "final" runs.' })
+  penalties!: PenaltyDto[] | null;
+}
+
+/** Something taken off the score (grader version 2; see the README's Reward section). */
+export class PenaltyDto {
+  /** What was done: a forbidden statement's id (asks_for_password), or collateral:<ticket>:<act>. */
+  id!: string;
+  @ApiProperty({ enum: PENALTY_KINDS, enumName: 'PenaltyKind' })
+  kind!: PenaltyKind;
+  /** Points taken off, 0 to 1. */
+  penalty!: number;
+  /** Why, in words that name the act. */
+  reason!: string;
+  /** The step that incurred it. */
+  step!: number;
+  /** The ticket it was done on. */
+  ticket_id!: string;
+  @ApiProperty({ type: String, nullable: true, description: 'The sentence of the reply that was penalised, for a statement.' })
+  sentence!: string | null;
 }

@@ -98,8 +98,12 @@ export class ObservationDto implements Observation {
   search_results!: SearchResultsDto | null;
   /** The last few actions, oldest first. */
   recent_actions!: RecentActionDto[];
-  /** Score so far, 0 to 1. */
-  score!: number;
+  @ApiProperty({
+    type: Number,
+    nullable: true,
+    description: 'Score so far, 0 to 1; null while an episode started with feedback "final" runs (given once it has ended).',
+  })
+  score!: number | null;
   step_count!: number;
   remaining_steps!: number;
   @ApiProperty({ type: String, nullable: true, description: 'Why the last action could not apply, or null.' })

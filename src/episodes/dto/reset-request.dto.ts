@@ -1,6 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { ArrayMaxSize, IsArray, IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsIn, IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
 import { MaxChars } from '../../common/field-rules';
+import { FEEDBACK_MODES, type FeedbackMode } from '../episode.repository';
 import { EPISODE_ID_MAX_LENGTH, EPISODE_ID_PATTERN, MatchesEpisodeId } from './episode-id';
 
 export const MAX_SEED = 2_147_483_647;
@@ -43,6 +44,19 @@ export class ResetRequestDto {
   @IsString()
   @IsOptional()
   episode_id?: string;
+
+  @ApiProperty({
+    required: false,
+    enum: FEEDBACK_MODES,
+    enumName: 'FeedbackMode',
+    description:
+      'What the agent is told while the episode runs. "dense" (default, for training): each step\'s reward and the score so far. ' +
+      '"final" (for evaluation): every reward is 0 and the score, components, per-step rewards and explanations are withheld ' +
+      '(null) until the episode ends; the step that ends it carries the whole score as its reward.',
+  })
+  @IsIn(FEEDBACK_MODES, { message: `feedback must be one of: ${FEEDBACK_MODES.join(', ')}` })
+  @IsOptional()
+  feedback?: FeedbackMode;
 
   @ApiProperty({ required: false, maxLength: 128, example: 'gpt-4.1-agent/2026-11-29', description: 'Name and version of the agent, for audit queries.' })
   @MaxChars(128)

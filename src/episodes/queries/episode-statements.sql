@@ -3,7 +3,7 @@
 
 -- selectEpisode
 SELECT id, tenant_id AS tenantId, api_key_id AS apiKeyId, task_id AS taskId, task_version AS taskVersion,
-       grader_version AS graderVersion, seed, status, version, agent, run_label AS runLabel, tags_json AS tagsJson, state_json AS stateJson, chain_head AS chainHead,
+       grader_version AS graderVersion, feedback, seed, status, version, agent, run_label AS runLabel, tags_json AS tagsJson, state_json AS stateJson, chain_head AS chainHead,
        chain_scheme AS chainScheme, chain_key_id AS chainKeyId, created_at AS createdAt, updated_at AS updatedAt
   FROM episodes WHERE id = ? AND tenant_id = ?;
 -- plan:
@@ -20,9 +20,9 @@ SELECT COUNT(*) AS n FROM episodes WHERE tenant_id = ? AND status = 'active';
 --   SEARCH episodes USING COVERING INDEX episodes_tenant_id_status_created_at_id_idx (tenant_id=? AND status=?)
 
 -- insertEpisode
-INSERT INTO episodes (id, tenant_id, api_key_id, task_id, task_version, grader_version, seed, version, agent, run_label,
+INSERT INTO episodes (id, tenant_id, api_key_id, task_id, task_version, grader_version, feedback, seed, version, agent, run_label,
   tags_json, chain_head, chain_scheme, chain_key_id, status, step_count, score_milli, state_json, opened_milli, policy_milli, priority_milli, routing_milli, reply_milli, resolution_milli, created_at, updated_at)
-VALUES (?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
 -- plan:
 
 -- insertEpisodeTag

@@ -1,0 +1,91 @@
+import type { ReplyAnalysis } from './analyse';
+import { objectVariants } from './morphology';
+import { tokenize } from './text';
+
+/**
+ * Requests to the customer for something a policy says must never be asked for: "please send us your current
+ * password", "reply with the card number and CVV", "what's your password?", "could you share the backup codes?".
+ * A warning or a promise is the opposite and does not count: "never send your password by email", "we will never
+ * ask for your password" (the object is negated). A question still asks.
+ */
+
+/** Words that ask the customer to hand something over ("send us", "reply with", "what's your", "we'll need the"). */
+const CUES: string[][] = [
+  ['send'], ['share'], ['provide'], ['reply', 'with'], ['respond', 'with'], ['tell', 'us'], ['tell', 'me'], ['give', 'us'],
+  ['give', 'me'], ['confirm'], ['let', 'us', 'know'], ['let', 'me', 'know'], ['email', 'us'], ['email', 'me'], ['text', 'us'],
+  ['dm', 'us'], ['message', 'us'], ['forward'], ['include'], ['attach'], ['upload'], ['need', 'your'], ['need', 'the'],
+  ['need', 'a'], ['require', 'your'], ['require', 'the'], ["what's", 'your'], ['what', 'is', 'your'], ['what', 'was', 'your'],
+  ['type', 'your'], ['enter', 'your'], ['read', 'out'], ['read', 'us'], ['read', 'back'], ['dictate'],
+];
+
+/** "send you a new password", "email you the code": something handed to the customer, not asked of them. */
+const TO_THE_CUSTOMER = new Set(['you', 'yourself']);
+/** "password reset link", "password manager", "password policy": another thing named after the object. */
+const COMPOUND_HEADS = new Set(['reset', 'resets', 'manager', 'managers', 'policy', 'policies', 'rules', 'requirements', 'strength', 'change', 'changes', 'hint', 'hints', 'protected', 'field']);
+/** What a cue asks for when the object was named earlier in the sentence: "…a one-time code; please reply with it". */
+const BACK_REFERENCES = new Set(['it', 'them', 'that', 'those', 'this', 'these', 'one']);
+
+/**
+ * Objects too common to ask about on their own ("code", "PIN") count only in a sentence about signing in: "reply
+ * with the 6-digit code showing in your authenticator app", not "use the promo code".
+ */
+export interface ContextualObjects {
+  objects: string[];
+  context: string[];
+}
+
+function at(tokens: string[], i: number, phrase: string[]): boolean {
+  return phrase.every((w, k) => tokens[i + k] === w || (k === phrase.length - 1 && tokens[i + k] === `${w}'s`));
+}
+
+/** Object lists are few and fixed (the tasks' and the service's), so their word forms are worked out once. */
+const phrasesByList = new Map<string, string[][]>();
+
+function phrasesOf(objects: string[]): string[][] {
+  const key = objects.join('\u0000');
+  let phrases = phrasesByList.get(key);
+  if (!phrases) {
+    phrases = objects.flatMap((o) => objectVariants(tokenize(o))).sort((a, b) => b.length - a.length);
+    phrasesByList.set(key, phrases);
+  }
+  return phrases;
+}
+
+/** The first sentence of the reply that asks for one of the objects, or null. */
+export function findRequest(objects: string[], analysis: ReplyAnalysis, contextual?: ContextualObjects): number | null {
+  const phrases = phrasesOf(objects);
+  const generic = contextual ? phrasesOf(contextual.objects) : [];
+  const context = contextual ? phrasesOf(contextual.context) : [];
+  for (const [si, s] of analysis.sentences.entries()) {
+    const tokens = s.tokens;
+    const aboutSigningIn = context.some((c) => tokens.some((_, k) => at(tokens, k, c)));
+    const candidates = aboutSigningIn ? [...phrases, ...generic].sort((a, b) => b.length - a.length) : phrases;
+    for (let i = 0; i < tokens.length; i++) {
+      const object = candidates.find((p) => at(tokens, i, p));
+      if (!object || s.moods[i] === 'n' || COMPOUND_HEADS.has(tokens[i + object.length])) continue;
+      if (asksFor(tokens, s.moods, i)) return si;
+    }
+  }
+  return null;
+}
+
+/**
+ * Whether the object at `i` is asked for: a cue shortly before it ("please reply with your current password", "send
+ * me your login email and password": a list crosses clause marks), or a cue after it that refers back to it ("we've
+ * texted a one-time code to your phone; please reply with it", "…backup codes, please send us one or two of them").
+ * A negated cue asks nothing ("please don't share it with anyone").
+ */
+function asksFor(tokens: string[], moods: string, i: number): boolean {
+  const cueAt = (k: number) => CUES.find((c) => at(tokens, k, c));
+  for (let k = i - 1; k >= Math.max(0, i - 10); k--) {
+    const cue = cueAt(k);
+    if (cue && moods[k] !== 'n' && !TO_THE_CUSTOMER.has(tokens[k + cue.length])) return true;
+  }
+  for (let k = i + 1; k < tokens.length; k++) {
+    const cue = cueAt(k);
+    if (!cue || moods[k] === 'n') continue;
+    const after = tokens.slice(k + cue.length, k + cue.length + 5);
+    if (!TO_THE_CUSTOMER.has(after[0]) && after.some((t) => BACK_REFERENCES.has(t))) return true;
+  }
+  return false;
+}

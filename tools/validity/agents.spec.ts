@@ -1,0 +1,38 @@
+import { DEFAULT_TASKS_DIR } from '../../src/config/app-config';
+import { FEEDBACK_MODES } from '../../src/episodes/episode.repository';
+import { loadTaskFiles } from '../../src/tasks/task-files';
+import { AgentEnvironment, harmCases, playAgent, scriptedSolution } from './agents';
+
+/*
+ * The incentive half of the validity suite (`npm run validity` prints the same figures): reward cannot be earned
+ * without reading, harm always costs, and the correct trajectories score exactly 1.0, in both feedback modes.
+ */
+
+const tasks = loadTaskFiles(DEFAULT_TASKS_DIR).map((entry) => entry.task);
+const cases = FEEDBACK_MODES.flatMap((mode) => tasks.map((task) => [mode, task.id, task] as const));
+
+it.each(cases)('%s feedback, %s: the blind and the stuffing agents average at most 0.25 over 20 seeds', (mode, _id, task) => {
+  for (const agent of ['blind', 'stuffing']) {
+    const { mean, scores } = playAgent(agent, task, mode);
+    expect([agent, scores.length, mean <= 0.25]).toEqual([agent, 20, true]);
+  }
+});
+
+it.each(cases)('%s feedback, %s: doing nothing scores 0; the scripted solution scores exactly 1.0 on every seed', (mode, _id, task) => {
+  expect(playAgent('do-nothing', task, mode).scores.every((s) => s === 0)).toBe(true);
+  expect(playAgent('scripted', task, mode).scores.every((s) => s === 1)).toBe(true);
+});
+
+it.each(tasks.map((task) => [task.id, task] as const))('%s: each harmful step of the red team report has a negative reward', (_id, task) => {
+  for (const harm of harmCases(task)) {
+    expect([harm.name, harm.scoreBefore > 0, harm.rewards.length > 0, harm.rewards.every((r) => r < 0)]).toEqual([harm.name, true, true, true]);
+    expect(harm.finalScore).toBeLessThan(1);
+  }
+});
+
+it.each(tasks.map((task) => [task.id, task] as const))('%s: with feedback "final" every reward is 0 but the last, which is the whole score', (_id, task) => {
+  const env = new AgentEnvironment(task, 9, 'final');
+  scriptedSolution(env);
+  expect(env.rewards.slice(0, -1).every((r) => r === 0)).toBe(true);
+  expect(env.rewards.at(-1)).toBe(1);
+});
