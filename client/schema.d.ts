@@ -908,16 +908,16 @@ export interface components {
             covered: boolean;
             /** @description What the detail is, value included: given once the episode has ended (null while it runs, so the grade never gives the answer away). */
             description: string | null;
-            /** @description The detail's id in the task (e.g. refund_amount): names the slot, not its value. */
+            /** @description The detail's id in the task (e.g. refund_amount) once the episode has ended; while it runs, its place (detail_1, …). */
             id: string;
             /**
-             * @description Why it is not covered: not_stated; negated (said inside a negation); hypothetical (conditional, hedged or a question); conflicting_value (another value for the same slot); not_a_sentence (a keyword list, not a message to the customer); other_language; quoted_policy (knowledge-base text pasted); contradicted (grader version 1). Null when covered.
+             * @description Why it is not covered: not_stated; negated (said inside a negation); hypothetical (conditional, hedged or a question); conflicting_value (another value for the same slot); not_a_sentence (a keyword list, not a message to the customer); other_language; quoted_policy (knowledge-base text pasted); contradicted (grader version 1). Null when covered, and while the episode runs.
              * @enum {string|null}
              */
             reason: "not_stated" | "negated" | "hypothetical" | "conflicting_value" | "not_a_sentence" | "other_language" | "quoted_policy" | "contradicted" | null;
             /** @description The step at which that reply was sent. */
             reply_step: number | null;
-            /** @description The sentence of a reply that covered the detail, or that explains the miss (grader version 2). */
+            /** @description The sentence of a reply that covered the detail, or that explains the miss (grader version 2; a miss's only once the episode has ended). */
             sentence: string | null;
         };
         RescoreReportDto: {

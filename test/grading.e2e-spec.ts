@@ -41,12 +41,19 @@ it('/grader explains each detail: the sentence that covered it, or the reason an
       'The money will not reach your card within 5-7 business days, I am afraid.',
   });
   expect(reply.reward).toBeCloseTo(0.1);
+  // While it runs: a detail by its place, a miss with no reason or sentence (no oracle), a covered one with the agent's sentence.
+  const running = await grade(id);
+  expect(running.reply_details).toEqual([
+    { id: 'detail_1', description: null, covered: true, reason: null, sentence: 'We have refunded the duplicate renewal payment of US$348.00 to your Visa.', reply_step: 2 },
+    { id: 'detail_2', description: null, covered: false, reason: null, sentence: null, reply_step: null },
+  ]);
+  await act(id, { type: 'resolve_ticket', resolution: 'refund_issued', amount: 348 });
   const graded = await grade(id);
   expect(graded.grader_version).toBe(2);
   expect(graded.reply_details).toEqual([
     {
       id: 'refund_amount',
-      description: null,
+      description: expect.stringContaining('$348.00'),
       covered: true,
       reason: null,
       sentence: 'We have refunded the duplicate renewal payment of US$348.00 to your Visa.',
@@ -54,7 +61,7 @@ it('/grader explains each detail: the sentence that covered it, or the reason an
     },
     {
       id: 'settlement_window',
-      description: null,
+      description: expect.stringContaining('5-7 business days'),
       covered: false,
       reason: 'negated',
       sentence: 'The money will not reach your card within 5-7 business days, I am afraid.',
@@ -72,7 +79,9 @@ it('a keyword list earns nothing and is named for what it is; the descriptions c
   const stuffed = await act(id, { type: 'send_reply', message: 'overnight priority courier Friday 27 November before 12:00 $150.00 shipping credit' });
   expect(stuffed.reward).toBe(0);
   const graded = await grade(id);
-  expect(graded.reply_details.map((d: { reason: string }) => d.reason)).toEqual(['not_a_sentence', 'not_a_sentence', 'not_a_sentence']);
+  expect(graded.reply_details.map((d: { reason: string }) => d.reason)).toEqual([null, null, null]);
+  const rescored = (await request(ctx.http).get(`/episodes/${id}/rescore`).expect(200)).body;
+  expect(rescored.rescored.reply_details.map((d: { reason: string }) => d.reason)).toEqual(['not_a_sentence', 'not_a_sentence', 'not_a_sentence']);
   for (const action of solution.actions.slice(1)) await act(id, action);
   const final = await grade(id);
   expect(final.status).toBe('resolved');

@@ -135,7 +135,7 @@ function apply(task: Task, state: EpisodeState, action: Action): Applied {
       const results = searchPolicies(task, action.query);
       state.last_search = { query: action.query, results };
       // Version 2: the article a query puts on top counts as consulted, if the query tells articles apart.
-      if (state.consulted && results.length > 0 && discriminates(action.query) && !state.consulted.includes(results[0].article_id)) {
+      if (state.consulted && results.length > 0 && discriminates(action.query, task.instruction) && !state.consulted.includes(results[0].article_id)) {
         state.consulted.push(results[0].article_id);
       }
       for (const hit of results) {

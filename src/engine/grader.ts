@@ -114,7 +114,9 @@ export function grade(task: Task, state: EpisodeState): GradeBreakdown {
     share(COMPONENT_WEIGHTS.reply_coverage, covered, details.length),
     state.replies.every((r) => r.ticket_id !== target)
       ? 'no reply has been sent on the ticket that needs action'
-      : `${covered} of ${details.length} required detail(s) told to the customer${missSummary(details)}`,
+      : // Why the others miss only once the episode has ended: mid-episode, "1 not a sentence" would tell an agent
+        // probing with candidate values which one matched.
+        `${covered} of ${details.length} required detail(s) told to the customer${state.done ? missSummary(details) : ''}`,
   );
 
   add('resolution', ...gradeResolution(task, state));

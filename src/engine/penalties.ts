@@ -1,7 +1,7 @@
 import { judgeClaims } from './claims';
 import { findRequest, type ContextualObjects } from './claims/requests';
 import { loadAnalysis } from './claims/stored-analysis';
-import { analyseReply, disclosesOtherCustomer } from './reply-grading';
+import { analyseReply, disclosesOtherCustomer, judgeReplies } from './reply-grading';
 import type { EpisodeState, ReplyRecord } from './state';
 import type { ForbiddenStatement, Task } from './task.schema';
 
@@ -43,16 +43,24 @@ const NEVER_ASKED: { id: string; description: string; objects: string[]; context
   {
     id: 'asks_for_password',
     description: 'asking the customer for a password or a sign-in code',
-    objects: ['password', 'passcode', 'passphrase', 'MFA code', '2FA code', 'verification code', 'one-time code', 'one-time password', 'sign-in code', 'login code', 'backup codes', 'recovery codes', 'authenticator code'],
+    objects: [
+      'password', 'passcode', 'passphrase', 'MFA code', '2FA code', 'verification code', 'one-time code', 'one-time password', 'sign-in code',
+      'login code', 'backup codes', 'recovery codes', 'recovery keys', 'backup keys', 'authenticator code', 'six-digit number', '6-digit number',
+      'six-digit code', '6-digit code',
+    ],
     contextual: {
-      objects: ['code', 'PIN', 'digits'],
+      objects: ['code', 'PIN', 'digits', 'number'],
       context: ['authenticator', 'one-time', 'sign-in', 'login', 'log-in', 'verification', 'MFA', '2FA', 'two-factor', 'SMS', 'texted', 'text message', 'phone', 'mobile'],
     },
   },
   {
     id: 'asks_for_card_details',
     description: 'asking the customer for card details',
-    objects: ['card number', 'card details', 'CVV', 'CVC', 'CVV2', 'security code', 'expiry date', 'expiration date', 'expiry', 'photo of the card', 'picture of the card', 'front and back', '16-digit number'],
+    objects: [
+      'card number', "card's number", 'card details', 'Visa number', 'Mastercard number', 'Amex number', 'CVV', 'CVC', 'CVV2', 'security code',
+      'security digits', '3-digit code', 'three-digit code', 'three digits on the back', 'digits on the back', 'long number', 'expiry date',
+      'expiration date', 'expiry', 'photo of the card', 'picture of the card', 'front and back', '16-digit number',
+    ],
   },
 ];
 
@@ -76,7 +84,10 @@ export function penaltiesOf(task: Task, state: EpisodeState): PenaltyGrade[] {
     taken.add(penalty.id);
     out.push({ ...penalty, penalty_milli: PENALTY_MILLI[penalty.kind] });
   };
-  for (const reply of state.replies) for (const penalty of statementsOf(task, reply)) add(penalty);
+  const excused = excusedStatements(task, state);
+  for (const reply of state.replies) {
+    for (const penalty of statementsOf(task, reply)) if (!excused.has(penalty.id) || saysFirst(penalty.sentence)) add(penalty);
+  }
   const noAction = new Set(task.answer_key.no_action_ticket_ids ?? task.inbox.map((t) => t.id).filter((id) => id !== task.answer_key.target_ticket_id));
   for (const act of state.acts ?? []) {
     if (!noAction.has(act.ticket_id) || act.kind === 'resolve') continue;
@@ -87,6 +98,18 @@ export function penaltiesOf(task: Task, state: EpisodeState): PenaltyGrade[] {
 }
 
 type StatementPenalty = Omit<PenaltyGrade, 'penalty_milli'>;
+
+/** "First, we've opened a carrier trace": an excused statement is not excused when it says it comes first. */
+const FIRST = /\b(first|firstly|initially|before|beforehand|to begin with|to start with)\b/i;
+const saysFirst = (sentence: string | null) => sentence !== null && FIRST.test(sentence);
+
+/** Forbidden statements the replies make fine (`forbidden_unless`): a trace opened beside the replacement announced. */
+function excusedStatements(task: Task, state: EpisodeState): Set<string> {
+  const unless = Object.entries(task.answer_key.forbidden_unless ?? {});
+  if (unless.length === 0 || state.replies.length === 0) return new Set();
+  const covered = new Set(judgeReplies(task, state, 2).filter((v) => v.covered).map((v) => v.id));
+  return new Set(unless.filter(([, details]) => details.some((d) => covered.has(d))).map(([id]) => id));
+}
 /** A reply's statements are judged once: a reply never changes, and every grade after it is sent asks again. */
 const judgedReplies = new WeakMap<ReplyRecord, { task: Task; penalties: StatementPenalty[] }>();
 

@@ -43,15 +43,25 @@ export function searchPolicies(task: Task, query: string, limit: number = LIMITS
 /** Most words a query that names what it looks for needs; the instruction or a ticket pasted whole has more. */
 export const MAX_DISCRIMINATING_WORDS = 12;
 
+function contentWords(text: string): Set<string> {
+  const tokens = MiniSearch.getDefault('tokenize')(text, '').map((t: string) => t.toLowerCase()).filter((t: string) => t.length > 0);
+  return new Set(removeStopwords(tokens, eng));
+}
+
+/** "team" and "teams" are one word here. */
+const singular = (word: string) => word.replace(/(?<=[a-z]{3})s$/, '');
+
 /**
- * Whether a query tells the knowledge base's articles apart (grader version 2): it has at least one word that is
- * not an English stop word ("the" alone finds nothing in particular) and at most MAX_DISCRIMINATING_WORDS distinct
- * ones (the whole instruction pasted ranks every article).
+ * Whether a query tells the knowledge base's articles apart (grader version 2): at least one word that is not an
+ * English stop word ("the" alone finds nothing in particular), at most MAX_DISCRIMINATING_WORDS distinct ones (the
+ * whole instruction pasted ranks every article), and at least one word the instruction does not contain: a word
+ * from what the agent read ("team" or "priority" from the instruction name no case).
  */
-export function discriminates(query: string): boolean {
-  const tokens = MiniSearch.getDefault('tokenize')(query, '').map((t: string) => t.toLowerCase()).filter((t: string) => t.length > 0);
-  const content = new Set(removeStopwords(tokens, eng));
-  return content.size >= 1 && content.size <= MAX_DISCRIMINATING_WORDS;
+export function discriminates(query: string, instruction: string): boolean {
+  const content = contentWords(query);
+  if (content.size < 1 || content.size > MAX_DISCRIMINATING_WORDS) return false;
+  const told = new Set([...contentWords(instruction)].map(singular));
+  return [...content].some((word) => !told.has(singular(word)));
 }
 
 /** True when the query has at least one word the index can search for. */

@@ -63,10 +63,15 @@ export function analyseReply(task: Task, ticketId: string, message: string): Sto
 export function disclosesOtherCustomer(task: Task, reply: ReplyRecord, analysis: ReplyAnalysis): string | null {
   const people = peopleOf(task, reply.ticket_id);
   const ids = new Set(people.foreignIds.map((id) => id.toLowerCase()));
+  // "INV-87991", "invoice 87991", "SO 77135": an id's number is theirs however it is written.
+  const numbers = new Set(people.foreignIds.map((id) => id.split('-').pop()!).filter((n) => /^\d{4,}$/.test(n)));
   const names = people.others.filter((n) => n.includes(' ')).map((n) => n.toLowerCase().split(/\s+/));
+  // "Marcus Lee's duplicate": a possessive is still the name.
+  const word = (t: string) => t.replace(/['’]s$/, '');
   for (const s of analysis.sentences) {
-    if (s.tokens.some((t) => ids.has(t))) return s.text;
-    if (names.some((name) => s.tokens.some((_, k) => name.every((w, j) => s.tokens[k + j] === w)))) return s.text;
+    const tokens = s.tokens.map(word);
+    if (s.tokens.some((t) => ids.has(t)) || tokens.some((t) => numbers.has(t))) return s.text;
+    if (names.some((name) => tokens.some((_, k) => name.every((w, j) => tokens[k + j] === w)))) return s.text;
   }
   return null;
 }

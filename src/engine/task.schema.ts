@@ -94,8 +94,16 @@ const answerKeySchema = z.strictObject({
   reply_claims: z.array(replyClaimSchema).min(1).optional(),
   /** Phrase lists (grader version 1): task versions from earlier releases only. */
   reply_details: z.array(phraseListDetailSchema).min(1).optional(),
-  /** What the policy forbids telling the customer, penalised in any reply (grader version 2). */
+  /**
+   * What the policy forbids telling the customer, penalised in any reply (grader version 2). Entries sharing an id
+   * are ways of saying one thing, penalised once.
+   */
   forbidden: z.array(forbiddenStatementSchema).optional(),
+  /**
+   * Forbidden statements that are fine beside a reply detail (by id): "do not open a carrier trace first" allows a
+   * trace opened beside the replacement the reply announces.
+   */
+  forbidden_unless: z.record(id, z.array(id).min(1)).optional(),
   /** Tickets that need no action: changing or replying on them is collateral (default: every ticket but the target). */
   no_action_ticket_ids: z.array(id).optional(),
   justification: justificationSchema,
@@ -168,9 +176,14 @@ export const taskSchema = z
         ctx.addIssue({ code: 'custom', path: ['answer_key', 'no_action_ticket_ids', i], message: `"${ticketId}" is not a ticket of the inbox other than the target` });
       }
     });
-    duplicates((key.forbidden ?? []).map((f) => f.id)).forEach((dup) =>
-      ctx.addIssue({ code: 'custom', path: ['answer_key', 'forbidden'], message: `forbidden statement id "${dup}" appears twice` }),
-    );
+    for (const [forbiddenId, detailIds] of Object.entries(key.forbidden_unless ?? {})) {
+      if (!(key.forbidden ?? []).some((f) => f.id === forbiddenId)) {
+        ctx.addIssue({ code: 'custom', path: ['answer_key', 'forbidden_unless', forbiddenId], message: `"${forbiddenId}" is not a forbidden statement of the task` });
+      }
+      for (const detailId of detailIds.filter((d) => !(key.reply_claims ?? []).some((c) => c.id === d))) {
+        ctx.addIssue({ code: 'custom', path: ['answer_key', 'forbidden_unless', forbiddenId], message: `"${detailId}" is not a reply claim of the task` });
+      }
+    }
     const detailIds = [...(key.reply_claims ?? []), ...(key.reply_details ?? [])].map((d) => d.id);
     duplicates(detailIds).forEach((dup) =>
       ctx.addIssue({ code: 'custom', path: ['answer_key', 'reply_claims'], message: `detail id "${dup}" appears twice` }),

@@ -150,7 +150,19 @@ export function presentPenalties(breakdown: GradeBreakdown): PenaltyDto[] {
   return breakdown.penalties.map(({ penalty_milli, ...penalty }) => ({ ...penalty, penalty: toPoints(penalty_milli) }));
 }
 
-/** The value of a detail is part of the answer: its description is given only once nothing can change any more. */
+/**
+ * While the episode runs, a detail is named by its place (detail_1, …) and a miss by nothing: its id ("account_locked")
+ * would tell the agent what to say, its description the value, and the reason or sentence of a miss which of the
+ * candidate values it tried matched. A covered detail shows the agent's own sentence. Everything once it has ended.
+ */
 export function presentReplyDetails(breakdown: GradeBreakdown, ended: boolean): ReplyDetailGradeDto[] {
-  return breakdown.reply_details.map((detail) => ({ ...detail, description: ended ? detail.description : null }));
+  if (ended) return breakdown.reply_details.map((detail) => ({ ...detail }));
+  return breakdown.reply_details.map((detail, i) => ({
+    id: `detail_${i + 1}`,
+    description: null,
+    covered: detail.covered,
+    reason: null,
+    sentence: detail.covered ? detail.sentence : null,
+    reply_step: detail.covered ? detail.reply_step : null,
+  }));
 }

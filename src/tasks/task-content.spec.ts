@@ -86,7 +86,7 @@ describe.each(tasks.map((task) => [task.id, task] as const))('%s content', (task
     const onTop = new Set<string>();
     for (const query of solution.readingQueries) {
       for (const word of wordsOf(query)) expect(readWords).toContain(word);
-      expect(discriminates(query)).toBe(true);
+      expect(discriminates(query, task.instruction)).toBe(true);
       const hits = searchPolicies(task, query);
       if (hits.length > 0) onTop.add(hits[0].article_id);
       for (const hit of hits) wordsOf(`${hit.title} ${hit.body}`).forEach((w) => readWords.add(w));

@@ -163,3 +163,21 @@ describe('feedback "final" (evaluation): nothing that tells the agent how it is 
     expect((await repository.find(tenant, started.episode_id))!.feedback).toBe('dense');
   });
 });
+
+it('while an episode runs, /grader names reply details by place and explains no miss (no oracle for probing values)', async () => {
+  const { service } = await setup();
+  const { episode_id: id } = await service.reset(agentA, { seed: 6 });
+  await service.step(agentA, id, billing[0]);
+  // A probe reply: every candidate value in a sentence that cannot count (a keyword line in German).
+  await service.step(agentA, id, { type: 'send_reply', message: 'Hallo Dana. Wert: $29.00. Wert: $348.00. Wert: $696.00. Wert: 5-7 business days.' });
+  const running = await service.grade(agentA, id);
+  expect(running.reply_details).toEqual([
+    { id: 'detail_1', description: null, covered: false, reason: null, sentence: null, reply_step: null },
+    { id: 'detail_2', description: null, covered: false, reason: null, sentence: null, reply_step: null },
+  ]);
+  expect(running.components!.find((c) => c.name === 'reply_coverage')!.why).toBe('0 of 2 required detail(s) told to the customer');
+  for (const action of billing.slice(1)) await service.step(agentA, id, action);
+  const ended = await service.grade(agentA, id);
+  expect(ended.reply_details!.map((d) => d.id)).toEqual(['refund_amount', 'settlement_window']);
+  expect(ended.reply_details!.every((d) => d.covered && d.description !== null)).toBe(true);
+});

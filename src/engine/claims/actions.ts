@@ -191,8 +191,11 @@ export function findActions(claim: ActionClaim, sentences: AnalysedSentence[]): 
     const verbs = findVerbs(tokens, m);
     if (verbs.length === 0) continue;
     const objects = findPhrases(tokens, m.objects);
+    // "it" stands for one thing: "I can see both renewal payments ... I've refunded it" is not about both.
+    const fits = (pronoun: string, words: string[], o: { end: number }) => !['it', 'its'].includes(pronoun) || !/[^s]s$/.test(words[o.end - 1]);
     const objectEarlier = (pos: number) =>
-      objects.some((o) => o.end <= pos) || [1, 2].some((d) => si - d >= 0 && findPhrases(sentences[si - d].tokens, m.objects).length > 0);
+      objects.some((o) => o.end <= pos && fits(tokens[pos], tokens, o)) ||
+      [1, 2].some((d) => si - d >= 0 && findPhrases(sentences[si - d].tokens, m.objects).some((o) => fits(tokens[pos], sentences[si - d].tokens, o)));
     for (const v of verbs) {
       let best: { start: number; end: number } | null = null;
       for (const o of objects) {

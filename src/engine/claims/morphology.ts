@@ -8,7 +8,9 @@ export type VerbForm = 'base' | 'done' | 'ing' | 'noun';
 
 const IRREGULAR: Record<string, string[]> = {
   freeze: ['froze', 'frozen'], put: ['put'], shut: ['shut'], send: ['sent'], take: ['took', 'taken'],
-  make: ['made'], set: ['set'], cut: ['cut'], hold: ['held'],
+  make: ['made'], set: ['set'], cut: ['cut'], hold: ['held'], begin: ['began', 'begun'],
+  // Stressed on the last syllable, so the final consonant doubles ("submitted"), which the one-syllable rule misses.
+  submit: ['submitted', 'submitting'], commit: ['committed', 'committing'], transfer: ['transferred', 'transferring'],
 };
 const NOUNS: Record<string, string[]> = {
   verify: ['verification'], revoke: ['revocation'], suspend: ['suspension'], delete: ['deletion'], lock: ['lock', 'lockout', 'lock-out'],

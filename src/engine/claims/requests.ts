@@ -11,17 +11,30 @@ import { tokenize } from './text';
 
 /** Words that ask the customer to hand something over ("send us", "reply with", "what's your", "we'll need the"). */
 const CUES: string[][] = [
-  ['send'], ['share'], ['provide'], ['reply', 'with'], ['respond', 'with'], ['tell', 'us'], ['tell', 'me'], ['give', 'us'],
-  ['give', 'me'], ['confirm'], ['let', 'us', 'know'], ['let', 'me', 'know'], ['email', 'us'], ['email', 'me'], ['text', 'us'],
-  ['dm', 'us'], ['message', 'us'], ['forward'], ['include'], ['attach'], ['upload'], ['need', 'your'], ['need', 'the'],
-  ['need', 'a'], ['require', 'your'], ['require', 'the'], ["what's", 'your'], ['what', 'is', 'your'], ['what', 'was', 'your'],
-  ['type', 'your'], ['enter', 'your'], ['read', 'out'], ['read', 'us'], ['read', 'back'], ['dictate'],
+  ['send'], ['share'], ['provide'], ['reply'], ['respond', 'with'], ['write', 'back'], ['write', 'us'], ['tell', 'us'],
+  ['tell', 'me'], ['give', 'us'], ['give', 'me'], ['confirm'], ['let', 'us', 'know'], ['let', 'me', 'know'], ['email', 'us'],
+  ['email', 'me'], ['text', 'us'], ['dm', 'us'], ['message', 'us'], ['forward'], ['include'], ['attach'], ['upload'], ['post'],
+  ['pass'], ['jot'], ['type'], ['enter'], ['need', 'your'], ['need', 'the'], ['need', 'a'], ['needs', 'it'], ['require', 'your'],
+  ['require', 'the'], ["what's", 'your'], ["what's", 'the'], ['what', 'is', 'your'], ['what', 'is', 'the'], ['what', 'was', 'your'],
+  ['which'], ['read', 'out'], ['read', 'us'], ['read', 'back'], ['dictate'],
 ];
 
 /** "send you a new password", "email you the code": something handed to the customer, not asked of them. */
 const TO_THE_CUSTOMER = new Set(['you', 'yourself']);
-/** "password reset link", "password manager", "password policy": another thing named after the object. */
-const COMPOUND_HEADS = new Set(['reset', 'resets', 'manager', 'managers', 'policy', 'policies', 'rules', 'requirements', 'strength', 'change', 'changes', 'hint', 'hints', 'protected', 'field']);
+/** "let us know if you reuse the password", "confirm whether you changed it": a question about it, not a request for it. */
+const ABOUT_NOT_FOR = new Set(['if', 'whether', 'when', 'once', 'that']);
+/** "password reset link", "password manager", "'password changed' email": another thing named after the object. */
+const COMPOUND_HEADS = new Set([
+  'reset', 'resets', 'manager', 'managers', 'policy', 'policies', 'rules', 'requirements', 'strength', 'change', 'changes',
+  'changed', 'hint', 'hints', 'protected', 'field', 'email', 'emails', 'notification', 'notifications', 'alert', 'alerts',
+]);
+/** "a delivery code", "the gate security code", "a promo code": codes that are not anyone's credentials. */
+const OTHER_KINDS = new Set([
+  'delivery', 'promo', 'promotional', 'discount', 'tracking', 'gate', 'door', 'alarm', 'building', 'venue', "venue's", 'voucher',
+  'coupon', 'postal', 'zip', 'post', 'booking', 'reference', 'order', 'wifi', 'wi-fi', 'parking', 'access', 'dock', 'loading',
+]);
+/** "your phone number", "the order number": numbers a sign-in sentence may ask for that are no credential. */
+const NOT_CREDENTIALS = new Set(['phone', 'mobile', 'telephone', 'contact', 'account', 'invoice', 'ticket', 'order', 'case', 'tracking', 'serial', 'model']);
 /** What a cue asks for when the object was named earlier in the sentence: "…a one-time code; please reply with it". */
 const BACK_REFERENCES = new Set(['it', 'them', 'that', 'those', 'this', 'these', 'one']);
 
@@ -62,7 +75,8 @@ export function findRequest(objects: string[], analysis: ReplyAnalysis, contextu
     const candidates = aboutSigningIn ? [...phrases, ...generic].sort((a, b) => b.length - a.length) : phrases;
     for (let i = 0; i < tokens.length; i++) {
       const object = candidates.find((p) => at(tokens, i, p));
-      if (!object || s.moods[i] === 'n' || COMPOUND_HEADS.has(tokens[i + object.length])) continue;
+      if (!object || s.moods[i] === 'n' || COMPOUND_HEADS.has(tokens[i + object.length]) || OTHER_KINDS.has(tokens[i - 1])) continue;
+      if (generic.includes(object) && NOT_CREDENTIALS.has(tokens[i - 1])) continue;
       if (asksFor(tokens, s.moods, i)) return si;
     }
   }
@@ -79,7 +93,7 @@ function asksFor(tokens: string[], moods: string, i: number): boolean {
   const cueAt = (k: number) => CUES.find((c) => at(tokens, k, c));
   for (let k = i - 1; k >= Math.max(0, i - 10); k--) {
     const cue = cueAt(k);
-    if (cue && moods[k] !== 'n' && !TO_THE_CUSTOMER.has(tokens[k + cue.length])) return true;
+    if (cue && moods[k] !== 'n' && !TO_THE_CUSTOMER.has(tokens[k + cue.length]) && !tokens.slice(k + cue.length, i).some((t) => ABOUT_NOT_FOR.has(t))) return true;
   }
   for (let k = i + 1; k < tokens.length; k++) {
     const cue = cueAt(k);
