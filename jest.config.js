@@ -4,6 +4,8 @@ const swaggerPlugin = { path: '<rootDir>/test/support/swagger-plugin-transformer
 
 const shared = {
   rootDir: '.',
+  // In the project, not the system temp folder: CI checks that a test run leaves nothing behind in TMPDIR.
+  cacheDirectory: '<rootDir>/node_modules/.cache/jest',
   testEnvironment: 'node',
   moduleFileExtensions: ['ts', 'js', 'json'],
   transform: {
