@@ -562,24 +562,42 @@ export interface components {
         ApiKeyListDto: {
             keys: components["schemas"]["ApiKeyDto"][];
         };
+        BaselineEpisodeResultDto: {
+            components: components["schemas"]["ScoreComponentDto"][];
+            /** @description The persisted episode; inspect it with GET /state/{episode_id}. */
+            episode_id: string;
+            score: number;
+            seed: number;
+            /**
+             * @description The seed's split, for a drawn instance; null for the canonical one.
+             * @enum {string|null}
+             */
+            split: "train" | "test" | null;
+            steps: number;
+            task_id: string;
+            variant: components["schemas"]["TaskVariant"];
+        };
         BaselineRequestDto: {
             /** @description Tasks to run (ids of GET /tasks; repeats run once); omitted or empty, all of them. */
             task_ids?: string[] | null;
         };
         BaselineResponseDto: {
+            /** @description Every episode it played, canonical first, then train, then test, per task. */
+            episodes: components["schemas"]["BaselineEpisodeResultDto"][];
+            /** @description The mean of the tasks' test-split means: the figure to compare agents with. */
             mean_score: number;
             /** @description Name and version of the built-in policy. */
             policy: string;
             results: components["schemas"]["BaselineTaskResultDto"][];
-            seed: number;
+            /** @description How many seeds of each split it plays per task (the first ones: train 1, 2, 3, 4, 6, …; test 0, 5, 10, …). */
+            seeds_per_split: number;
         };
         BaselineTaskResultDto: {
-            components: components["schemas"]["ScoreComponentDto"][];
-            /** @description The persisted episode the baseline ran; inspect it with GET /state/{episode_id}. */
-            episode_id: string;
-            score: number;
-            steps: number;
+            canonical: number;
             task_id: string;
+            test: number;
+            /** @description Mean score over the split's first BASELINE_SEEDS_PER_SPLIT seeds. */
+            train: number;
         };
         ComponentMeansDto: {
             opened_target: number;
@@ -663,6 +681,11 @@ export interface components {
             run_label: string | null;
             score: number;
             seed: number;
+            /**
+             * @description The split of the seed, for a generated instance; null for the canonical one.
+             * @enum {string|null}
+             */
+            split: "train" | "test" | null;
             status: components["schemas"]["EpisodeStatus"];
             step_count: number;
             tags: string[];
@@ -670,6 +693,7 @@ export interface components {
             task_version: string;
             tenant_id: string;
             updated_at: string;
+            variant: components["schemas"]["TaskVariant"];
         };
         EpisodePageDto: {
             /** @description Newest first. */
@@ -692,11 +716,18 @@ export interface components {
             /** @description Score so far, 0 to 1; null while an episode started with feedback "final" runs. */
             score: number | null;
             seed: number;
+            /**
+             * @description The split of the seed, for a generated instance; null for the canonical one.
+             * @enum {string|null}
+             */
+            split: "train" | "test" | null;
             status: components["schemas"]["EpisodeStatus"];
             step_count: number;
             task_id: string;
             task_version: string;
             updated_at: string;
+            /** @description A family's drawn instance ("generated") or the task file's fixed one ("canonical"). */
+            variant: components["schemas"]["TaskVariant"];
         };
         /** @enum {string} */
         EpisodeStatus: "active" | "resolved" | "out_of_steps" | "expired";
@@ -711,6 +742,11 @@ export interface components {
             run_label: string | null;
             score: number;
             seed: number;
+            /**
+             * @description The split of the seed, for a generated instance; null for the canonical one.
+             * @enum {string|null}
+             */
+            split: "train" | "test" | null;
             status: components["schemas"]["EpisodeStatus"];
             step_count: number;
             tags: string[];
@@ -718,6 +754,7 @@ export interface components {
             task_version: string;
             tenant_id: string;
             updated_at: string;
+            variant: components["schemas"]["TaskVariant"];
         };
         ErrorBodyDto: {
             /** @description What went wrong, in a stable machine-readable form. */
@@ -756,6 +793,11 @@ export interface components {
             run_label: string | null;
             score: number;
             seed: number;
+            /**
+             * @description The split of the seed, for a generated instance; null for the canonical one.
+             * @enum {string|null}
+             */
+            split: "train" | "test" | null;
             status: components["schemas"]["EpisodeStatus"];
             step_count: number;
             tags: string[];
@@ -763,9 +805,10 @@ export interface components {
             task_version: string;
             tenant_id: string;
             updated_at: string;
+            variant: components["schemas"]["TaskVariant"];
         };
         /**
-         * @description What the agent is told while the episode runs. "dense" (default, for training): each step's reward and the score so far. "final" (for evaluation): every reward is 0 and the score, components, per-step rewards and explanations are withheld (null) until the episode ends; the step that ends it carries the whole score as its reward.
+         * @description What the agent is told while the episode runs. "dense" (for training; the default, except on test-split instances, which refuse it): each step's reward and the score so far. "final" (for evaluation): every reward is 0 and the score, components, per-step rewards and explanations are withheld (null) until the episode ends; the step that ends it carries the whole score as its reward.
          * @enum {string}
          */
         FeedbackMode: "dense" | "final";
@@ -945,11 +988,18 @@ export interface components {
             /** @description Score so far, 0 to 1; null while an episode started with feedback "final" runs. */
             score: number | null;
             seed: number;
+            /**
+             * @description The split of the seed, for a generated instance; null for the canonical one.
+             * @enum {string|null}
+             */
+            split: "train" | "test" | null;
             status: components["schemas"]["EpisodeStatus"];
             tags: string[];
             task_id: string;
             /** @description Content hash of the task version this episode runs. */
             task_version: string;
+            /** @description A family's drawn instance ("generated") or the task file's fixed one ("canonical"). */
+            variant: components["schemas"]["TaskVariant"];
         };
         ResetRequestDto: {
             /**
@@ -959,15 +1009,17 @@ export interface components {
             agent?: string | null;
             /** @description Id for the new episode (as OpenEnv clients may send); omitted, the server assigns a UUID. 409 if this tenant already has one with this id. */
             episode_id?: string | null;
-            /** @description What the agent is told while the episode runs. "dense" (default, for training): each step's reward and the score so far. "final" (for evaluation): every reward is 0 and the score, components, per-step rewards and explanations are withheld (null) until the episode ends; the step that ends it carries the whole score as its reward. */
+            /** @description What the agent is told while the episode runs. "dense" (for training; the default, except on test-split instances, which refuse it): each step's reward and the score so far. "final" (for evaluation): every reward is 0 and the score, components, per-step rewards and explanations are withheld (null) until the episode ends; the step that ends it carries the whole score as its reward. */
             feedback?: (string & components["schemas"]["FeedbackMode"]) | null;
             /**
              * @description Label of the run this episode belongs to.
              * @example ablation-7
              */
             run_label?: string | null;
-            /** @description Seed for the inbox order; omitted, the server draws one and reports it in `info.seed`. */
+            /** @description Seed of the instance: with variant "generated", it draws the whole instance (customers, amounts, dates, clauses, inbox) and orders the inbox; with "canonical", it only orders the inbox. Omitted, the server draws one (from `split`) and reports it in `info.seed`. */
             seed?: number | null;
+            /** @description Which seeds to draw from (test: seeds divisible by 5 (one in five); train: every other seed); omitted, train, or the split of the given seed. Test-split instances always run with feedback "final". Generated instances only. */
+            split?: (string & components["schemas"]["Split"]) | null;
             /**
              * @description Free-form tags (letters, digits, "_", "-", ".", ":", at most 64 characters each).
              * @example [
@@ -981,6 +1033,8 @@ export interface components {
              * @example billing_duplicate_charge
              */
             task_id?: string | null;
+            /** @description "generated" (default): an instance the task family draws from the seed, different for every seed. "canonical": the task file's fixed instance (the README walkthrough), in no split. */
+            variant?: (string & components["schemas"]["TaskVariant"]) | null;
         };
         ResetResponseDto: {
             done: boolean;
@@ -1065,6 +1119,11 @@ export interface components {
              */
             type: "set_priority";
         };
+        /**
+         * @description Which seeds to draw from (test: seeds divisible by 5 (one in five); train: every other seed); omitted, train, or the split of the given seed. Test-split instances always run with feedback "final". Generated instances only.
+         * @enum {string}
+         */
+        Split: "train" | "test";
         StatsDto: {
             /** @enum {string|null} */
             group_by: "agent" | null;
@@ -1106,6 +1165,21 @@ export interface components {
             score: number;
             task_version: string;
         };
+        /** @enum {string} */
+        TaskDomain: "billing" | "security" | "logistics";
+        TaskFamilyDto: {
+            /** @description How many distinct instances the generator can draw (a lower bound). */
+            distinct_instances: number;
+            domain: components["schemas"]["TaskDomain"];
+            /** @description The generator version new episodes are drawn with (a task version such as "g1"). */
+            generator_version: string;
+            /** @description What makes the family hard. */
+            hard: string;
+            /** @description How seeds are split into train and test; test-split instances run with feedback "final". */
+            split_rule: string;
+            /** @description What varies from seed to seed. */
+            varies: string;
+        };
         TaskListDto: {
             tasks: components["schemas"]["TaskSummaryDto"][];
         };
@@ -1124,14 +1198,22 @@ export interface components {
         };
         TaskSummaryDto: {
             difficulty: components["schemas"]["Difficulty"];
+            /** @description The generator drawing a different instance for every seed (the default variant), or null. */
+            family: components["schemas"]["TaskFamilyDto"] | null;
             id: string;
-            /** @description What the agent is told at reset. */
+            /** @description What the agent is told at reset, in the canonical instance (a generated instance's own is in its first observation). */
             instruction: string;
+            /** @description Step budget of the canonical instance. */
             max_steps: number;
             title: string;
-            /** @description Content hash of the current task file. */
+            /** @description Content hash of the current task file: the canonical instance (`variant: "canonical"`). */
             version: string;
         };
+        /**
+         * @description "generated" (default): an instance the task family draws from the seed, different for every seed. "canonical": the task file's fixed instance (the README walkthrough), in no split.
+         * @enum {string}
+         */
+        TaskVariant: "generated" | "canonical";
         /** @enum {string} */
         Team: "general_support" | "billing" | "security_ops" | "logistics" | "technical_support" | "vip_concierge";
         TenantDto: {

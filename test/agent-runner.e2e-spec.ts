@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import { runAgent } from '../tools/agent/agent-runner';
+import { nthSeedOf } from '../src/engine/families';
 import { formatAgentReport } from '../tools/agent/report-table';
 import type { Action } from '../src/engine/actions';
 import { SOLUTIONS } from './fixtures/solutions';
@@ -35,7 +36,7 @@ it('runs every task over HTTP, logs the OpenEnv format exactly, and reports pass
   const lines: string[] = [];
   try {
     const report = await runAgent(
-      { url, modelBaseUrl: model.url, modelName: 'scripted-1', tasks: ['all'], trials: 3, threshold: 1, retry: { baseDelayMs: 1 }, feedback: 'dense' },
+      { url, modelBaseUrl: model.url, modelName: 'scripted-1', tasks: ['all'], trials: 3, threshold: 1, retry: { baseDelayMs: 1 }, feedback: 'dense', variant: 'canonical' },
       (line) => lines.push(line),
     );
     const billing = lines.slice(0, 8);
@@ -78,7 +79,7 @@ it('evaluates with feedback "final" by default: rewards 0 until the last step, a
   const lines: string[] = [];
   try {
     const report = await runAgent(
-      { url, modelBaseUrl: model.url, modelName: 'scripted-final', tasks: ['billing_duplicate_charge', 'logistics_missing_order_vip'], trials: 1, threshold: 1, retry: { baseDelayMs: 1 } },
+      { url, modelBaseUrl: model.url, modelName: 'scripted-final', tasks: ['billing_duplicate_charge', 'logistics_missing_order_vip'], trials: 1, threshold: 1, retry: { baseDelayMs: 1 }, variant: 'canonical' },
       (line) => lines.push(line),
     );
     expect(lines[1]).toBe('[STEP] step=1 action={"type":"open_ticket","ticket_id":"T-1041"} reward=0.00 done=false error=null');
@@ -122,4 +123,25 @@ it('a malformed tool call is fed back to the model as an error, without using a 
   } finally {
     model.server.close();
   }
+});
+
+it('--split test plays each trial on the next test seed of every family, always in final mode', async () => {
+  const model = await startScriptedModel(() => ({ type: 'resolve_ticket', resolution: 'information_provided' }));
+  try {
+    const report = await runAgent(
+      { url, modelBaseUrl: model.url, modelName: 'split-runner', tasks: ['all'], trials: 2, threshold: 1, retry: { baseDelayMs: 1 }, split: 'test', feedback: 'dense' },
+      () => undefined,
+    );
+    expect(report.tasks.map((t) => t.scores.length)).toEqual([2, 2, 2]);
+    const episodes = (await request(ctx.http).get('/episodes').query({ agent: 'llm:split-runner', limit: 10 }).expect(200)).body.items;
+    expect(episodes.map((e: any) => [e.split, e.feedback, e.variant])).toEqual(episodes.map(() => ['test', 'final', 'generated']));
+    expect(episodes.map((e: any) => e.seed).sort((a: number, b: number) => a - b)).toEqual([0, 0, 0, 5, 5, 5]);
+  } finally {
+    model.server.close();
+  }
+});
+
+it('trial t of the train split plays the t-th train seed', () => {
+  expect([0, 1, 2, 3, 4, 5].map((n) => nthSeedOf('train', n))).toEqual([1, 2, 3, 4, 6, 7]);
+  expect([0, 1, 2].map((n) => nthSeedOf('test', n))).toEqual([0, 5, 10]);
 });

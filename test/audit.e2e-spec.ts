@@ -12,7 +12,7 @@ let reader: string;
 const TASKS = Object.keys(SOLUTIONS);
 
 async function run(k: string, body: object, actions: Action[] = []): Promise<string> {
-  const id = (await request(ctx.http).post('/reset').set(bearer(k)).send(body).expect(200)).body.episode_id;
+  const id = (await request(ctx.http).post('/reset').set(bearer(k)).send({ variant: 'canonical', ...body }).expect(200)).body.episode_id;
   for (const action of actions) {
     await request(ctx.http).post('/step').set(bearer(k)).send({ episode_id: id, action }).expect(200);
   }

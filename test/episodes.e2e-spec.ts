@@ -14,7 +14,7 @@ afterAll(() => app.close());
 const TASK_IDS = Object.keys(SOLUTIONS);
 
 async function resetEpisode(body: object = {}) {
-  const res = await request(http).post('/reset').send(body).expect(200);
+  const res = await request(http).post('/reset').send({ variant: 'canonical', ...body }).expect(200);
   return res.body as { episode_id: string; observation: any; reward: number; done: boolean; info: any };
 }
 
@@ -215,7 +215,8 @@ describe('GET /tasks', () => {
       'logistics_missing_order_vip',
     ]);
     for (const task of res.body.tasks) {
-      expect(Object.keys(task).sort()).toEqual(['difficulty', 'id', 'instruction', 'max_steps', 'title', 'version']);
+      expect(Object.keys(task).sort()).toEqual(['difficulty', 'family', 'id', 'instruction', 'max_steps', 'title', 'version']);
+      expect(Object.keys(task.family).sort()).toEqual(['distinct_instances', 'domain', 'generator_version', 'hard', 'split_rule', 'varies']);
     }
     expect(JSON.stringify(res.body)).not.toMatch(/T-1041|T-2207|T-3318|refund_issued|vip_concierge|\$150/);
   });
@@ -229,18 +230,26 @@ describe('POST /baseline', () => {
       'security_compromised_account',
       'logistics_missing_order_vip',
     ]);
-    const mean = res.body.results.reduce((s: number, r: any) => s + r.score, 0) / 3;
+    // Per task: the canonical instance and the first 10 seeds of each split; the mean is that of the test means.
+    expect(res.body.seeds_per_split).toBe(10);
+    expect(res.body.episodes).toHaveLength(3 * 21);
+    const mean = res.body.results.reduce((s: number, r: any) => s + r.test, 0) / 3;
     expect(res.body.mean_score).toBeCloseTo(mean, 3);
-    const hard = res.body.results.find((r: any) => r.task_id === 'logistics_missing_order_vip');
-    expect(hard.score).toBeLessThan(1);
     for (const result of res.body.results) {
-      const state = (await request(http).get(`/state/${result.episode_id}`).expect(200)).body;
-      expect(state.score).toBe(result.score);
-      expect(state.done).toBe(true);
-      expect(state.actions).toHaveLength(result.steps);
+      const mine = res.body.episodes.filter((e: any) => e.task_id === result.task_id);
+      expect(mine.map((e: any) => e.split)).toEqual([null, ...Array(10).fill('train'), ...Array(10).fill('test')]);
+      expect(mine.filter((e: any) => e.split === 'test').map((e: any) => e.seed)).toEqual([0, 5, 10, 15, 20, 25, 30, 35, 40, 45]);
+      const testMean = mine.filter((e: any) => e.split === 'test').reduce((s: number, e: any) => s + e.score, 0) / 10;
+      expect(result.test).toBeCloseTo(testMean, 3);
+      expect(result.canonical).toBe(mine[0].score);
+    }
+    for (const episode of res.body.episodes.filter((_: unknown, i: number) => i % 7 === 0)) {
+      const state = (await request(http).get(`/state/${episode.episode_id}`).expect(200)).body;
+      expect(state).toMatchObject({ score: episode.score, done: true, variant: episode.variant, split: episode.split });
+      expect(state.actions).toHaveLength(episode.steps);
     }
     const again = await request(http).post('/baseline').send({}).expect(200);
-    expect(again.body.results.map((r: any) => [r.score, r.steps])).toEqual(res.body.results.map((r: any) => [r.score, r.steps]));
+    expect(again.body.episodes.map((r: any) => [r.score, r.steps])).toEqual(res.body.episodes.map((r: any) => [r.score, r.steps]));
   });
 
   it('runs only the named tasks, and refuses unknown ones with 422', async () => {

@@ -84,7 +84,7 @@ it('GET /health answers 503 "unhealthy" when the database cannot be reached', as
 it('once shutdown has begun, a step or reset is refused with 503 and Retry-After, and nothing is written', async () => {
   const ctx = await startTestApp();
   try {
-    const id = (await request(ctx.http).post('/reset').send({ seed: 1 }).expect(200)).body.episode_id;
+    const id = (await request(ctx.http).post('/reset').send({ variant: 'canonical', seed: 1 }).expect(200)).body.episode_id;
     // What app.close() does once the HTTP server is closed: queued writes are committed, then new ones refused.
     await ctx.app.get(Database).onApplicationShutdown();
     const step = await request(ctx.http).post('/step').send({ episode_id: id, action: { type: 'search_policy', query: 'refund' } }).expect(503);
@@ -96,7 +96,7 @@ it('once shutdown has begun, a step or reset is refused with 503 and Retry-After
       message: 'the server is shutting down; retry shortly',
       request_id: step.headers['x-request-id'],
     });
-    await request(ctx.http).post('/reset').send({}).expect(503);
+    await request(ctx.http).post('/reset').send({ variant: 'canonical' }).expect(503);
     await request(ctx.http).get(`/state/${id}`).expect(503); // a Prisma read, which would otherwise reconnect
     const db = new BetterSqlite3(ctx.databaseUrl.slice('file:'.length), { readonly: true });
     expect(db.prepare('SELECT COUNT(*) AS n FROM episodes').get()).toEqual({ n: 1 });

@@ -35,7 +35,7 @@ function expectWithheld(view: any) {
 }
 
 it('HTTP: every route the agent reaches withholds the score until the episode ends, then shows it all', async () => {
-  const started = (await http().post('/reset').set(bearer(key)).send({ seed: 4, feedback: 'final' }).expect(200)).body;
+  const started = (await http().post('/reset').set(bearer(key)).send({ variant: 'canonical', seed: 4, feedback: 'final' }).expect(200)).body;
   expect(started).toMatchObject({ reward: 0, info: { feedback: 'final', score: null }, observation: { score: null } });
   const id = started.episode_id;
   for (const action of billing.actions.slice(0, -1)) {
@@ -61,17 +61,17 @@ it('HTTP: every route the agent reaches withholds the score until the episode en
 });
 
 it('HTTP: dense is the default; an unknown mode is a 422 naming the field, and starts nothing', async () => {
-  const dense = (await http().post('/reset').set(bearer(key)).send({}).expect(200)).body;
+  const dense = (await http().post('/reset').set(bearer(key)).send({ variant: 'canonical' }).expect(200)).body;
   expect(dense.info).toMatchObject({ feedback: 'dense', score: 0 });
   const before = (await http().get('/episodes').set(bearer(readerKey)).expect(200)).body.items.length;
-  const refused = (await http().post('/reset').set(bearer(key)).send({ feedback: 'sparse' }).expect(422)).body;
+  const refused = (await http().post('/reset').set(bearer(key)).send({ variant: 'canonical', feedback: 'sparse' }).expect(422)).body;
   expect(refused).toMatchObject({ code: 'VALIDATION_FAILED', details: [{ field: 'feedback', message: 'feedback must be one of: dense, final' }] });
   expect((await http().get('/episodes').set(bearer(readerKey)).expect(200)).body.items.length).toBe(before);
 });
 
 it('/ws: the reset takes the mode; observations and the state message withhold the score until the end', async () => {
   const client = await openWsClient(`ws://${base}/ws`, bearer(key));
-  const started = await client.ask({ type: 'reset', data: { task_id: 'security_compromised_account', seed: 2, feedback: 'final' } });
+  const started = await client.ask({ type: 'reset', data: { variant: 'canonical', task_id: 'security_compromised_account', seed: 2, feedback: 'final' } });
   expect(started.data).toMatchObject({ reward: 0, info: { feedback: 'final', score: null } });
   const actions = SOLUTIONS.security_compromised_account.actions;
   const rewards: number[] = [];
@@ -79,18 +79,18 @@ it('/ws: the reset takes the mode; observations and the state message withhold t
   expect(rewards).toEqual([...actions.slice(0, -1).map(() => 0), 1]);
   expect((await client.ask({ type: 'state' })).data).toMatchObject({ feedback: 'final', score: 1 });
 
-  const again = await client.ask({ type: 'reset', data: { feedback: 'final' } });
+  const again = await client.ask({ type: 'reset', data: { variant: 'canonical', feedback: 'final' } });
   await client.ask({ type: 'step', data: billing.actions[0] });
   expectWithheld((await client.ask({ type: 'state' })).data);
   expect(again.data.observation.score).toBeNull();
-  const refused = await client.ask({ type: 'reset', data: { feedback: 'none' } });
+  const refused = await client.ask({ type: 'reset', data: { variant: 'canonical', feedback: 'none' } });
   expect(refused).toMatchObject({ type: 'error', data: { code: 'VALIDATION_ERROR' } });
   expect(JSON.stringify(refused.data)).toContain('feedback must be one of: dense, final');
   client.ws.close();
 });
 
 it('MCP: view_inbox has no score and tool calls no reward while a final episode runs', async () => {
-  const id = (await http().post('/reset').set(bearer(key)).send({ feedback: 'final', seed: 8 }).expect(200)).body.episode_id;
+  const id = (await http().post('/reset').set(bearer(key)).send({ variant: 'canonical', feedback: 'final', seed: 8 }).expect(200)).body.episode_id;
   const client = new Client({ name: 'eval-agent', version: '1.0.0' });
   await client.connect(new StreamableHTTPClientTransport(new URL(`http://${base}/mcp`), { requestInit: { headers: { ...bearer(key), 'x-episode-id': id } } }));
   const opened = await client.callTool({ name: 'open_ticket', arguments: { ticket_id: billing.targetTicketId } });
@@ -104,9 +104,9 @@ it('MCP: view_inbox has no score and tool calls no reward while a final episode 
 it('OpenEnv session/create takes the mode, and refuses an unknown one as invalid params', async () => {
   const rpc = async (method: string, params: Record<string, unknown>) =>
     (await http().post('/mcp').auth('openenv', key).send({ jsonrpc: '2.0', id: 1, method, params }).expect(200)).body;
-  const created = (await rpc('openenv/session/create', { feedback: 'final', seed: 1 })).result;
+  const created = (await rpc('openenv/session/create', { variant: 'canonical', feedback: 'final', seed: 1 })).result;
   expect(created).toMatchObject({ info: { feedback: 'final', score: null }, observation: { score: null } });
   const called = await rpc('tools/call', { session_id: created.session_id, name: 'open_ticket', arguments: { ticket_id: billing.targetTicketId } });
   expect(called.result.data).toMatchObject({ reward: 0, info: { score: null } });
-  expect((await rpc('openenv/session/create', { feedback: 'loud' })).error).toMatchObject({ code: -32602, data: { details: [{ field: 'feedback' }] } });
+  expect((await rpc('openenv/session/create', { variant: 'canonical', feedback: 'loud' })).error).toMatchObject({ code: -32602, data: { details: [{ field: 'feedback' }] } });
 });

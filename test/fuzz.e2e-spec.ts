@@ -177,9 +177,9 @@ const statuses = new Map<number, number>();
 
 beforeAll(async () => {
   ctx = await startTestApp(undefined, { ADMIN_API_KEY: ADMIN_KEY, RATE_LIMIT_PER_MINUTE: '0' });
-  const active = (await request(ctx.http).post('/reset').send({ task_id: 'billing_duplicate_charge', seed: 3 }).expect(200)).body.episode_id;
+  const active = (await request(ctx.http).post('/reset').send({ variant: 'canonical', task_id: 'billing_duplicate_charge', seed: 3 }).expect(200)).body.episode_id;
   await request(ctx.http).post('/step').send({ episode_id: active, action: SOLUTIONS.billing_duplicate_charge.actions[0] }).expect(200);
-  const finished = (await request(ctx.http).post('/reset').send({ task_id: 'security_compromised_account', seed: 4 }).expect(200)).body.episode_id;
+  const finished = (await request(ctx.http).post('/reset').send({ variant: 'canonical', task_id: 'security_compromised_account', seed: 4 }).expect(200)).body.episode_id;
   for (const action of SOLUTIONS.security_compromised_account.actions) {
     await request(ctx.http).post('/step').send({ episode_id: finished, action }).expect(200);
   }

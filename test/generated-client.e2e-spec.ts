@@ -20,7 +20,7 @@ describe.each(Object.keys(SOLUTIONS))('%s through the generated client', (taskId
     // The fixture's actions are the engine's Action type; assigning them to the client's type checks that the
     // generated schema and the engine agree.
     const actions: Action[] = SOLUTIONS[taskId].actions;
-    const reset = await client.POST('/reset', { body: { task_id: taskId, seed: 17 } });
+    const reset = await client.POST('/reset', { body: { variant: 'canonical', task_id: taskId, seed: 17 } });
     expect(reset.response.status).toBe(200);
     const episodeId = reset.data!.episode_id;
     let done = false;
@@ -48,6 +48,6 @@ it('the baseline in --url mode runs through the client and scores exactly as POS
   const remote = await remoteEnvironment(url);
   const report = await runBaseline(remote.environment, remote.taskIds, remote.limits);
   const local = await client.POST('/baseline', { body: {} });
-  expect(report.results.map((r) => [r.task_id, r.score, r.steps])).toEqual(local.data!.results.map((r) => [r.task_id, r.score, r.steps]));
+  expect(report.episodes.map((r) => [r.task_id, r.seed, r.score, r.steps])).toEqual(local.data!.episodes.map((r) => [r.task_id, r.seed, r.score, r.steps]));
   expect(report.mean_score).toBe(local.data!.mean_score);
 });

@@ -18,7 +18,7 @@ afterAll(async () => {
 });
 
 async function started(taskId: string): Promise<string> {
-  const res = await request(ctx.http).post('/reset').send({ task_id: taskId, seed: 3 }).expect(200);
+  const res = await request(ctx.http).post('/reset').send({ variant: 'canonical', task_id: taskId, seed: 3 }).expect(200);
   expect(res.body.info.grader_version).toBe(2);
   return res.body.episode_id;
 }

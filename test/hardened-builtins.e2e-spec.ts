@@ -38,7 +38,7 @@ it('freezes the built-ins pollution writes to, so a write through them fails ins
 });
 
 it.each(Object.keys(SOLUTIONS))('plays %s to 1.0 over HTTP, and audits, verifies and exports it', async (taskId) => {
-  const id = (await request(ctx.http).post('/reset').set(bearer(key)).send({ task_id: taskId, seed: 4, tags: ['x'] }).expect(200)).body.episode_id;
+  const id = (await request(ctx.http).post('/reset').set(bearer(key)).send({ variant: 'canonical', task_id: taskId, seed: 4, tags: ['x'] }).expect(200)).body.episode_id;
   let last: any;
   for (const [i, action] of SOLUTIONS[taskId].actions.entries()) {
     last = (await request(ctx.http).post('/step').set(bearer(key)).send({ episode_id: id, action, request_id: `r-${i}` }).expect(200)).body;
@@ -54,12 +54,12 @@ it.each(Object.keys(SOLUTIONS))('plays %s to 1.0 over HTTP, and audits, verifies
 });
 
 it('answers client mistakes with their 4xx, not a 500', async () => {
-  await request(ctx.http).post('/reset').set(bearer(key)).send({ task_id: 'nope' }).expect(422);
+  await request(ctx.http).post('/reset').set(bearer(key)).send({ variant: 'canonical', task_id: 'nope' }).expect(422);
   await request(ctx.http).post('/step').set(bearer(key)).send({ episode_id: 'missing', action: { type: 'open_ticket', ticket_id: 'T-1' } }).expect(404);
   await request(ctx.http).post('/baseline').set(bearer(key)).set('content-type', 'application/json').send('[]').expect((res) => expect(res.status).toBeLessThan(500));
   await request(ctx.http).post('/reset').set(bearer(key)).set('content-type', 'application/json').send('{"a": ').expect(400);
   await request(ctx.http).post('/reset').set(bearer(key)).set('content-type', 'text/plain').send('hi').expect(415);
-  await request(ctx.http).post('/reset').set(bearer('sdk_wrong')).send({}).expect(401);
+  await request(ctx.http).post('/reset').set(bearer('sdk_wrong')).send({ variant: 'canonical' }).expect(401);
   await request(ctx.http).get('/admin/tenants').set(bearer(key)).expect(403);
   await request(ctx.http).get('/admin/tenants').set(bearer(ADMIN_KEY)).expect(200);
   await request(ctx.http).post('/baseline').set(bearer(key)).send({ task_ids: ['billing_duplicate_charge'] }).expect(200);
@@ -71,7 +71,7 @@ it('answers client mistakes with their 4xx, not a 500', async () => {
 
 it('plays a full episode over /ws', async () => {
   const { ask, close } = await openWsClient(`ws://${base}/ws`, bearer(key));
-  await ask({ type: 'reset', data: { task_id: 'security_compromised_account', seed: 2 } });
+  await ask({ type: 'reset', data: { variant: 'canonical', task_id: 'security_compromised_account', seed: 2 } });
   let last: any;
   for (const action of SOLUTIONS.security_compromised_account.actions) last = await ask({ type: 'step', data: action });
   expect(last.data).toMatchObject({ done: true, info: { score: 1 } });
@@ -81,7 +81,7 @@ it('plays a full episode over /ws', async () => {
 });
 
 it('plays a full episode over /mcp with the official SDK client', async () => {
-  const id = (await request(ctx.http).post('/reset').set(bearer(key)).send({ task_id: 'logistics_missing_order_vip', seed: 2 }).expect(200)).body.episode_id;
+  const id = (await request(ctx.http).post('/reset').set(bearer(key)).send({ variant: 'canonical', task_id: 'logistics_missing_order_vip', seed: 2 }).expect(200)).body.episode_id;
   const client = new Client({ name: 'hardened', version: '1.0.0' });
   await client.connect(new StreamableHTTPClientTransport(new URL(`http://${base}/mcp`), { requestInit: { headers: { ...bearer(key), 'x-episode-id': id } } }));
   expect((await client.listTools()).tools.length).toBeGreaterThan(6);

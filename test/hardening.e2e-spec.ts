@@ -29,7 +29,7 @@ describe('one rate limiter and one key check for every transport', () => {
     try {
       const { key } = await tenantWithKey(ctx.http, 'wsrate');
       const client = await openWsClient(ctx.ws, bearer(key)); // the upgrade: 1
-      expect((await client.ask({ type: 'reset', data: {} })).type).toBe('observation'); // 2
+      expect((await client.ask({ type: 'reset', data: { variant: 'canonical' } })).type).toBe('observation'); // 2
       for (let i = 0; i < 3; i++) expect((await client.ask({ type: 'state' })).type).toBe('state'); // 3-5
       await request(ctx.http).get('/state').set(bearer(key)).expect(200); // 6, over HTTP
       const refused = await client.ask({ type: 'step', data: billing[0] });
@@ -48,7 +48,7 @@ describe('one rate limiter and one key check for every transport', () => {
       const { key, keyId } = await tenantWithKey(ctx.http, 'revoke');
       const other = await issueKey(ctx.http, 'revoke', 'agent');
       const client = await openWsClient(ctx.ws, bearer(key));
-      await client.ask({ type: 'reset', data: {} });
+      await client.ask({ type: 'reset', data: { variant: 'canonical' } });
       const mcp = await request(ctx.http)
         .post('/mcp')
         .set(bearer(key))
@@ -64,7 +64,7 @@ describe('one rate limiter and one key check for every transport', () => {
 
       // Another process revokes the second key behind this server's back: its session ends on a later message.
       const second = await openWsClient(ctx.ws, bearer(other.key));
-      expect((await second.ask({ type: 'reset', data: {} })).type).toBe('observation');
+      expect((await second.ask({ type: 'reset', data: { variant: 'canonical' } })).type).toBe('observation');
       const db = new BetterSqlite3(ctx.databaseUrl.slice('file:'.length));
       db.prepare("UPDATE api_keys SET revoked_at = '2026-11-30T00:00:00.000+00:00' WHERE id = ?").run(other.keyId);
       db.close();
@@ -80,7 +80,7 @@ describe('one rate limiter and one key check for every transport', () => {
     try {
       const lookups = jest.spyOn(ctx.app.get(TenantRepository), 'findKeyByHash');
       const statuses: number[] = [];
-      for (let i = 0; i < 8; i++) statuses.push((await request(ctx.http).post('/reset').set(bearer(`sdk_wrong_${i}`)).send({})).status);
+      for (let i = 0; i < 8; i++) statuses.push((await request(ctx.http).post('/reset').set(bearer(`sdk_wrong_${i}`)).send({ variant: 'canonical' })).status);
       expect(statuses).toEqual([401, 401, 401, 401, 401, 429, 429, 429]);
       expect(lookups).toHaveBeenCalledTimes(5);
       const refused = await request(ctx.http).get('/state').set(bearer('sdk_wrong')).expect(429);
@@ -131,7 +131,7 @@ describe('a keyed hash chain', () => {
 
   /** A 0-score episode: opened a distractor, resolved it. */
   async function failedEpisode(): Promise<string> {
-    const id = (await request(ctx.http).post('/reset').set(bearer(key)).send({ task_id: 'billing_duplicate_charge', seed: 3, agent: 'honest-agent' }).expect(200)).body.episode_id;
+    const id = (await request(ctx.http).post('/reset').set(bearer(key)).send({ variant: 'canonical', task_id: 'billing_duplicate_charge', seed: 3, agent: 'honest-agent' }).expect(200)).body.episode_id;
     await request(ctx.http).post('/step').set(bearer(key)).send({ episode_id: id, action: { type: 'open_ticket', ticket_id: 'T-1045' } }).expect(200);
     await request(ctx.http).post('/step').set(bearer(key)).send({ episode_id: id, action: { type: 'resolve_ticket', resolution: 'information_provided' } }).expect(200);
     return id;
@@ -195,7 +195,7 @@ describe('a keyed hash chain', () => {
     const rotated = await startTestApp(ctx.databaseUrl, { ADMIN_API_KEY: ADMIN_KEY, CHAIN_KEY: 'a-newer-chain-key-0123456789abcdef0123', CHAIN_RETIRED_KEYS_FILE: retired });
     try {
       const old = (await request(rotated.http).get(`/episodes/${id}/verify`).set(bearer(reader)).expect(200)).body;
-      const fresh = (await request(rotated.http).post('/reset').set(bearer(key)).send({}).expect(200)).body.episode_id;
+      const fresh = (await request(rotated.http).post('/reset').set(bearer(key)).send({ variant: 'canonical' }).expect(200)).body.episode_id;
       const now = (await request(rotated.http).get(`/episodes/${fresh}/verify`).set(bearer(reader)).expect(200)).body;
       expect(old).toMatchObject({ chain_ok: true });
       expect(now).toMatchObject({ chain_ok: true });
@@ -220,9 +220,9 @@ describe('episode ids are scoped to the tenant', () => {
     try {
       const a = await tenantWithKey(ctx.http, 'ids-a');
       const b = await tenantWithKey(ctx.http, 'ids-b');
-      await request(ctx.http).post('/reset').set(bearer(a.key)).send({ episode_id: 'run-1' }).expect(200);
-      await request(ctx.http).post('/reset').set(bearer(b.key)).send({ episode_id: 'run-1', task_id: 'security_compromised_account' }).expect(200);
-      const taken = await request(ctx.http).post('/reset').set(bearer(a.key)).send({ episode_id: 'run-1' }).expect(409);
+      await request(ctx.http).post('/reset').set(bearer(a.key)).send({ variant: 'canonical', episode_id: 'run-1' }).expect(200);
+      await request(ctx.http).post('/reset').set(bearer(b.key)).send({ variant: 'canonical', episode_id: 'run-1', task_id: 'security_compromised_account' }).expect(200);
+      const taken = await request(ctx.http).post('/reset').set(bearer(a.key)).send({ variant: 'canonical', episode_id: 'run-1' }).expect(409);
       expect(taken.body.message).toMatch(/already exists/);
       await request(ctx.http).post('/step').set(bearer(b.key)).send({ episode_id: 'run-1', action: billing[0] }).expect(200);
       expect((await request(ctx.http).get('/state/run-1').set(bearer(a.key)).expect(200)).body).toMatchObject({ step_count: 0, task_id: 'billing_duplicate_charge' });
@@ -243,7 +243,7 @@ describe('key scopes and the admin log', () => {
     try {
       const { key: agentOne, readerKey } = await tenantWithKey(ctx.http, 'scoped');
       const { key: agentTwo } = await issueKey(ctx.http, 'scoped', 'agent');
-      const solved = (await request(ctx.http).post('/reset').set(bearer(agentOne)).send({ seed: 1 }).expect(200)).body.episode_id;
+      const solved = (await request(ctx.http).post('/reset').set(bearer(agentOne)).send({ variant: 'canonical', seed: 1 }).expect(200)).body.episode_id;
       for (const action of billing) await request(ctx.http).post('/step').set(bearer(agentOne)).send({ episode_id: solved, action }).expect(200);
       // The agent under evaluation cannot copy another agent's answers.
       await request(ctx.http).get('/episodes?min_score=1').set(bearer(agentTwo)).expect(403);
@@ -251,7 +251,7 @@ describe('key scopes and the admin log', () => {
       await request(ctx.http).get(`/state/${solved}`).set(bearer(agentTwo)).expect(404);
       await request(ctx.http).post('/grader').set(bearer(agentTwo)).send({ episode_id: solved }).expect(404);
       await request(ctx.http).get('/state').set(bearer(agentTwo)).expect(404);
-      const own = (await request(ctx.http).post('/reset').set(bearer(agentTwo)).send({}).expect(200)).body.episode_id;
+      const own = (await request(ctx.http).post('/reset').set(bearer(agentTwo)).send({ variant: 'canonical' }).expect(200)).body.episode_id;
       expect((await request(ctx.http).get('/state').set(bearer(agentTwo)).expect(200)).body.episode_id).toBe(own);
       expect((await request(ctx.http).get('/state').set(bearer(agentOne)).expect(200)).body.episode_id).toBe(solved);
       // The reader audits everything and runs nothing.
@@ -259,7 +259,7 @@ describe('key scopes and the admin log', () => {
       expect(listed.map((e: { episode_id: string }) => e.episode_id)).toEqual([solved]);
       await request(ctx.http).get(`/state/${own}`).set(bearer(readerKey)).expect(200);
       await request(ctx.http).get('/stats').set(bearer(readerKey)).expect(200);
-      await request(ctx.http).post('/reset').set(bearer(readerKey)).send({}).expect(403);
+      await request(ctx.http).post('/reset').set(bearer(readerKey)).send({ variant: 'canonical' }).expect(403);
       await request(ctx.http).post('/step').set(bearer(readerKey)).send({ episode_id: own, action: billing[0] }).expect(403);
       await request(ctx.http).post('/baseline').set(bearer(readerKey)).send({}).expect(403);
       await expect(openWsClient(ctx.ws, bearer(readerKey))).rejects.toThrow(/403/);
@@ -298,10 +298,10 @@ describe('safe defaults', () => {
     try {
       await request(ctx.http).get('/health').set('Host', `localhost:${ctx.port}`).expect(200);
       await request(ctx.http).get('/health').set('Host', `[::1]:${ctx.port}`).expect(200);
-      const rebound = await request(ctx.http).post('/reset').set('Host', 'attacker.example').send({}).expect(403);
+      const rebound = await request(ctx.http).post('/reset').set('Host', 'attacker.example').send({ variant: 'canonical' }).expect(403);
       expect(rebound.body).toMatchObject({ code: 'FORBIDDEN', message: expect.stringMatching(/ALLOWED_HOSTS/) });
-      await request(ctx.http).post('/reset').set('Origin', 'https://attacker.example').send({}).expect(403);
-      await request(ctx.http).post('/reset').set('Origin', `http://localhost:${ctx.port}`).send({}).expect(200);
+      await request(ctx.http).post('/reset').set('Origin', 'https://attacker.example').send({ variant: 'canonical' }).expect(403);
+      await request(ctx.http).post('/reset').set('Origin', `http://localhost:${ctx.port}`).send({ variant: 'canonical' }).expect(200);
       await request(ctx.http).post('/mcp').set('Origin', 'https://attacker.example').send({ jsonrpc: '2.0', id: 1, method: 'initialize' }).expect(403);
       await expect(openWsClient(ctx.ws, { Origin: 'https://attacker.example' })).rejects.toThrow(/403/);
       await expect(openWsClient(ctx.ws, { Host: 'attacker.example' })).rejects.toThrow(/403/);
@@ -312,7 +312,7 @@ describe('safe defaults', () => {
     try {
       await request(open.http).get('/health').set('Host', 'supportdesk.example.org').expect(200);
       await request(open.http).get('/health').set('Host', `127.0.0.1:${open.port}`).expect(403);
-      await request(open.http).post('/reset').set('Host', 'supportdesk.example.org').set('Origin', 'https://console.example.org').send({}).expect(200);
+      await request(open.http).post('/reset').set('Host', 'supportdesk.example.org').set('Origin', 'https://console.example.org').send({ variant: 'canonical' }).expect(200);
     } finally {
       await open.app.close();
     }
@@ -324,7 +324,7 @@ describe('safe defaults', () => {
     migrateDatabase(url);
     const ctx = await startTestApp(url);
     try {
-      await request(ctx.http).post('/reset').send({}).expect(200);
+      await request(ctx.http).post('/reset').send({ variant: 'canonical' }).expect(200);
       const file = ctx.databaseUrl.slice('file:'.length);
       for (const path of [file, `${file}-wal`, `${file}.chain-key`]) expect([path, statSync(path).mode & 0o777]).toEqual([path, 0o600]);
     } finally {
@@ -351,7 +351,7 @@ describe('inputs', () => {
   afterAll(() => ctx.app.close());
 
   it('null means omitted: request_id, amount, episode_id and reset fields sent as null', async () => {
-    const started = await request(ctx.http).post('/reset').send({ task_id: null, seed: null, episode_id: null, agent: null, tags: null }).expect(200);
+    const started = await request(ctx.http).post('/reset').send({ variant: 'canonical', task_id: null, seed: null, episode_id: null, agent: null, tags: null }).expect(200);
     expect(started.body.info.task_id).toBe('billing_duplicate_charge');
     const id = started.body.episode_id;
     await request(ctx.http).post('/step').send({ episode_id: id, request_id: null, action: billing[0] }).expect(200);
@@ -368,9 +368,9 @@ describe('inputs', () => {
 
   it('refuses "." and ".." as episode ids, and never answers /state/. with another episode', async () => {
     for (const id of ['.', '..']) {
-      expect((await request(ctx.http).post('/reset').send({ episode_id: id }).expect(422)).body.details[0].field).toBe('episode_id');
+      expect((await request(ctx.http).post('/reset').send({ variant: 'canonical', episode_id: id }).expect(422)).body.details[0].field).toBe('episode_id');
     }
-    await request(ctx.http).post('/reset').send({}).expect(200);
+    await request(ctx.http).post('/reset').send({ variant: 'canonical' }).expect(200);
     for (const path of ['/state/.', '/state/..', '/state/%2e', '/state/%2E%2E']) {
       const res = await request(ctx.http).get(path);
       expect([path, res.status]).toEqual([path, 404]);

@@ -66,7 +66,7 @@ describe.each(PROTOTYPE_NAMES)('a ticket id named %j behaves like any unknown ti
   afterEach(expectServerUnharmed);
 
   it('over HTTP', async () => {
-    const id = (await request(ctx.http).post('/reset').send({ task_id: 'billing_duplicate_charge', seed: 3 }).expect(200)).body.episode_id;
+    const id = (await request(ctx.http).post('/reset').send({ variant: 'canonical', task_id: 'billing_duplicate_charge', seed: 3 }).expect(200)).body.episode_id;
     const [open, ...rest] = attack(ticketId);
     const opened = (await request(ctx.http).post('/step').send({ episode_id: id, action: open }).expect(200)).body;
     expect(opened.observation.last_action_error).toBe(`no ticket "${ticketId}" in the inbox`);
@@ -81,7 +81,7 @@ describe.each(PROTOTYPE_NAMES)('a ticket id named %j behaves like any unknown ti
 
   it('over /ws', async () => {
     const ws = await openWsClient(`ws://${base}/ws`);
-    const started = await ws.ask({ type: 'reset', data: { task_id: 'security_compromised_account', seed: 3 } });
+    const started = await ws.ask({ type: 'reset', data: { variant: 'canonical', task_id: 'security_compromised_account', seed: 3 } });
     for (const action of attack(ticketId)) {
       const answer = await ws.ask({ type: 'step', data: action });
       expect(answer.type).toBe('observation');
@@ -92,7 +92,7 @@ describe.each(PROTOTYPE_NAMES)('a ticket id named %j behaves like any unknown ti
   });
 
   it('over /mcp', async () => {
-    const id = (await request(ctx.http).post('/reset').send({ task_id: 'logistics_missing_order_vip', seed: 3 }).expect(200)).body.episode_id;
+    const id = (await request(ctx.http).post('/reset').send({ variant: 'canonical', task_id: 'logistics_missing_order_vip', seed: 3 }).expect(200)).body.episode_id;
     const session = await mcpSession(id);
     for (const { type, ...args } of attack(ticketId)) {
       const result = await session.call(type, args);
@@ -105,9 +105,9 @@ describe.each(PROTOTYPE_NAMES)('a ticket id named %j behaves like any unknown ti
 
 it('prototype keys inside bodies, messages and tool arguments are refused at the door and change no shared object', async () => {
   const hostile = ['{"__proto__": {"polluted": 1}}', '{"constructor": {"prototype": {"polluted": 1}}}', '{"a": [{"b": {"__proto__": {"polluted": 1}}}]}'];
-  const id = (await request(ctx.http).post('/reset').send({}).expect(200)).body.episode_id;
+  const id = (await request(ctx.http).post('/reset').send({ variant: 'canonical' }).expect(200)).body.episode_id;
   const ws = await openWsClient(`ws://${base}/ws`);
-  await ws.ask({ type: 'reset', data: {} });
+  await ws.ask({ type: 'reset', data: { variant: 'canonical' } });
   const session = await mcpSession(id);
   for (const body of hostile) {
     const http = await request(ctx.http).post('/reset').set('content-type', 'application/json').send(body).expect(400);
@@ -125,7 +125,7 @@ it('prototype keys inside bodies, messages and tool arguments are refused at the
   }
   ws.close();
   // A plain "constructor" field is only an unknown field.
-  await request(ctx.http).post('/reset').send({ constructor: 'x' }).expect(422);
+  await request(ctx.http).post('/reset').send({ variant: 'canonical', constructor: 'x' }).expect(422);
   for (const query of ['__proto__', 'constructor prototype', 'toString valueOf hasOwnProperty']) {
     await request(ctx.http).post('/step').send({ episode_id: id, action: { type: 'search_policy', query } }).expect(200);
   }
@@ -138,7 +138,7 @@ describe('an episode stored with a prototype-named ticket by an earlier release'
   afterEach(expectServerUnharmed);
 
   it('verifies without harm (the replay reports the difference) and cannot be used to pollute by stepping it', async () => {
-    const id = (await request(ctx.http).post('/reset').send({ task_id: 'billing_duplicate_charge', seed: 5 }).expect(200)).body.episode_id;
+    const id = (await request(ctx.http).post('/reset').send({ variant: 'canonical', task_id: 'billing_duplicate_charge', seed: 5 }).expect(200)).body.episode_id;
     storePoisonedSteps(ctx.databaseUrl, id);
     const report = await verify(id);
     expect(report).toMatchObject({ chain_ok: true, replay_ok: false, first_bad_index: 3 });
@@ -238,7 +238,7 @@ describe('one set of input checks on every transport', () => {
   const loneSurrogate = '"hello \\ud800 there"';
 
   it('HTTP refuses deep nesting and lone surrogates with 400', async () => {
-    const id = (await request(ctx.http).post('/reset').send({}).expect(200)).body.episode_id;
+    const id = (await request(ctx.http).post('/reset').send({ variant: 'canonical' }).expect(200)).body.episode_id;
     const huge = await request(ctx.http).post('/step').set('content-type', 'application/json').send(deep(100_000)).expect(413);
     expect(huge.body).toMatchObject({ statusCode: 413, error: 'Payload Too Large' });
     for (const body of [deep(10_000), `{"episode_id": "${id}", "action": {"type": "send_reply", "message": ${loneSurrogate}}}`]) {
@@ -249,7 +249,7 @@ describe('one set of input checks on every transport', () => {
 
   it('/ws refuses them with a clear error and stores nothing', async () => {
     const ws = await openWsClient(`ws://${base}/ws`);
-    const started = await ws.ask({ type: 'reset', data: { task_id: 'billing_duplicate_charge', seed: 9 } });
+    const started = await ws.ask({ type: 'reset', data: { variant: 'canonical', task_id: 'billing_duplicate_charge', seed: 9 } });
     await ws.ask({ type: 'step', data: { type: 'open_ticket', ticket_id: 'T-1041' } });
     const surrogate = await ws.ask(`{"type": "step", "data": {"type": "send_reply", "message": ${loneSurrogate}}}`);
     expect(surrogate).toEqual({ type: 'error', data: { code: 'INVALID_JSON', message: expect.stringMatching(/lone UTF-16 surrogate/) } });
@@ -268,7 +268,7 @@ describe('one set of input checks on every transport', () => {
   });
 
   it('/mcp refuses them with a JSON-RPC error and stores nothing', async () => {
-    const id = (await request(ctx.http).post('/reset').send({ task_id: 'billing_duplicate_charge', seed: 9 }).expect(200)).body.episode_id;
+    const id = (await request(ctx.http).post('/reset').send({ variant: 'canonical', task_id: 'billing_duplicate_charge', seed: 9 }).expect(200)).body.episode_id;
     const session = await mcpSession(id);
     await session.call('open_ticket', { ticket_id: 'T-1041' });
     const surrogate = await session.raw(

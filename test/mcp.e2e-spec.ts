@@ -45,7 +45,7 @@ it('lists one tool per action with the action schema as input, plus read-only vi
 });
 
 it('plays a whole episode through tools/call on the bound episode, persisted like HTTP steps', async () => {
-  const started = (await request(ctx.http).post('/reset').set(bearer(keyA)).send({ task_id: 'billing_duplicate_charge', seed: 8 }).expect(200)).body;
+  const started = (await request(ctx.http).post('/reset').set(bearer(keyA)).send({ variant: 'canonical', task_id: 'billing_duplicate_charge', seed: 8 }).expect(200)).body;
   const client = await connect(keyA, started.episode_id);
   const inbox = JSON.parse(text(await client.callTool({ name: 'view_inbox', arguments: {} })));
   expect(inbox.inbox).toHaveLength(5);
@@ -62,7 +62,7 @@ it('plays a whole episode through tools/call on the bound episode, persisted lik
 });
 
 it('reports invalid arguments as a tool error the model can read, and an unknown tool as JSON-RPC -32602, changing nothing', async () => {
-  const id = (await request(ctx.http).post('/reset').set(bearer(keyA)).send({}).expect(200)).body.episode_id;
+  const id = (await request(ctx.http).post('/reset').set(bearer(keyA)).send({ variant: 'canonical' }).expect(200)).body.episode_id;
   const client = await connect(keyA, id);
   const bad: any = await client.callTool({ name: 'set_priority', arguments: { priority: 'critical' } });
   expect(bad.isError).toBe(true);
@@ -74,7 +74,7 @@ it('reports invalid arguments as a tool error the model can read, and an unknown
 });
 
 it("cannot touch another tenant's episode, by argument or by binding", async () => {
-  const foreign = (await request(ctx.http).post('/reset').set(bearer(keyA)).send({}).expect(200)).body.episode_id;
+  const foreign = (await request(ctx.http).post('/reset').set(bearer(keyA)).send({ variant: 'canonical' }).expect(200)).body.episode_id;
   const client = await connect(keyB);
   const result: any = await client.callTool({ name: 'open_ticket', arguments: { ticket_id: 'T-1041', episode_id: foreign } });
   expect(result.isError).toBe(true);

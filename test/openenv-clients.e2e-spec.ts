@@ -2,6 +2,8 @@ import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import { SOLUTIONS } from './fixtures/solutions';
 import { GenericEnvClient, McpToolClient } from './support/openenv-clients';
+import { latestFamily } from '../src/engine/families';
+import { referenceRun } from '../tools/validity/solvers';
 import { ADMIN_KEY, CHAIN_KEY, bearer, issueKey, tenantWithKey } from './support/tenants';
 import { startTestApp } from './support/test-app';
 
@@ -43,7 +45,7 @@ describe('GenericEnvClient over /ws, keys required', () => {
   it.each(Object.keys(SOLUTIONS))('plays %s to 1.0 with the key in the URL', async (taskId) => {
     const env = new GenericEnvClient(baseUrl());
     await env.connect();
-    const started = await env.reset({ task_id: taskId, seed: 7 });
+    const started = await env.reset({ variant: 'canonical', task_id: taskId, seed: 7 });
     expect(started.done).toBe(false);
     let last = started;
     for (const action of SOLUTIONS[taskId].actions) last = await env.step(action);
@@ -60,7 +62,7 @@ describe('GenericEnvClient over /ws, keys required', () => {
 
   it('accepts the key as the user name alone (ws://KEY@host), as some users write it', async () => {
     const env = new GenericEnvClient(`http://${encodeURIComponent(key)}@127.0.0.1:${port}`);
-    const started = await env.reset({});
+    const started = await env.reset({ variant: 'canonical' });
     expect(started.observation.task_id).toBe(DEFAULT_TASK);
     await env.close();
   });
@@ -82,7 +84,7 @@ describe("MCPToolClient, default mode (tools as /ws step messages)", () => {
   it.each(Object.keys(SOLUTIONS))('plays %s to 1.0 through call_tool, with the reward and done of each step', async (taskId) => {
     const env = new McpToolClient(baseUrl());
     await env.connect();
-    const started = await env.reset({ task_id: taskId });
+    const started = await env.reset({ variant: 'canonical', task_id: taskId });
     const episodeId = started.observation.episode_id ?? (await env.state()).episode_id;
     const inbox = await env.callTool('view_inbox');
     expect(inbox).toMatchObject({ episode_id: episodeId, step_count: 0 });
@@ -105,7 +107,7 @@ describe("MCPToolClient, default mode (tools as /ws step messages)", () => {
   it('call_tool returns the data the way the client unwraps it, and raises with OpenEnv error types', async () => {
     const env = new McpToolClient(baseUrl());
     await env.connect();
-    await env.reset({});
+    await env.reset({ variant: 'canonical' });
     const { episode_id } = await env.state();
     const opened = await env.callTool('open_ticket', { ticket_id: SOLUTIONS[DEFAULT_TASK].targetTicketId });
     expect(opened).toMatchObject({ episode_id, reward: expect.any(Number), observation: { step_count: 1 } });
@@ -145,8 +147,12 @@ describe('MCPToolClient, production mode (JSON-RPC on HTTP /mcp without initiali
     const sessionId = env.sessionId!;
     const created = env.exchanges[0].response.result;
     expect(created).toMatchObject({ session_id: sessionId, tool_schema: 'full', observation: { task_id: DEFAULT_TASK }, done: false });
+    // A session created without parameters draws an instance of the default task; the reference solver's actions
+    // for that instance (from its seed) play it to the end.
+    expect(created.info).toMatchObject({ variant: 'generated', task_id: DEFAULT_TASK });
+    const { actions } = referenceRun(latestFamily(DEFAULT_TASK)!.generate(created.info.seed), created.info.seed);
     let last: any;
-    for (const { type, ...args } of SOLUTIONS[DEFAULT_TASK].actions) last = await env.callTool(type, args);
+    for (const { type, ...args } of actions) last = await env.callTool(type, args);
     expect(last).toMatchObject({ episode_id: created.episode_id, done: true, info: { status: 'resolved', score: 1 } });
     await env.close();
     const closing = env.exchanges[env.exchanges.length - 1];
@@ -165,7 +171,7 @@ describe('MCPToolClient, production mode (JSON-RPC on HTTP /mcp without initiali
 
   it('session/create takes what a reset takes (task, seed, labels) and the strict tool schema', async () => {
     const taskId = 'security_compromised_account';
-    const created = await rpc('openenv/session/create', { task_id: taskId, seed: 3, run_label: 'prod-mode', tool_schema: 'strict' });
+    const created = await rpc('openenv/session/create', { variant: 'canonical', task_id: taskId, seed: 3, run_label: 'prod-mode', tool_schema: 'strict' });
     expect(created.result).toMatchObject({ tool_schema: 'strict', observation: { task_id: taskId } });
     const sessionId = created.result.session_id;
     const listed = await rpc('tools/list', { session_id: sessionId });
@@ -183,9 +189,9 @@ describe('MCPToolClient, production mode (JSON-RPC on HTTP /mcp without initiali
 
   it('refuses bad session/create params as invalid params, creating nothing', async () => {
     const before = (await request(ctx.http).get('/episodes').set(bearer(readerKey)).expect(200)).body.items.length;
-    expect((await rpc('openenv/session/create', { task_id: 'no_such_task' })).error).toMatchObject({ code: -32602, data: { status: 422 } });
-    expect((await rpc('openenv/session/create', { seed: 'x' })).error).toMatchObject({ code: -32602, data: { details: [{ field: 'seed' }] } });
-    expect((await rpc('openenv/session/create', { tool_schema: 'loose' })).error).toMatchObject({ code: -32602, message: 'tool_schema must be one of: full, strict' });
+    expect((await rpc('openenv/session/create', { variant: 'canonical', task_id: 'no_such_task' })).error).toMatchObject({ code: -32602, data: { status: 422 } });
+    expect((await rpc('openenv/session/create', { variant: 'canonical', seed: 'x' })).error).toMatchObject({ code: -32602, data: { details: [{ field: 'seed' }] } });
+    expect((await rpc('openenv/session/create', { variant: 'canonical', tool_schema: 'loose' })).error).toMatchObject({ code: -32602, message: 'tool_schema must be one of: full, strict' });
     expect((await rpc('openenv/session/create', [] as never)).error).toMatchObject({ code: -32602, message: 'Params must be an object' });
     expect((await request(ctx.http).get('/episodes').set(bearer(readerKey)).expect(200)).body.items.length).toBe(before);
   });
@@ -195,7 +201,7 @@ describe('MCPToolClient, production mode (JSON-RPC on HTTP /mcp without initiali
     expect((await rpc('openenv/session/close', { session_id: 'nope' })).error).toEqual({ code: -32602, message: 'Unknown session_id: nope' });
     expect((await rpc('openenv/session/close', {})).error).toEqual({ code: -32602, message: "Invalid params - 'session_id' is required" });
     expect((await rpc('openenv/session/rename', {})).error).toMatchObject({ code: -32601 });
-    const session = (await rpc('openenv/session/create', {})).result.session_id;
+    const session = (await rpc('openenv/session/create', { variant: 'canonical' })).result.session_id;
     expect((await rpc('tools/call', { session_id: session, name: 'reset', arguments: {} })).error).toMatchObject({ code: -32602, message: 'Tool not found: reset' });
     expect((await rpc('tools/call', { session_id: session, arguments: {} })).error).toMatchObject({ code: -32602, message: "Missing 'name' in params" });
     const invalid = await rpc('tools/call', { session_id: session, name: 'set_priority', arguments: { priority: 'critical' } });
@@ -206,7 +212,7 @@ describe('MCPToolClient, production mode (JSON-RPC on HTTP /mcp without initiali
   });
 
   it("a session belongs to the tenant and key that created it: anyone else is told it does not exist", async () => {
-    const session = (await rpc('openenv/session/create', {})).result;
+    const session = (await rpc('openenv/session/create', { variant: 'canonical' })).result;
     const other = await tenantWithKey(ctx.http, 'openenv-other');
     const sameTenantOtherKey = await issueKey(ctx.http, 'openenv-lab');
     for (const stranger of [other.key, sameTenantOtherKey.key]) {
@@ -221,16 +227,16 @@ describe('MCPToolClient, production mode (JSON-RPC on HTTP /mcp without initiali
   it('refuses a session past the tenant cap with -32000 and the counts in data', async () => {
     const crowded = await tenantWithKey(ctx.http, 'openenv-crowded');
     const sessions: string[] = [];
-    for (let i = 0; i < 4; i++) sessions.push((await rpc('openenv/session/create', {}, crowded.key)).result.session_id);
-    const refused = await rpc('openenv/session/create', {}, crowded.key);
+    for (let i = 0; i < 4; i++) sessions.push((await rpc('openenv/session/create', { variant: 'canonical' }, crowded.key)).result.session_id);
+    const refused = await rpc('openenv/session/create', { variant: 'canonical' }, crowded.key);
     expect(refused.error).toMatchObject({ code: -32000, data: { active_sessions: 4, max_sessions: 4 } });
     await rpc('openenv/session/close', { session_id: sessions[0] }, crowded.key);
-    expect((await rpc('openenv/session/create', {}, crowded.key)).result.session_id).toEqual(expect.any(String));
+    expect((await rpc('openenv/session/create', { variant: 'canonical' }, crowded.key)).result.session_id).toEqual(expect.any(String));
   });
 
   it('with a revoked key the session ends', async () => {
     const issued = await issueKey(ctx.http, 'openenv-lab');
-    const session = (await rpc('openenv/session/create', {}, issued.key)).result.session_id;
+    const session = (await rpc('openenv/session/create', { variant: 'canonical' }, issued.key)).result.session_id;
     await request(ctx.http).delete(`/admin/tenants/openenv-lab/keys/${issued.keyId}`).set(bearer(ADMIN_KEY)).expect(200);
     const res = await request(ctx.http).post('/mcp').set(bearer(issued.key)).send({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { session_id: session } });
     expect(res.status).toBe(401);
@@ -241,7 +247,7 @@ describe('MCPToolClient, production mode (JSON-RPC on HTTP /mcp without initiali
 
 describe('the key as HTTP Basic on HTTP routes', () => {
   it('takes the key as the password, or as the user name alone', async () => {
-    const started = await request(ctx.http).post('/reset').auth('anyone', key).send({}).expect(200);
+    const started = await request(ctx.http).post('/reset').auth('anyone', key).send({ variant: 'canonical' }).expect(200);
     await request(ctx.http).get(`/state/${started.body.episode_id}`).set('Authorization', `Basic ${Buffer.from(key).toString('base64')}`).expect(200);
     await request(ctx.http).get(`/state/${started.body.episode_id}`).auth('anyone', 'wrong').expect(401);
     const malformed = await request(ctx.http).get('/state').set('Authorization', 'Basic').expect(401);
@@ -249,7 +255,7 @@ describe('the key as HTTP Basic on HTTP routes', () => {
   });
 
   it("accepts OpenEnv's timeout_s on POST /step (not used: steps never wait) and checks it", async () => {
-    const started = (await request(ctx.http).post('/reset').auth('x', key).send({}).expect(200)).body;
+    const started = (await request(ctx.http).post('/reset').auth('x', key).send({ variant: 'canonical' }).expect(200)).body;
     const action = { type: 'open_ticket', ticket_id: SOLUTIONS[DEFAULT_TASK].targetTicketId };
     await request(ctx.http).post('/step').auth('x', key).send({ episode_id: started.episode_id, action, timeout_s: 30 }).expect(200);
     for (const timeout_s of [0, -1, 'soon', 1e9]) {

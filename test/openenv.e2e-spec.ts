@@ -34,7 +34,7 @@ describe('OpenEnv validator criteria', () => {
       expect(typeof body[name]).toBe('object');
       expect(() => ajv.compile(body[name])).not.toThrow();
     }
-    const started = (await request(ctx.http).post('/reset').send({}).expect(200)).body;
+    const started = (await request(ctx.http).post('/reset').send({ variant: 'canonical' }).expect(200)).body;
     expect(ajv.validate(body.observation, started.observation)).toBe(true);
     for (const action of SOLUTIONS.billing_duplicate_charge.actions.slice(0, 3)) {
       const stepped = (await request(ctx.http).post('/step').send({ episode_id: started.episode_id, action }).expect(200)).body;
@@ -56,12 +56,12 @@ describe('OpenEnv validator criteria', () => {
   });
 
   it('hackathon check: POST /reset with {} answers 200, with observation, reward and done', async () => {
-    const body = (await request(ctx.http).post('/reset').send({}).expect(200)).body;
+    const body = (await request(ctx.http).post('/reset').send({ variant: 'canonical' }).expect(200)).body;
     expect(body).toMatchObject({ observation: expect.any(Object), reward: 0, done: false });
   });
 
   it("GET /state without an id returns the caller's most recent episode", async () => {
-    const latest = (await request(ctx.http).post('/reset').send({ task_id: 'logistics_missing_order_vip' }).expect(200)).body;
+    const latest = (await request(ctx.http).post('/reset').send({ variant: 'canonical', task_id: 'logistics_missing_order_vip' }).expect(200)).body;
     const state = (await request(ctx.http).get('/state').expect(200)).body;
     expect(state).toMatchObject({ episode_id: latest.episode_id, task_id: 'logistics_missing_order_vip' });
   });
@@ -80,12 +80,12 @@ it('GET /state without an id is a clear 404 for a tenant with no episode', async
 it('POST /reset accepts an OpenEnv-style episode_id for the new episode, and refuses a taken one with 409', async () => {
   const ctx = await startTestApp();
   try {
-    const res = await request(ctx.http).post('/reset').send({ episode_id: 'run-7.ep-1', seed: 3 }).expect(200);
+    const res = await request(ctx.http).post('/reset').send({ variant: 'canonical', episode_id: 'run-7.ep-1', seed: 3 }).expect(200);
     expect(res.body.episode_id).toBe('run-7.ep-1');
     await request(ctx.http).get('/state/run-7.ep-1').expect(200);
-    const taken = await request(ctx.http).post('/reset').send({ episode_id: 'run-7.ep-1' }).expect(409);
+    const taken = await request(ctx.http).post('/reset').send({ variant: 'canonical', episode_id: 'run-7.ep-1' }).expect(409);
     expect(taken.body.statusCode).toBe(409);
-    await request(ctx.http).post('/reset').send({ episode_id: 'bad id!' }).expect(422);
+    await request(ctx.http).post('/reset').send({ variant: 'canonical', episode_id: 'bad id!' }).expect(422);
   } finally {
     await ctx.app.close();
   }

@@ -8,6 +8,7 @@ import { reset, step } from '../src/engine/engine';
 import type { Action } from '../src/engine/actions';
 import { Database } from '../src/database/database.service';
 import { parseTask } from '../src/tasks/task-files';
+import { familyVersion, parseGeneratorVersion } from '../src/engine/families';
 import { SOLUTIONS } from './fixtures/solutions';
 import { freshDatabaseUrl, startTestApp } from './support/test-app';
 
@@ -28,7 +29,7 @@ async function stepAll(http: any, episodeId: string, actions: Action[]) {
 it('an episode started before a restart continues after it, with nothing lost', async () => {
   const databaseUrl = freshDatabaseUrl();
   const first = await startTestApp(databaseUrl);
-  const id = (await request(first.http).post('/reset').send({ task_id: 'billing_duplicate_charge', seed: 11 }).expect(200)).body
+  const id = (await request(first.http).post('/reset').send({ variant: 'canonical', task_id: 'billing_duplicate_charge', seed: 11 }).expect(200)).body
     .episode_id;
   await stepAll(first.http, id, billing.actions.slice(0, 3));
   const before = (await request(first.http).get(`/state/${id}`).expect(200)).body;
@@ -53,7 +54,7 @@ it('each step is stored atomically, and replaying the log reproduces the stored 
   try {
     const ids: string[] = [];
     for (const [taskId, solution] of Object.entries(SOLUTIONS)) {
-      const id = (await request(http).post('/reset').send({ task_id: taskId }).expect(200)).body.episode_id;
+      const id = (await request(http).post('/reset').send({ variant: 'canonical', task_id: taskId }).expect(200)).body.episode_id;
       // a partial run with a wrong turn and an error in it, so the replay covers more than the happy path
       await stepAll(http, id, [{ type: 'send_reply', message: 'hi' }, ...solution.actions.slice(0, 3), { type: 'set_priority', priority: 'low' }]);
       ids.push(id);
@@ -61,13 +62,16 @@ it('each step is stored atomically, and replaying the log reproduces the stored 
     await request(http).post('/baseline').send({}).expect(200);
     const db = openDatabase(databaseUrl);
     const episodes = db.prepare('SELECT * FROM episodes').all() as any[];
-    expect(episodes.length).toBe(6);
+    expect(episodes.length).toBe(3 + 3 * 21);
     for (const episode of episodes) {
       const log = db.prepare('SELECT * FROM action_log WHERE episode_id = ? ORDER BY step_index').all(episode.id) as any[];
       expect(log.map((row) => row.step_index)).toEqual(log.map((_, i) => i + 1));
       expect(log.length).toBe(episode.step_count);
       const content = (db.prepare('SELECT content_json FROM task_versions WHERE task_id = ? AND version = ?').get(episode.task_id, episode.task_version) as any).content_json;
-      const task = parseTask('stored', JSON.parse(content)).task;
+      // A task file's version holds the task; a generator's names the generator, which draws the instance from the seed.
+      const generator = parseGeneratorVersion(episode.task_version);
+      expect(generator === null ? 'file' : JSON.parse(content)).toEqual(generator === null ? 'file' : { generator: { family: episode.task_id, version: generator } });
+      const task = generator === null ? parseTask('stored', JSON.parse(content)).task : familyVersion(episode.task_id, generator)!.generate(episode.seed);
       let state = reset(task, episode.seed);
       for (const row of log) {
         const result = step(task, state, JSON.parse(row.action_json));
@@ -105,7 +109,7 @@ it('runs SQLite in WAL mode, with the configured synchronous level and busy time
 it('concurrent steps on one episode are applied one at a time, each logged once, in order', async () => {
   const { app, http, databaseUrl } = await startTestApp();
   try {
-    const id = (await request(http).post('/reset').send({ task_id: 'logistics_missing_order_vip', seed: 2 }).expect(200)).body.episode_id;
+    const id = (await request(http).post('/reset').send({ variant: 'canonical', task_id: 'logistics_missing_order_vip', seed: 2 }).expect(200)).body.episode_id;
     const queries = Array.from({ length: 12 }, (_, i) => `carrier delivery ${i}`);
     const responses = await Promise.all(
       queries.map((query) => request(http).post('/step').send({ episode_id: id, action: { type: 'search_policy', query } })),
@@ -126,7 +130,7 @@ it('an episode keeps the task version it started on after the task file changes'
   cpSync(DEFAULT_TASKS_DIR, tasksDir, { recursive: true });
   const databaseUrl = freshDatabaseUrl();
   const first = await startTestApp(databaseUrl, { TASKS_DIR: tasksDir });
-  const started = (await request(first.http).post('/reset').send({ task_id: 'billing_duplicate_charge', seed: 4 }).expect(200)).body;
+  const started = (await request(first.http).post('/reset').send({ variant: 'canonical', task_id: 'billing_duplicate_charge', seed: 4 }).expect(200)).body;
   await stepAll(first.http, started.episode_id, billing.actions.slice(0, 2));
   await first.app.close();
 
@@ -139,7 +143,7 @@ it('an episode keeps the task version it started on after the task file changes'
 
   const second = await startTestApp(databaseUrl, { TASKS_DIR: tasksDir });
   try {
-    const fresh = (await request(second.http).post('/reset').send({ task_id: 'billing_duplicate_charge', seed: 4 }).expect(200)).body;
+    const fresh = (await request(second.http).post('/reset').send({ variant: 'canonical', task_id: 'billing_duplicate_charge', seed: 4 }).expect(200)).body;
     expect(fresh.info.task_version).not.toBe(started.info.task_version);
     expect(fresh.observation.instruction).toMatch(/\(revised\)$/);
 

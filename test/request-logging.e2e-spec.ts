@@ -26,7 +26,7 @@ const settled = () => new Promise((resolve) => setTimeout(resolve, 20));
 
 it('logs one line per request with request id, tenant, route, status and latency, and no credentials', async () => {
   const secret = 'sdk_SECRETSECRETSECRET';
-  const started = await request(ctx.http).post('/reset').send({}).expect(200);
+  const started = await request(ctx.http).post('/reset').send({ variant: 'canonical' }).expect(200);
   const res = await request(ctx.http)
     .get(`/state/${started.body.episode_id}`)
     .set('X-API-Key', '')

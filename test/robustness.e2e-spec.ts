@@ -19,7 +19,7 @@ describe('idempotent steps (request_id)', () => {
   afterAll(() => ctx.app.close());
 
   it('a retried request returns the original response and applies nothing', async () => {
-    const id = (await request(ctx.http).post('/reset').send({ task_id: 'billing_duplicate_charge', seed: 1 }).expect(200)).body.episode_id;
+    const id = (await request(ctx.http).post('/reset').send({ variant: 'canonical', task_id: 'billing_duplicate_charge', seed: 1 }).expect(200)).body.episode_id;
     const first = await request(ctx.http).post('/step').send({ episode_id: id, request_id: 'r-1', action: billing[0] }).expect(200);
     await request(ctx.http).post('/step').send({ episode_id: id, request_id: 'r-2', action: billing[1] }).expect(200);
     const retry = await request(ctx.http).post('/step').send({ episode_id: id, request_id: 'r-1', action: billing[0] }).expect(200);
@@ -29,7 +29,7 @@ describe('idempotent steps (request_id)', () => {
   });
 
   it('concurrent duplicates of one request apply it once', async () => {
-    const id = (await request(ctx.http).post('/reset').send({ task_id: 'billing_duplicate_charge', seed: 1 }).expect(200)).body.episode_id;
+    const id = (await request(ctx.http).post('/reset').send({ variant: 'canonical', task_id: 'billing_duplicate_charge', seed: 1 }).expect(200)).body.episode_id;
     const responses = await Promise.all(
       Array.from({ length: 8 }, () => request(ctx.http).post('/step').send({ episode_id: id, request_id: 'same', action: billing[0] })),
     );
@@ -39,7 +39,7 @@ describe('idempotent steps (request_id)', () => {
   });
 
   it('the same request_id with a different action is a 409, and a retry of the final step still answers 200', async () => {
-    const id = (await request(ctx.http).post('/reset').send({ task_id: 'billing_duplicate_charge', seed: 1 }).expect(200)).body.episode_id;
+    const id = (await request(ctx.http).post('/reset').send({ variant: 'canonical', task_id: 'billing_duplicate_charge', seed: 1 }).expect(200)).body.episode_id;
     await request(ctx.http).post('/step').send({ episode_id: id, request_id: 'a', action: billing[0] }).expect(200);
     const clash = await request(ctx.http).post('/step').send({ episode_id: id, request_id: 'a', action: billing[1] }).expect(409);
     expect(clash.body.message).toMatch(/already used .* different action/);
@@ -66,7 +66,7 @@ describe('concurrent episodes', () => {
       });
       const results = await Promise.all(
         plans.map(async ({ taskId, seed, trajectory }) => {
-          const id = (await request(ctx.http).post('/reset').send({ task_id: taskId, seed }).expect(200)).body.episode_id;
+          const id = (await request(ctx.http).post('/reset').send({ variant: 'canonical', task_id: taskId, seed }).expect(200)).body.episode_id;
           const rewards: number[] = [];
           for (const action of trajectory) {
             rewards.push((await request(ctx.http).post('/step').send({ episode_id: id, action }).expect(200)).body.reward);
@@ -99,7 +99,7 @@ describe('limits and lifecycle', () => {
   it('configured reply and query limits are enforced with 422 and shown in the action schema', async () => {
     const ctx = await startTestApp(undefined, { MAX_MESSAGE_LENGTH: '50', MAX_QUERY_LENGTH: '20' });
     try {
-      const id = (await request(ctx.http).post('/reset').send({}).expect(200)).body.episode_id;
+      const id = (await request(ctx.http).post('/reset').send({ variant: 'canonical' }).expect(200)).body.episode_id;
       await request(ctx.http).post('/step').send({ episode_id: id, action: billing[0] }).expect(200);
       const long = await request(ctx.http).post('/step').send({ episode_id: id, action: { type: 'send_reply', message: 'x'.repeat(51) } }).expect(422);
       expect(long.body.details).toEqual([{ field: 'action.message', message: 'message must be at most 50 characters' }]);
@@ -109,7 +109,7 @@ describe('limits and lifecycle', () => {
       expect(schema.$defs.SendReplyAction.properties.message.maxLength).toBe(50);
       expect(schema.$defs.SearchPolicyAction.properties.query.maxLength).toBe(20);
       const baseline = await request(ctx.http).post('/baseline').send({ task_ids: ['billing_duplicate_charge'] }).expect(200);
-      expect(baseline.body.results[0].steps).toBeGreaterThan(0);
+      expect(baseline.body.episodes[0].steps).toBeGreaterThan(0);
     } finally {
       await ctx.app.close();
     }
@@ -118,13 +118,13 @@ describe('limits and lifecycle', () => {
   it('a tenant cannot hold more active episodes than the cap (429); finished ones free a place', async () => {
     const ctx = await startTestApp(undefined, { MAX_ACTIVE_EPISODES_PER_TENANT: '2' });
     try {
-      const first = (await request(ctx.http).post('/reset').send({}).expect(200)).body.episode_id;
-      await request(ctx.http).post('/reset').send({}).expect(200);
-      const refused = await request(ctx.http).post('/reset').send({}).expect(429);
+      const first = (await request(ctx.http).post('/reset').send({ variant: 'canonical' }).expect(200)).body.episode_id;
+      await request(ctx.http).post('/reset').send({ variant: 'canonical' }).expect(200);
+      const refused = await request(ctx.http).post('/reset').send({ variant: 'canonical' }).expect(429);
       expect(refused.body.message).toMatch(/2 active episodes, the most allowed \(2\)/);
       await request(ctx.http).post('/step').send({ episode_id: first, action: billing[0] }).expect(200);
       await request(ctx.http).post('/step').send({ episode_id: first, action: { type: 'resolve_ticket', resolution: 'no_action_needed' } }).expect(200);
-      await request(ctx.http).post('/reset').send({}).expect(200);
+      await request(ctx.http).post('/reset').send({ variant: 'canonical' }).expect(200);
     } finally {
       await ctx.app.close();
     }
@@ -133,7 +133,7 @@ describe('limits and lifecycle', () => {
   it('idle episodes expire: kept and auditable, no longer steppable, no longer counted as active', async () => {
     const ctx = await startTestApp(undefined, { EPISODE_IDLE_TIMEOUT_MINUTES: '30', MAX_ACTIVE_EPISODES_PER_TENANT: '1' });
     try {
-      const id = (await request(ctx.http).post('/reset').send({}).expect(200)).body.episode_id;
+      const id = (await request(ctx.http).post('/reset').send({ variant: 'canonical' }).expect(200)).body.episode_id;
       await request(ctx.http).post('/step').send({ episode_id: id, action: billing[0] }).expect(200);
       const sweeper = ctx.app.get(EpisodeExpiryService);
       expect(await sweeper.sweep(new Date(Date.now() + 29 * 60_000))).toBe(0);
@@ -144,7 +144,7 @@ describe('limits and lifecycle', () => {
       expect(stepped.body.message).toMatch(/is expired/);
       expect((await request(ctx.http).get('/episodes').query({ status: 'expired' }).expect(200)).body.items).toHaveLength(1);
       expect((await request(ctx.http).get(`/episodes/${id}/verify`).expect(200)).body).toMatchObject({ chain_ok: true, replay_ok: true });
-      await request(ctx.http).post('/reset').send({}).expect(200); // the cap of 1 is free again
+      await request(ctx.http).post('/reset').send({ variant: 'canonical' }).expect(200); // the cap of 1 is free again
     } finally {
       await ctx.app.close();
     }
@@ -174,7 +174,7 @@ describe('database errors', () => {
   it('a database held busy past the timeout is a 503 with Retry-After that changes nothing; it works again after', async () => {
     const ctx = await startTestApp(undefined, { SQLITE_BUSY_TIMEOUT_MS: '200' });
     try {
-      const id = (await request(ctx.http).post('/reset').send({}).expect(200)).body.episode_id;
+      const id = (await request(ctx.http).post('/reset').send({ variant: 'canonical' }).expect(200)).body.episode_id;
       const other = new Database(ctx.databaseUrl.slice('file:'.length));
       other.exec('BEGIN IMMEDIATE'); // another process holds the write lock
       const res = await request(ctx.http).post('/step').send({ episode_id: id, action: billing[0] });

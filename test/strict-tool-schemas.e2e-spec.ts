@@ -44,7 +44,7 @@ async function strictToolsByTransport(): Promise<Record<string, StrictTool[]>> {
   const sdk = await sdkClient();
   const sdkTools = (await sdk.listTools()).tools;
   await sdk.close();
-  const session = (await rpc('openenv/session/create', { tool_schema: 'strict' })).result.session_id;
+  const session = (await rpc('openenv/session/create', { variant: 'canonical', tool_schema: 'strict' })).result.session_id;
   const openenvTools = (await rpc('tools/list', { session_id: session })).result.tools;
   await rpc('openenv/session/close', { session_id: session });
   const ws = await openWsClient(`${base.replace('http', 'ws')}/ws`);
@@ -123,7 +123,7 @@ describe('the strict variant passes on every transport', () => {
     const send = tools.find((t: any) => t.name === 'send_reply');
     expect(send.inputSchema.properties.message.description).toMatch(/At most 2000 characters/);
     const client = await sdkClient();
-    const episode = (await request(ctx.http).post('/reset').send({}).expect(200)).body.episode_id;
+    const episode = (await request(ctx.http).post('/reset').send({ variant: 'canonical' }).expect(200)).body.episode_id;
     const refused: any = await client.callTool({ name: 'resolve_ticket', arguments: { resolution: 'refund_issued', amount: -5, episode_id: episode } });
     expect(refused.isError).toBe(true);
     expect(refused.content[0].text).toMatch(/amount must not be less than 0/);
@@ -146,7 +146,7 @@ describe('what a model in strict mode sends is accepted', () => {
   }
 
   it.each(Object.keys(SOLUTIONS))('plays %s to 1.0 over MCP with strict arguments, each valid against the strict schema', async (taskId) => {
-    const episode = (await request(ctx.http).post('/reset').send({ task_id: taskId }).expect(200)).body.episode_id;
+    const episode = (await request(ctx.http).post('/reset').send({ variant: 'canonical', task_id: taskId }).expect(200)).body.episode_id;
     const client = await sdkClient('?tool_schema=strict', { 'x-episode-id': episode });
     const tools = (await client.listTools()).tools;
     const ajv = new Ajv2020({ strict: false });
@@ -165,12 +165,12 @@ describe('what a model in strict mode sends is accepted', () => {
   });
 
   it('the same through an OpenEnv session and a /ws tool call', async () => {
-    const created = (await rpc('openenv/session/create', { tool_schema: 'strict' })).result;
+    const created = (await rpc('openenv/session/create', { variant: 'canonical', tool_schema: 'strict' })).result;
     const view = await rpc('tools/call', { session_id: created.session_id, name: 'view_ticket', arguments: { episode_id: null } });
     expect(view.result.data).toEqual({ episode_id: created.episode_id, active_ticket: null, last_action_error: null });
     await rpc('openenv/session/close', { session_id: created.session_id });
     const ws = await openWsClient(`${base.replace('http', 'ws')}/ws`);
-    await ws.ask({ type: 'reset', data: { task_id: 'security_compromised_account' } });
+    await ws.ask({ type: 'reset', data: { variant: 'canonical', task_id: 'security_compromised_account' } });
     const ticket = SOLUTIONS.security_compromised_account.targetTicketId;
     await ws.ask({ type: 'step', data: { type: 'call_tool', tool_name: 'open_ticket', arguments: { ticket_id: ticket, episode_id: null } } });
     const resolved = await ws.ask({

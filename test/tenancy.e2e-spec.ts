@@ -18,7 +18,7 @@ describe('API keys', () => {
     const { key, keyId, readerKey, tenantId } = await tenantWithKey(ctx.http, 'lab-one');
     expect(key).toMatch(/^sdk_[A-Za-z0-9_-]{43}$/); // 256 random bits
 
-    const viaBearer = await request(ctx.http).post('/reset').set(bearer(key)).send({}).expect(200);
+    const viaBearer = await request(ctx.http).post('/reset').set(bearer(key)).send({ variant: 'canonical' }).expect(200);
     await request(ctx.http).get(`/state/${viaBearer.body.episode_id}`).set('X-API-Key', key).expect(200);
 
     const db = new Database(ctx.databaseUrl.slice('file:'.length), { readonly: true });
@@ -40,7 +40,7 @@ describe('API keys', () => {
 
     const revoked = (await request(ctx.http).delete(`/admin/tenants/lab-one/keys/${keyId}`).set(asAdmin).expect(200)).body;
     expect(revoked.revoked_at).not.toBeNull();
-    const after = await request(ctx.http).post('/reset').set(bearer(key)).send({}).expect(401);
+    const after = await request(ctx.http).post('/reset').set(bearer(key)).send({ variant: 'canonical' }).expect(401);
     expect(after.body).toMatchObject({ statusCode: 401, error: 'Unauthorized' });
   });
 
@@ -49,7 +49,7 @@ describe('API keys', () => {
     ['a malformed Authorization header', { Authorization: 'Basic abc' }],
     ['an empty X-API-Key', { 'X-API-Key': ' ' }],
   ])('%s is 401, never the public tenant', async (_name, headers) => {
-    const res = await request(ctx.http).post('/reset').set(headers).send({}).expect(401);
+    const res = await request(ctx.http).post('/reset').set(headers).send({ variant: 'canonical' }).expect(401);
     expect(res.body.statusCode).toBe(401);
   });
 
@@ -62,9 +62,9 @@ describe('API keys', () => {
   });
 
   it('the admin key cannot run episodes (403) but can audit across tenants', async () => {
-    await request(ctx.http).post('/reset').set(asAdmin).send({}).expect(403);
+    await request(ctx.http).post('/reset').set(asAdmin).send({ variant: 'canonical' }).expect(403);
     const { key } = await tenantWithKey(ctx.http, 'lab-three');
-    const id = (await request(ctx.http).post('/reset').set(bearer(key)).send({}).expect(200)).body.episode_id;
+    const id = (await request(ctx.http).post('/reset').set(bearer(key)).send({ variant: 'canonical' }).expect(200)).body.episode_id;
     await request(ctx.http).get(`/episodes/${id}`).set(asAdmin).expect(200);
     const own = (await request(ctx.http).get('/episodes').set(asAdmin).query({ tenant: 'lab-three' }).expect(200)).body;
     expect(own.items.map((e: any) => e.episode_id)).toEqual([id]);
@@ -82,7 +82,7 @@ describe('API keys', () => {
   });
 
   it('anonymous requests act as the public tenant when keys are optional', async () => {
-    const id = (await request(ctx.http).post('/reset').send({}).expect(200)).body.episode_id;
+    const id = (await request(ctx.http).post('/reset').send({ variant: 'canonical' }).expect(200)).body.episode_id;
     const page = (await request(ctx.http).get('/episodes').expect(200)).body;
     expect(page.items.map((e: any) => e.episode_id)).toContain(id);
     expect(page.items.every((e: any) => e.tenant_id === 'public')).toBe(true);
@@ -93,13 +93,13 @@ describe('REQUIRE_API_KEY=true', () => {
   it('requests without a key get 401 on tenant routes; public routes stay open', async () => {
     const { app, http } = await startTestApp(undefined, { ADMIN_API_KEY: ADMIN_KEY, CHAIN_KEY, REQUIRE_API_KEY: 'true' });
     try {
-      const res = await request(http).post('/reset').send({}).expect(401);
+      const res = await request(http).post('/reset').send({ variant: 'canonical' }).expect(401);
       expect(res.body.message).toMatch(/API key is required/);
       await request(http).get('/episodes').expect(401);
       await request(http).get('/health').expect(200);
       await request(http).get('/tasks').expect(200);
       const { key } = await tenantWithKey(http, 'keyed');
-      await request(http).post('/reset').set(bearer(key)).send({}).expect(200);
+      await request(http).post('/reset').set(bearer(key)).send({ variant: 'canonical' }).expect(200);
     } finally {
       await app.close();
     }
@@ -117,7 +117,7 @@ describe('tenant isolation', () => {
     ctx = await startTestApp(undefined, { ADMIN_API_KEY: ADMIN_KEY });
     a = (await tenantWithKey(ctx.http, 'tenant-a')).key;
     ({ key: b, readerKey: bReader } = await tenantWithKey(ctx.http, 'tenant-b'));
-    episodeOfA = (await request(ctx.http).post('/reset').set(bearer(a)).send({ task_id: 'billing_duplicate_charge' }).expect(200)).body
+    episodeOfA = (await request(ctx.http).post('/reset').set(bearer(a)).send({ variant: 'canonical', task_id: 'billing_duplicate_charge' }).expect(200)).body
       .episode_id;
     await request(ctx.http).post('/step').set(bearer(a)).send({ episode_id: episodeOfA, action: billing.actions[0] }).expect(200);
   });
@@ -146,7 +146,7 @@ describe('tenant isolation', () => {
   });
 
   it("tenant B's listing, export and stats never include tenant A's episodes", async () => {
-    await request(ctx.http).post('/reset').set(bearer(b)).send({}).expect(200);
+    await request(ctx.http).post('/reset').set(bearer(b)).send({ variant: 'canonical' }).expect(200);
     const list = (await request(ctx.http).get('/episodes').set(bearer(bReader)).expect(200)).body;
     expect(list.items).toHaveLength(1);
     expect(list.items[0].episode_id).not.toBe(episodeOfA);

@@ -108,7 +108,7 @@ it('an idempotent step recorded by the previous release still answers its retry'
 });
 
 it('new episodes next to the old ones are keyed, and a tampered old episode is still caught', async () => {
-  const fresh = (await request(ctx.http).post('/reset').set(bearer(release.keys.beta)).send({}).expect(200)).body.episode_id;
+  const fresh = (await request(ctx.http).post('/reset').set(bearer(release.keys.beta)).send({ variant: 'canonical' }).expect(200)).body.episode_id;
   expect((await request(ctx.http).get(`/episodes/${fresh}/verify`).set(admin).expect(200)).body.chain_scheme).toBe('hmac-sha256-v2');
   const db = new BetterSqlite3(ctx.databaseUrl.slice('file:'.length));
   db.prepare("UPDATE episodes SET agent = 'forged-agent' WHERE id = ?").run(release.episodes.alpha_partial_done);

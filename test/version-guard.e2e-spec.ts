@@ -19,7 +19,7 @@ it('two servers on one database file stepping the same episode in turns: every s
   const a = await startTestApp();
   const b = await startTestApp(a.databaseUrl);
   try {
-    const id = (await request(a.http).post('/reset').send({ task_id: 'logistics_missing_order_vip', seed: 4 }).expect(200)).body.episode_id;
+    const id = (await request(a.http).post('/reset').send({ variant: 'canonical', task_id: 'logistics_missing_order_vip', seed: 4 }).expect(200)).body.episode_id;
     // A holds the episode in memory from the reset; each turn of B moves the row on behind A's copy.
     for (const [i, action] of actions.entries()) {
       const server = i % 2 === 0 ? a : b;
@@ -41,7 +41,7 @@ it('two servers on one database file stepping the same episode in turns: every s
 it('an episode expired by another writer is not revived by a step from the cached copy: 409, nothing written', async () => {
   const ctx = await startTestApp();
   try {
-    const id = (await request(ctx.http).post('/reset').send({ task_id: 'logistics_missing_order_vip', seed: 5 }).expect(200)).body.episode_id;
+    const id = (await request(ctx.http).post('/reset').send({ variant: 'canonical', task_id: 'logistics_missing_order_vip', seed: 5 }).expect(200)).body.episode_id;
     await request(ctx.http).post('/step').send({ episode_id: id, action: actions[0] }).expect(200);
     // What the idle sweep of another server process does (it moves the version on, as every writer must).
     const other = openDb(ctx.databaseUrl);
@@ -62,7 +62,7 @@ it('an episode expired by another writer is not revived by a step from the cache
 it('the idle sweep moves the version on, so a copy cached before it cannot be written back', async () => {
   const ctx = await startTestApp(undefined, { EPISODE_IDLE_TIMEOUT_MINUTES: '1' });
   try {
-    const id = (await request(ctx.http).post('/reset').send({ task_id: 'logistics_missing_order_vip', seed: 6 }).expect(200)).body.episode_id;
+    const id = (await request(ctx.http).post('/reset').send({ variant: 'canonical', task_id: 'logistics_missing_order_vip', seed: 6 }).expect(200)).body.episode_id;
     await request(ctx.http).post('/step').send({ episode_id: id, action: actions[0] }).expect(200);
     expect(await ctx.app.get(EpisodeExpiryService).sweep(new Date(Date.now() + 2 * 60_000))).toBe(1);
     const res = await request(ctx.http).post('/step').send({ episode_id: id, action: actions[1] }).expect(409);

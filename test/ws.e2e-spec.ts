@@ -21,7 +21,7 @@ describe.each(Object.keys(SOLUTIONS))('a full episode of %s over /ws', (taskId) 
   it('earns exactly the rewards of the same actions over HTTP, and is persisted the same way', async () => {
     const actions = SOLUTIONS[taskId].actions;
     const client = await open();
-    const started = await client.ask({ type: 'reset', data: { task_id: taskId, seed: 21 } });
+    const started = await client.ask({ type: 'reset', data: { variant: 'canonical', task_id: taskId, seed: 21 } });
     expect(started.type).toBe('observation');
     expect(started.data).toMatchObject({ reward: 0, done: false });
     const wsRewards: number[] = [];
@@ -36,7 +36,7 @@ describe.each(Object.keys(SOLUTIONS))('a full episode of %s over /ws', (taskId) 
     expect(state).toMatchObject({ type: 'state', data: { episode_id: started.data.episode_id, score: 1, step_count: actions.length } });
     client.ws.close();
 
-    const http = (await request(ctx.http).post('/reset').send({ task_id: taskId, seed: 21 }).expect(200)).body;
+    const http = (await request(ctx.http).post('/reset').send({ variant: 'canonical', task_id: taskId, seed: 21 }).expect(200)).body;
     const httpRewards: number[] = [];
     for (const action of actions) {
       httpRewards.push((await request(ctx.http).post('/step').send({ episode_id: http.episode_id, action }).expect(200)).body.reward);
@@ -54,8 +54,8 @@ describe('errors', () => {
     ['an unknown type', 'UNKNOWN_TYPE', { type: 'teleport' }],
     ['a step before any reset', 'SESSION_ERROR', { type: 'step', data: { type: 'open_ticket', ticket_id: 'T-1041' } }],
     ['state before any reset', 'SESSION_ERROR', { type: 'state' }],
-    ['a reset with an unknown task', 'VALIDATION_ERROR', { type: 'reset', data: { task_id: 'nope' } }],
-    ['a reset with an extra field', 'VALIDATION_ERROR', { type: 'reset', data: { colour: 'red' } }],
+    ['a reset with an unknown task', 'VALIDATION_ERROR', { type: 'reset', data: { variant: 'canonical', task_id: 'nope' } }],
+    ['a reset with an extra field', 'VALIDATION_ERROR', { type: 'reset', data: { variant: 'canonical', colour: 'red' } }],
   ])('%s is an error message with code %s', async (_name, code, message) => {
     const client = await open();
     const reply = await client.ask(message);
@@ -65,7 +65,7 @@ describe('errors', () => {
 
   it('an invalid action is VALIDATION_ERROR with details; stepping a finished episode is EXECUTION_ERROR', async () => {
     const client = await open();
-    await client.ask({ type: 'reset', data: {} });
+    await client.ask({ type: 'reset', data: { variant: 'canonical' } });
     const invalid = await client.ask({ type: 'step', data: { type: 'set_priority', priority: 'critical' } });
     expect(invalid).toMatchObject({ type: 'error', data: { code: 'VALIDATION_ERROR', details: [{ field: 'action.priority' }] } });
     await client.ask({ type: 'step', data: SOLUTIONS.billing_duplicate_charge.actions[0] });
@@ -80,12 +80,12 @@ describe('sessions', () => {
   it('authenticates the upgrade by header or query, and refuses a bad key', async () => {
     const { key, readerKey } = await tenantWithKey(ctx.http, 'ws-lab');
     const byHeader = await open(wsUrl, bearer(key));
-    const started = await byHeader.ask({ type: 'reset', data: {} });
+    const started = await byHeader.ask({ type: 'reset', data: { variant: 'canonical' } });
     byHeader.ws.close();
     const episodes = (await request(ctx.http).get('/episodes').set(bearer(readerKey)).expect(200)).body.items;
     expect(episodes.map((e: any) => e.episode_id)).toEqual([started.data.episode_id]);
     const byQuery = await open(`${wsUrl}?api_key=${key}`);
-    expect((await byQuery.ask({ type: 'reset', data: {} })).type).toBe('observation');
+    expect((await byQuery.ask({ type: 'reset', data: { variant: 'canonical' } })).type).toBe('observation');
     byQuery.ws.close();
     await expect(open(wsUrl, bearer('sdk_wrong'))).rejects.toThrow(/401/);
   });
@@ -103,7 +103,7 @@ describe('sessions', () => {
 
   it('a dropped connection leaves the episode resumable over HTTP by id', async () => {
     const client = await open();
-    const started = await client.ask({ type: 'reset', data: { task_id: 'billing_duplicate_charge' } });
+    const started = await client.ask({ type: 'reset', data: { variant: 'canonical', task_id: 'billing_duplicate_charge' } });
     await client.ask({ type: 'step', data: SOLUTIONS.billing_duplicate_charge.actions[0] });
     client.ws.terminate();
     const next = await request(ctx.http)
@@ -115,7 +115,7 @@ describe('sessions', () => {
 
   it('speaks MCP inside the session, on the session episode', async () => {
     const client = await open();
-    await client.ask({ type: 'reset', data: { task_id: 'billing_duplicate_charge' } });
+    await client.ask({ type: 'reset', data: { variant: 'canonical', task_id: 'billing_duplicate_charge' } });
     const list = await client.ask({ type: 'mcp', data: { jsonrpc: '2.0', id: 1, method: 'tools/list' } });
     expect(list.data.result.tools.map((t: any) => t.name)).toContain('open_ticket');
     const call = await client.ask({
@@ -135,7 +135,7 @@ it('closes a session that stays silent past SESSION_IDLE_TIMEOUT_MS, leaving its
   try {
     const url = `ws://127.0.0.1:${(idle.app.getHttpServer().address() as AddressInfo).port}/ws`;
     const client = await open(url);
-    const started = await client.ask({ type: 'reset', data: {} });
+    const started = await client.ask({ type: 'reset', data: { variant: 'canonical' } });
     const closed = new Promise<number>((resolve) => client.ws.once('close', (code) => resolve(code)));
     const notice = await client.next();
     expect(notice).toMatchObject({ type: 'error', data: { code: 'SESSION_ERROR', message: expect.stringMatching(/inactivity/) } });

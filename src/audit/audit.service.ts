@@ -4,10 +4,12 @@ import { ConflictError, ForbiddenError, NotFoundError } from '../common/errors/d
 import { parseDateTime } from '../common/field-rules';
 import { grade } from '../engine/grader';
 import type { EpisodeState } from '../engine/state';
+import type { Task } from '../engine/task.schema';
 import { TaskCatalog } from '../tasks/task-catalog.service';
 import { TenantsService } from '../tenants/tenants.service';
 import type { AuditScope, EpisodeFilters } from './audit-scope';
 import type { EpisodeSummaryRow } from './audit-rows';
+import { generatorVersionId, parseGeneratorVersion } from '../engine/families';
 import { AuditRepository } from './audit.repository';
 import type {
   EpisodeActionsDto,
@@ -22,7 +24,7 @@ import type { EpisodeFiltersDto, ListEpisodesQueryDto, StatsQueryDto } from './d
 import { decodeCursor, encodeCursor, EARLIEST_STORED_TIME, LATEST_STORED_TIME } from './episode-cursor';
 import { EpisodeVerifier } from './episode-verifier';
 import { summarizeHistogram } from './score-stats';
-import { presentActionLog, presentComponents, presentPenalties, presentReplyDetails, toPoints, type EpisodeRowStatus } from '../episodes';
+import { instanceOf, presentActionLog, presentComponents, presentPenalties, presentReplyDetails, toPoints, type EpisodeRowStatus } from '../episodes';
 import type { Action } from '../engine/actions';
 import { replayUnder } from './replay';
 
@@ -52,7 +54,7 @@ export class AuditService {
 
   async get(principal: Principal, episodeId: string, tenantSlug?: string): Promise<EpisodeDetailDto> {
     const episode = await this.require(principal, episodeId, tenantSlug);
-    const task = await this.catalog.fetchVersion(episode.taskId, episode.taskVersion);
+    const task = await this.catalog.fetchInstance(episode.taskId, episode.taskVersion, episode.seed);
     const state = JSON.parse(episode.stateJson) as EpisodeState;
     const breakdown = grade(task, state);
     return { ...presentSummary(episode), components: presentComponents(breakdown), penalties: presentPenalties(breakdown) };
@@ -74,7 +76,7 @@ export class AuditService {
   async rescore(principal: Principal, episodeId: string, tenantSlug?: string): Promise<RescoreReportDto> {
     const episode = await this.require(principal, episodeId, tenantSlug);
     const rows = await this.audit.actionsOf(scopeOfEpisode(episode), [episode.id]);
-    const current = this.catalog.latest(episode.taskId);
+    const current = this.currentInstanceOf(episode);
     const replayed = replayUnder(current.task, episode.seed, rows.map((row) => JSON.parse(row.actionJson) as Action));
     const breakdown = grade(current.task, replayed.state);
     return {
@@ -89,6 +91,17 @@ export class AuditService {
         steps_replayed: replayed.steps,
       },
     };
+  }
+
+  /**
+   * The instance of today's release an episode's actions are scored again on: the task file's current version for a
+   * canonical episode; for a generated one, the family's newest generator drawing the same seed.
+   */
+  private currentInstanceOf(episode: EpisodeSummaryRow): { task: Task; version: string } {
+    const family = parseGeneratorVersion(episode.taskVersion) === null ? null : this.catalog.family(episode.taskId);
+    if (!family) return this.catalog.latest(episode.taskId);
+    const version = generatorVersionId(family.generatorVersion);
+    return { task: this.catalog.instance(episode.taskId, version, episode.seed), version };
   }
 
   /**
@@ -208,6 +221,7 @@ export function presentSummary(episode: EpisodeSummaryRow): EpisodeSummaryDto {
     task_version: episode.taskVersion,
     grader_version: episode.graderVersion,
     feedback: episode.feedback === 'final' ? 'final' : 'dense',
+    ...instanceOf(episode.taskVersion, episode.seed),
     status: episode.status as EpisodeRowStatus,
     step_count: episode.stepCount,
     score: toPoints(episode.scoreMilli),

@@ -28,7 +28,7 @@ export class EpisodeVerifier {
     const chain = verifyChain(storedChainOf(episode), rows.map((row) => ({ ...row, episodeId: episode.id, action: JSON.parse(row.actionJson) as Action })), (id) =>
       this.keys.byId(id),
     );
-    const task = await this.catalog.fetchVersion(episode.taskId, episode.taskVersion);
+    const task = await this.catalog.fetchInstance(episode.taskId, episode.taskVersion, episode.seed);
     const replay = this.replay(task, episode, rows);
     const first = [chain, replay.finding].filter((f): f is ChainFinding => f !== null).sort((a, b) => a.index - b.index)[0];
     return {

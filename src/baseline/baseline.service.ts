@@ -28,7 +28,7 @@ export class BaselineService {
 
   private environmentFor(caller: EpisodeCaller): BaselineEnvironment {
     return {
-      reset: (taskId, seed) => this.episodes.reset(caller, { task_id: taskId, seed, agent: BASELINE_POLICY }),
+      reset: (taskId, seed, variant) => this.episodes.reset(caller, { task_id: taskId, seed, variant, agent: BASELINE_POLICY }),
       step: (episodeId, action) => this.episodes.step(caller, episodeId, action),
       grade: (episodeId) => this.episodes.grade(caller, episodeId),
     };

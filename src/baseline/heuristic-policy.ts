@@ -1,11 +1,14 @@
 import type { Action } from '../engine/actions';
 import type { ActiveTicketView, Observation } from '../engine/observation';
-import type { Priority, ResolutionCode, Team } from '../engine/vocabulary';
+import { PRIORITIES, RESOLUTION_CODES, TEAMS, type Priority, type ResolutionCode, type Team } from '../engine/vocabulary';
 
 /*
- * The built-in baseline: keyword rules over what the observation shows, nothing else (no answer key, no task
- * files). It is meant to be a floor, not a solution: its playbook comes from the ticket's words, so it never
- * applies what contract notes or a VIP agreement change.
+ * The built-in baseline: it reads, shallowly. It picks the ticket whose words best match the instruction, searches
+ * the knowledge base with the ticket's subject, follows the first article that comes back, and takes its decisions
+ * from that article's own words ("set the priority to X", "route to Y", "resolve as Z"), the team from the
+ * contract notes when the article defers to them, and the amount from the charges or the contract notes. It never
+ * sees the answer key. It is meant to be a floor, not a solution: it trusts the first search hit, so it follows the
+ * wrong policy whenever a near-miss article ranks first, and its reply says only the amount it found.
  */
 
 const STOP_WORDS = new Set(
@@ -18,36 +21,58 @@ function words(text: string): string[] {
   return (text.toLowerCase().match(/[a-z0-9']+/g) ?? []).filter((w) => w.length > 2 && !STOP_WORDS.has(w));
 }
 
-type Case = 'security' | 'billing' | 'shipping' | 'general';
+/** The decisions an article states in its own words, each null where it states none. */
+export interface ReadPolicy {
+  priority: Priority | null;
+  team: Team | null;
+  resolution: ResolutionCode | null;
+  /** The article routes to "the team the customer's agreement names": the contract notes decide. */
+  teamFromAgreement: boolean;
+}
 
-const CASE_RULES: [Case, RegExp][] = [
-  ['security', /password (was )?changed|mfa disabled|didn't|did not|unauthori[sz]ed|hack|api key/],
-  ['billing', /charged|charge|refund|twice|payment|invoice/],
-  ['shipping', /order|shipment|parcel|tracking|delivery|deliver/],
-];
+const TEAM_NAMES: [RegExp, Team][] = TEAMS.map((team) => [new RegExp(`\\b${team.replace(/_/g, '[ _]')}\\b`, 'i'), team]);
 
-const PLAYBOOK: Record<Case, { priority: Priority; team: Team; resolution: ResolutionCode }> = {
-  security: { priority: 'urgent', team: 'security_ops', resolution: 'security_escalation' },
-  billing: { priority: 'high', team: 'billing', resolution: 'refund_issued' },
-  shipping: { priority: 'high', team: 'logistics', resolution: 'carrier_trace_opened' },
-  general: { priority: 'normal', team: 'general_support', resolution: 'information_provided' },
-};
+/** Reads "Set the priority to urgent", "Priority normal", "route to billing", "resolve as refund_issued". */
+export function readPolicy(body: string): ReadPolicy {
+  const priority = body.match(/\bpriority (?:to |is |should be )?(low|normal|high|urgent)\b/i)?.[1]?.toLowerCase();
+  const resolution = body.match(/\bresolve (?:the ticket |it )?as ([a-z_]+)/i)?.[1];
+  const routed = body.match(/\broute(?: the ticket)? to (?:the )?([a-z_ ]+?)(?: team)?(?:[.,;]|$)/im)?.[1] ?? '';
+  const team = TEAM_NAMES.find(([pattern]) => pattern.test(routed))?.[1] ?? null;
+  return {
+    priority: PRIORITIES.find((p) => p === priority) ?? null,
+    team,
+    resolution: RESOLUTION_CODES.find((code) => code === resolution) ?? null,
+    teamFromAgreement: team === null && /\bteam (?:that )?the customer'?s? [^.]*(?:agreement|contract)/i.test(body),
+  };
+}
 
-function classify(ticket: ActiveTicketView): Case {
-  const text = `${ticket.subject} ${ticket.body}`.toLowerCase();
-  return CASE_RULES.find(([, pattern]) => pattern.test(text))?.[0] ?? 'general';
+/** The team a contract note names ("incidents on this account are owned by the VIP Concierge team"). */
+function teamInNotes(ticket: ActiveTicketView): Team | null {
+  for (const note of ticket.contract_notes) {
+    const hit = TEAM_NAMES.find(([pattern]) => pattern.test(note));
+    if (hit) return hit[1];
+  }
+  return null;
 }
 
 /** An amount charged more than once in the ticket's events: the likely duplicate. */
 function repeatedCharge(ticket: ActiveTicketView): number | undefined {
   const seen = new Map<string, number>();
   for (const event of ticket.recent_events) {
-    if (event.kind !== 'charge') continue;
-    const amount = event.detail.match(/\$(\d+(?:\.\d{2})?)/)?.[1];
-    if (amount) seen.set(amount, (seen.get(amount) ?? 0) + 1);
+    const amount = event.detail.match(/\$(\d[\d,]*(?:\.\d{2})?)/)?.[1]?.replace(/,/g, '');
+    if (amount && /paid|charge/i.test(`${event.kind} ${event.detail}`)) seen.set(amount, (seen.get(amount) ?? 0) + 1);
   }
   const repeated = [...seen.entries()].find(([, count]) => count > 1)?.[0];
   return repeated === undefined ? undefined : Number(repeated);
+}
+
+/** A credit the contract notes grant ("a shipping credit of $150.00 per incident"). */
+function creditInNotes(ticket: ActiveTicketView): number | undefined {
+  for (const note of ticket.contract_notes) {
+    const amount = note.match(/credit of \$(\d[\d,]*(?:\.\d{2})?)/i)?.[1];
+    if (amount) return Number(amount.replace(/,/g, ''));
+  }
+  return undefined;
 }
 
 /** The server's input limits, so the agent never sends what it would refuse. */
@@ -56,13 +81,15 @@ export interface PolicyLimits {
   maxQueryLength: number;
 }
 
-function composeReply(observation: Observation, ticket: ActiveTicketView, kind: Case, limit: number): string {
+const money = (amount: number) => `$${amount.toFixed(2)}`;
+
+/** A short reply: the amount the baseline found, said for what it is; nothing copied from the article. */
+function composeReply(ticket: ActiveTicketView, resolution: ResolutionCode | null, amount: number | undefined, limit: number): string {
   const firstName = ticket.customer.name.split(' ')[0];
   const parts = [`Hello ${firstName}, thank you for reaching out and sorry for the trouble.`];
-  const amount = kind === 'billing' ? repeatedCharge(ticket) : undefined;
-  if (amount !== undefined) parts.push(`We are refunding the duplicate charge of $${amount.toFixed(2)}.`);
-  const guidance = observation.search_results?.results[0]?.snippet;
-  if (guidance) parts.push(guidance);
+  if (amount !== undefined && resolution === 'refund_issued') parts.push(`We have refunded the duplicate charge of ${money(amount)} to your card.`);
+  if (amount !== undefined && resolution === 'credit_issued') parts.push(`We have applied an account credit of ${money(amount)}.`);
+  if (amount !== undefined && resolution === 'replacement_dispatched') parts.push(`We have applied a shipping credit of ${money(amount)} to your account.`);
   parts.push('We will keep you updated on this ticket.');
   return parts.join(' ').slice(0, limit);
 }
@@ -76,13 +103,15 @@ function relevance(ticket: ActiveTicketView, instruction: string): number {
 
 /**
  * One agent per episode. It first reads every open ticket (one step each), remembers how well each matches the
- * instruction, then works the best match with its playbook. Deterministic: ties go to the earlier inbox entry.
+ * instruction, then works the best match as the article it finds says. Deterministic: ties go to the earlier inbox entry.
  */
 export class HeuristicAgent {
   private readonly relevanceByTicket = new Map<string, number>();
   private chosen: string | null = null;
   /** How often each action type was taken while working the chosen ticket. */
   private readonly taken = new Map<Action['type'], number>();
+  /** What the first search's top article says to do, read once. */
+  private policy: ReadPolicy | null = null;
 
   constructor(private readonly limits: PolicyLimits) {}
 
@@ -118,24 +147,22 @@ export class HeuristicAgent {
   }
 
   private work(observation: Observation, ticket: ActiveTicketView): Action {
-    const kind = classify(ticket);
-    const playbook = PLAYBOOK[kind];
-    const keywords = words(ticket.subject).slice(0, 6).join(' ');
-    const searches = this.taken.get('search_policy') ?? 0;
-    const query = (text: string): Action => ({ type: 'search_policy', query: text.slice(0, this.limits.maxQueryLength) });
-    if (searches === 0) return query(`${ticket.subject} ${ticket.body}`);
-    if (searches === 1) return query(`${keywords} what to tell the customer`);
-    if (ticket.priority !== playbook.priority) return { type: 'set_priority', priority: playbook.priority };
-    if (ticket.team !== playbook.team) return { type: 'route_ticket', team: playbook.team };
-    if (!this.taken.has('send_reply')) {
-      return { type: 'send_reply', message: composeReply(observation, ticket, kind, this.limits.maxMessageLength) };
+    if (!this.taken.has('search_policy')) {
+      // The subject's words: the customer's own terms for the case.
+      const query = [...new Set(words(ticket.subject))].slice(0, 8).join(' ');
+      return { type: 'search_policy', query: (query || ticket.subject).slice(0, this.limits.maxQueryLength) };
     }
-    if (playbook.resolution === 'refund_issued') {
-      const amount = repeatedCharge(ticket);
-      return amount === undefined
-        ? { type: 'resolve_ticket', resolution: 'information_provided' }
-        : { type: 'resolve_ticket', resolution: 'refund_issued', amount };
+    this.policy ??= readPolicy(observation.search_results?.results[0]?.body ?? '');
+    const { priority, resolution } = this.policy;
+    const team = this.policy.team ?? (this.policy.teamFromAgreement ? teamInNotes(ticket) : null);
+    if (priority && !this.taken.has('set_priority')) return { type: 'set_priority', priority };
+    if (team && !this.taken.has('route_ticket')) return { type: 'route_ticket', team };
+    const amount = resolution === 'replacement_dispatched' ? creditInNotes(ticket) : repeatedCharge(ticket);
+    if (!this.taken.has('send_reply')) return { type: 'send_reply', message: composeReply(ticket, resolution, amount, this.limits.maxMessageLength) };
+    if (resolution === 'refund_issued' || resolution === 'credit_issued') {
+      return amount === undefined ? { type: 'resolve_ticket', resolution: 'information_provided' } : { type: 'resolve_ticket', resolution, amount };
     }
-    return { type: 'resolve_ticket', resolution: playbook.resolution };
+    if (resolution === 'replacement_dispatched') return { type: 'resolve_ticket', resolution, ...(amount === undefined ? {} : { amount }) };
+    return { type: 'resolve_ticket', resolution: resolution ?? 'information_provided' };
   }
 }

@@ -1,6 +1,8 @@
 import type { Action } from '../engine/actions';
 import type { GradeBreakdown } from '../engine/grader';
+import { parseGeneratorVersion, splitOf, type Split } from '../engine/families';
 import { observe, type Observation } from '../engine/observation';
+import type { Variant } from './dto/reset-request.dto';
 import type { EpisodeState } from '../engine/state';
 import type { Task } from '../engine/task.schema';
 import type { ActionLogRecord, EpisodeRecord, FeedbackMode } from './episode.repository';
@@ -14,6 +16,11 @@ import type {
   StepResponseDto,
 } from './dto/episode-responses.dto';
 import type { ReplyDetailGradeDto } from './dto/reply-detail-grade.dto';
+
+/** Which instance an episode runs: a family's drawn one (with the seed's split), or the task file's canonical one. */
+export function instanceOf(taskVersion: string, seed: number): { variant: Variant; split: Split | null } {
+  return parseGeneratorVersion(taskVersion) === null ? { variant: 'canonical', split: null } : { variant: 'generated', split: splitOf(seed) };
+}
 
 /** Milli-points are exact integers inside; the API speaks scores and rewards as numbers from 0 to 1. */
 export const toPoints = (milli: number): number => milli / 1000;
@@ -55,6 +62,7 @@ export function presentReset(task: Task, episode: EpisodeRecord): ResetResponseD
       task_version: episode.taskVersion,
       grader_version: episode.graderVersion,
       feedback: episode.feedback,
+      ...instanceOf(episode.taskVersion, episode.seed),
       seed: episode.seed,
       max_steps: state.max_steps,
       score: withheld ? null : toPoints(state.score_milli),
@@ -116,6 +124,7 @@ export function presentState(
     task_version: episode.taskVersion,
     grader_version: episode.graderVersion,
     feedback: episode.feedback,
+    ...instanceOf(episode.taskVersion, episode.seed),
     seed: episode.seed,
     status: episode.status,
     done: state.done,

@@ -1,7 +1,7 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { canonicalJson, sha256Hex } from '../common/canonical-json';
-import { ConflictError, InvalidFieldError, NotFoundError } from '../common/errors/domain-errors';
+import { ConflictError, InvalidFieldError, NotFoundError, ValidationFailedError } from '../common/errors/domain-errors';
 import { codePointLength } from '../common/field-rules';
 import type { EpisodeCaller } from '../access/principal';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
@@ -13,7 +13,8 @@ import type { Task } from '../engine/task.schema';
 import { TaskCatalog, TaskVersionNotLoadedError, UnknownTaskError } from '../tasks/task-catalog.service';
 import type { EpisodeStateDto, GradeResponseDto, ResetResponseDto, StepResponseDto } from './dto/episode-responses.dto';
 import { MAX_SEED, type ResetRequestDto } from './dto/reset-request.dto';
-import { EpisodeRepository, type EpisodeRecord } from './episode.repository';
+import { EpisodeRepository, type EpisodeRecord, type FeedbackMode } from './episode.repository';
+import { SPLIT_RULE, generatorVersionId, seedIn, splitOf } from '../engine/families';
 import { presentGrade, presentObservation, presentReset, presentState, presentStep } from './episode.presenter';
 
 /** The task an empty `POST /reset` starts. */
@@ -28,8 +29,7 @@ export class EpisodesService {
   ) {}
 
   async reset(caller: EpisodeCaller, request: ResetRequestDto): Promise<ResetResponseDto> {
-    const { task, version } = this.latestTask(request.task_id ?? DEFAULT_TASK_ID);
-    const seed = request.seed ?? randomInt(0, MAX_SEED);
+    const { task, version, seed, feedback } = this.instanceFor(request);
     const state = reset(task, seed);
     const episode = await this.episodes.create(
       caller.tenantId,
@@ -38,7 +38,7 @@ export class EpisodesService {
         apiKeyId: caller.keyId,
         taskId: task.id,
         taskVersion: version,
-        feedback: request.feedback ?? 'dense',
+        feedback,
         seed,
         agent: request.agent ?? null,
         runLabel: request.run_label ?? null,
@@ -49,6 +49,35 @@ export class EpisodesService {
       this.config.maxActiveEpisodesPerTenant,
     );
     return presentReset(task, episode);
+  }
+
+  /**
+   * The instance a reset starts: by default one the task's family draws from the seed (a seed drawn from `split`
+   * when none is given); the task file's fixed instance with variant "canonical". Test-split instances run with
+   * feedback "final", always.
+   */
+  private instanceFor(request: ResetRequestDto): { task: Task; version: string; seed: number; feedback: FeedbackMode } {
+    const taskId = request.task_id ?? DEFAULT_TASK_ID;
+    const latest = this.latestTask(taskId);
+    if (request.variant === 'canonical') {
+      if (request.split !== undefined) {
+        throw conflicting(['variant', 'split'], 'the canonical instance is in no split; omit split, or use variant "generated"');
+      }
+      return { task: latest.task, version: latest.version, seed: request.seed ?? randomInt(0, MAX_SEED), feedback: request.feedback ?? 'dense' };
+    }
+    const family = this.tasks.family(taskId);
+    if (!family) throw new InvalidFieldError('variant', `task "${taskId}" has no generator; use variant "canonical"`);
+    const seed = request.seed ?? seedIn(request.split ?? 'train', (max) => randomInt(0, max + 1), MAX_SEED);
+    const split = splitOf(seed);
+    if (request.split !== undefined && request.split !== split) {
+      throw conflicting(['seed', 'split'], `seed ${seed} is a ${split} seed, not a ${request.split} seed (${SPLIT_RULE})`);
+    }
+    if (split === 'test' && request.feedback === 'dense') {
+      const fields = request.seed === undefined ? ['split', 'feedback'] : ['seed', 'feedback'];
+      throw conflicting(fields, `seed ${seed} is a test seed: test-split instances run with feedback "final"`);
+    }
+    const version = generatorVersionId(family.generatorVersion);
+    return { task: this.tasks.instance(taskId, version, seed), version, seed, feedback: request.feedback ?? (split === 'test' ? 'final' : 'dense') };
   }
 
   /**
@@ -81,7 +110,7 @@ export class EpisodesService {
       if (current.status !== 'active') {
         throw new ConflictError(`episode "${episodeId}" is ${current.status.replace(/_/g, ' ')}; start a new one with POST /reset`);
       }
-      const task = this.tasks.version(current.taskId, current.taskVersion);
+      const task = this.tasks.instance(current.taskId, current.taskVersion, current.seed);
       const result = step(task, current.state, action);
       return {
         state: result.state,
@@ -150,8 +179,13 @@ export class EpisodesService {
   }
 
   private taskOf(episode: EpisodeRecord): Promise<Task> {
-    return this.tasks.fetchVersion(episode.taskId, episode.taskVersion);
+    return this.tasks.fetchInstance(episode.taskId, episode.taskVersion, episode.seed);
   }
+}
+
+/** A combination of fields the rules refuse: each of them is named, since changing any one can mend it. */
+function conflicting(fields: string[], message: string): ValidationFailedError {
+  return new ValidationFailedError(fields.map((field) => ({ field, message })));
 }
 
 /**

@@ -9,8 +9,8 @@ export { CHAIN_SCHEMES, chainLink, type ChainKey, type ChainedRow, type EpisodeM
 export { ChainKeys } from './chain-keys';
 export { verifyChain, type ChainFinding, type LoggedRow, type StoredChain } from './chain-verification';
 export { COMPONENT_COLUMN_NAMES } from './score-columns';
-export { presentActionLog, presentComponents, presentPenalties, toPoints } from './episode.presenter';
-export { ResetRequestDto, MAX_SEED, TAG_PATTERN } from './dto/reset-request.dto';
+export { instanceOf, presentActionLog, presentComponents, presentPenalties, toPoints } from './episode.presenter';
+export { ResetRequestDto, MAX_SEED, TAG_PATTERN, VARIANTS, type Variant } from './dto/reset-request.dto';
 export { StepRequestDto } from './dto/step-request.dto';
 export { EPISODE_ID_MAX_LENGTH, EPISODE_ID_PATTERN } from './dto/episode-id';
 export { ScoreComponentDto, ActionLogEntryDto, PenaltyDto, EPISODE_STATUSES } from './dto/episode-responses.dto';

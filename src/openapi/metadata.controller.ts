@@ -31,7 +31,8 @@ export class EnvironmentSchemasDto {
 
 const DESCRIPTION =
   'Customer-support environment: open tickets, search a policy knowledge base, set priority, route, reply and ' +
-  'resolve; partial-progress rewards and an explained grade. Every step is persisted and auditable.';
+  'resolve; partial-progress rewards and an explained grade, or feedback only at the end for evaluation. Three task ' +
+  'families draw a different instance for every seed, split into train and test seeds. Every step is persisted and auditable.';
 
 function readReadme(): string | undefined {
   try {

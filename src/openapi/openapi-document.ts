@@ -73,6 +73,7 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
   closeRequestSchemas(schemas, requestSchemas);
   markOptionalFieldsNullable(schemas, requestSchemas);
   declareAmountRule(schemas);
+  declareInstanceRules(schemas);
   applyConfiguredLimits(schemas, config);
   applyTaskCatalogue(schemas, config);
   declareHttpLayer(document, config);
@@ -127,6 +128,28 @@ function declareHttpLayer(document: OpenAPIObject, config: AppConfig): void {
     const bodySchema = body?.$ref ? (document.components!.schemas as Schemas)[body.$ref.replace('#/components/schemas/', '')] : undefined;
     if (operation.requestBody && bodySchema && !(bodySchema.required ?? []).length) operation.requestBody.required = false;
   }
+}
+
+/**
+ * The instance rules of a reset (src/engine/families/splits.ts), stated as a `not` over the combinations refused: a
+ * split with the canonical instance, a seed of the other split, and dense feedback on a test seed (a seed divisible
+ * by 5, or the test split). Null is "not given", so each clause matches only given values.
+ */
+function declareInstanceRules(schemas: Schemas): void {
+  const reset = schemas.ResetRequestDto;
+  if (!reset?.properties?.split || !reset.properties.seed || !reset.properties.variant) throw new Error('ResetRequestDto lacks split, seed or variant');
+  const testSeed = { type: 'integer', multipleOf: 5 };
+  const trainSeed = { type: 'integer', not: { multipleOf: 5 } };
+  const generated = { not: { enum: ['canonical'] } };
+  reset.not = {
+    anyOf: [
+      { type: 'object', required: ['variant', 'split'], properties: { variant: { enum: ['canonical'] }, split: { enum: ['train', 'test'] } } },
+      { type: 'object', required: ['split', 'seed'], properties: { split: { enum: ['test'] }, seed: trainSeed } },
+      { type: 'object', required: ['split', 'seed'], properties: { split: { enum: ['train'] }, seed: testSeed } },
+      { type: 'object', required: ['split', 'feedback'], properties: { split: { enum: ['test'] }, feedback: { enum: ['dense'] }, variant: generated } },
+      { type: 'object', required: ['seed', 'feedback'], properties: { seed: testSeed, feedback: { enum: ['dense'] }, variant: generated } },
+    ],
+  };
 }
 
 /**

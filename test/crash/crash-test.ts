@@ -96,7 +96,7 @@ async function client(base: string, pool: string[], stop: { now: boolean }, inFl
     try {
       let episodeId = pool.length > 0 && random(0, 3) > 0 ? pool[random(0, pool.length - 1)] : null;
       if (episodeId === null) {
-        const res = await send(() => post(base, '/reset', { task_id: taskIds[random(0, 2)], seed: random(0, 1_000_000) }));
+        const res = await send(() => post(base, '/reset', { task_id: taskIds[random(0, 2)], variant: 'canonical', seed: random(0, 1_000_000) }));
         if (res.status !== 200) fail(`reset answered ${res.status}`);
         episodeId = res.body.episode_id as string;
         pool.push(episodeId);

@@ -28,7 +28,7 @@ const billing = SOLUTIONS.billing_duplicate_charge.actions;
 
 it('reset stores the new episode with its task version and seed, and presents it like the wire shape', async () => {
   const { service, repository, catalog } = await setup();
-  const started = await service.reset(agentA, { task_id: 'security_compromised_account', seed: 4, tags: ['b', 'a', 'b'] });
+  const started = await service.reset(agentA, { variant: 'canonical', task_id: 'security_compromised_account', seed: 4, tags: ['b', 'a', 'b'] });
   const stored = await repository.find(tenant, started.episode_id);
   expect(stored).toMatchObject({ taskId: 'security_compromised_account', seed: 4, tags: ['a', 'b'], status: 'active', version: 0 });
   expect(started.info).toMatchObject({ task_version: catalog.latest('security_compromised_account').version, seed: 4, tags: ['a', 'b'] });
@@ -37,7 +37,7 @@ it('reset stores the new episode with its task version and seed, and presents it
 
 it('steps a whole episode to 1.0 and a finished episode refuses further steps', async () => {
   const { service, repository } = await setup();
-  const { episode_id: id } = await service.reset(agentA, { seed: 2 });
+  const { episode_id: id } = await service.reset(agentA, { variant: 'canonical', seed: 2 });
   let last;
   for (const action of billing) last = await service.step(agentA, id, action);
   expect(last).toMatchObject({ done: true, info: { score: 1, status: 'resolved' } });
@@ -47,7 +47,7 @@ it('steps a whole episode to 1.0 and a finished episode refuses further steps', 
 
 it('another tenant, or an unknown id, finds nothing', async () => {
   const { service } = await setup();
-  const { episode_id: id } = await service.reset(agentA, {});
+  const { episode_id: id } = await service.reset(agentA, { variant: 'canonical' });
   await expect(service.step(agentB, id, billing[0])).rejects.toThrow(NotFoundError);
   await expect(service.state(agentB, id)).rejects.toThrow(NotFoundError);
   await expect(service.grade(agentA, 'missing')).rejects.toThrow(NotFoundError);
@@ -56,7 +56,7 @@ it('another tenant, or an unknown id, finds nothing', async () => {
 
 it('a retried request id returns the original response and applies nothing; with another action it is a conflict', async () => {
   const { service, repository } = await setup();
-  const { episode_id: id } = await service.reset(agentA, {});
+  const { episode_id: id } = await service.reset(agentA, { variant: 'canonical' });
   const first = await service.step(agentA, id, billing[0], 'r-1');
   // The same action written with its fields in another order is the same action.
   const again = await service.step(agentA, id, { ticket_id: billing[0].type === 'open_ticket' ? billing[0].ticket_id : '', type: 'open_ticket' } as never, 'r-1');
@@ -67,7 +67,7 @@ it('a retried request id returns the original response and applies nothing; with
 
 it('configured limits on replies and queries are checked before anything is stored', async () => {
   const { service, repository } = await setup({ MAX_MESSAGE_LENGTH: '10', MAX_QUERY_LENGTH: '5' });
-  const { episode_id: id } = await service.reset(agentA, {});
+  const { episode_id: id } = await service.reset(agentA, { variant: 'canonical' });
   await expect(service.step(agentA, id, { type: 'send_reply', message: 'x'.repeat(11) })).rejects.toThrow(InvalidFieldError);
   await expect(service.step(agentA, id, { type: 'search_policy', query: 'refund' })).rejects.toThrow(/at most 5 characters/);
   expect(await repository.listActions(tenant, id)).toHaveLength(0);
@@ -75,9 +75,9 @@ it('configured limits on replies and queries are checked before anything is stor
 
 it('the active-episode cap and unknown tasks are the client\'s problem, with the field named', async () => {
   const { service } = await setup({ MAX_ACTIVE_EPISODES_PER_TENANT: '1' });
-  await service.reset(agentA, {});
-  await expect(service.reset(agentA, {})).rejects.toThrow(TooManyError);
-  const error = await service.reset(agentB, { task_id: 'nope' }).catch((e: unknown) => e);
+  await service.reset(agentA, { variant: 'canonical' });
+  await expect(service.reset(agentA, { variant: 'canonical' })).rejects.toThrow(TooManyError);
+  const error = await service.reset(agentB, { variant: 'canonical', task_id: 'nope' }).catch((e: unknown) => e);
   expect(error).toBeInstanceOf(InvalidFieldError);
   expect((error as InvalidFieldError).field).toBe('task_id');
 });
@@ -88,7 +88,7 @@ it('an episode on a task version stored after start-up (by another process) is l
   // Another version of the task, stored by "another process" after this catalogue started.
   const edited = parseTask('edited', { ...JSON.parse(base.contentJson), title: 'Duplicate charge (edited)' });
   stored.set(`billing_duplicate_charge@${edited.version}`, { taskId: 'billing_duplicate_charge', version: edited.version, contentJson: edited.contentJson });
-  const { episode_id: id } = await service.reset(agentA, { seed: 1 });
+  const { episode_id: id } = await service.reset(agentA, { variant: 'canonical', seed: 1 });
   const record = repository.episodes.get(`${tenant}\u0000${id}`)!;
   repository.episodes.set(`${tenant}\u0000${id}`, { ...record, taskVersion: edited.version });
   expect(() => catalog.version('billing_duplicate_charge', edited.version)).toThrow(/not loaded/);
@@ -99,7 +99,7 @@ it('an episode on a task version stored after start-up (by another process) is l
 
 it('state and grade read the stored episode; the observation is what the agent saw last', async () => {
   const { service } = await setup();
-  const { episode_id: id } = await service.reset(agentA, { seed: 3 });
+  const { episode_id: id } = await service.reset(agentA, { variant: 'canonical', seed: 3 });
   const stepped = await service.step(agentA, id, billing[0]);
   expect(await service.observation(agentA, id)).toEqual(stepped.observation);
   const state = await service.state(agentA, id);
@@ -110,8 +110,8 @@ it('state and grade read the stored episode; the observation is what the agent s
 
 it('an agent key sees only the episodes it started; a reader key sees the whole tenant and runs nothing of its own', async () => {
   const { service } = await setup();
-  const mine = (await service.reset(agentA, { seed: 1 })).episode_id;
-  const theirs = (await service.reset(agentA2, { seed: 2 })).episode_id;
+  const mine = (await service.reset(agentA, { variant: 'canonical', seed: 1 })).episode_id;
+  const theirs = (await service.reset(agentA2, { variant: 'canonical', seed: 2 })).episode_id;
   await expect(service.state(agentA, theirs)).rejects.toThrow(NotFoundError);
   await expect(service.step(agentA, theirs, billing[0])).rejects.toThrow(NotFoundError);
   await expect(service.grade(agentA2, mine)).rejects.toThrow(NotFoundError);
@@ -124,7 +124,7 @@ it('an agent key sees only the episodes it started; a reader key sees the whole 
 describe('feedback "final" (evaluation): nothing that tells the agent how it is doing until the episode ends', () => {
   it('rewards are 0 and score, components, rewards, explanations and penalties are withheld while it runs', async () => {
     const { service, repository } = await setup();
-    const started = await service.reset(agentA, { seed: 5, feedback: 'final' });
+    const started = await service.reset(agentA, { variant: 'canonical', seed: 5, feedback: 'final' });
     expect(started.info).toMatchObject({ feedback: 'final', score: null });
     expect(started.observation.score).toBeNull();
     const id = started.episode_id;
@@ -144,7 +144,7 @@ describe('feedback "final" (evaluation): nothing that tells the agent how it is 
 
   it('the step that ends the episode carries the whole score, and everything appears once it has ended', async () => {
     const { service } = await setup();
-    const { episode_id: id } = await service.reset(agentA, { seed: 5, feedback: 'final' });
+    const { episode_id: id } = await service.reset(agentA, { variant: 'canonical', seed: 5, feedback: 'final' });
     const wrongFirst = [billing[0], { type: 'set_priority', priority: 'low' } as const, ...billing.slice(1)];
     let last;
     for (const action of wrongFirst) last = await service.step(agentA, id, action);
@@ -158,7 +158,7 @@ describe('feedback "final" (evaluation): nothing that tells the agent how it is 
 
   it('dense is the default', async () => {
     const { service, repository } = await setup();
-    const started = await service.reset(agentA, {});
+    const started = await service.reset(agentA, { variant: 'canonical' });
     expect(started.info).toMatchObject({ feedback: 'dense', score: 0 });
     expect((await repository.find(tenant, started.episode_id))!.feedback).toBe('dense');
   });
@@ -166,7 +166,7 @@ describe('feedback "final" (evaluation): nothing that tells the agent how it is 
 
 it('while an episode runs, /grader names reply details by place and explains no miss (no oracle for probing values)', async () => {
   const { service } = await setup();
-  const { episode_id: id } = await service.reset(agentA, { seed: 6 });
+  const { episode_id: id } = await service.reset(agentA, { variant: 'canonical', seed: 6 });
   await service.step(agentA, id, billing[0]);
   // A probe reply: every candidate value in a sentence that cannot count (a keyword line in German).
   await service.step(agentA, id, { type: 'send_reply', message: 'Hallo Dana. Wert: $29.00. Wert: $348.00. Wert: $696.00. Wert: 5-7 business days.' });

@@ -7,6 +7,7 @@ import {
   type StepResponse,
   type SupportDeskClient,
 } from '../../client/supportdesk-client';
+import { nthSeedOf, splitOf, type Split } from '../../src/engine/families/splits';
 import type { Json } from '../../src/common/json';
 import { HttpStatusError, requestJson, retryingFetch, UnreachableError, type RetryOptions } from './http-retry';
 import { passHatK } from './pass-hat-k';
@@ -29,6 +30,13 @@ export interface AgentRunOptions {
   feedback?: 'final' | 'dense';
   /** Show the model the score in each observation (default: never, in either mode: it would be an oracle). */
   showScores?: boolean;
+  /**
+   * Draw each trial's instance from this split (trial t plays the t-th seed of the split, the same for every model);
+   * omitted, trial t plays seed t. Test-split episodes run with feedback "final" whatever `feedback` says.
+   */
+  split?: Split;
+  /** Play each task file's canonical instance instead of drawn ones (the seed then only orders the inbox). */
+  variant?: 'generated' | 'canonical';
   retry?: Partial<RetryOptions>;
 }
 
@@ -98,12 +106,15 @@ async function runEpisode(
   log: (line: string) => void,
 ): Promise<number> {
   log(startLine(taskId, options.modelName));
+  const seed = options.split ? nthSeedOf(options.split, trial) : trial;
   const started = await env.reset({
     task_id: taskId,
-    seed: trial,
+    seed,
+    variant: options.variant ?? 'generated',
+    ...(options.split ? { split: options.split } : {}),
     agent: `llm:${options.modelName}`,
     run_label: `agent-runner-trial-${trial}`,
-    feedback: options.feedback ?? 'final',
+    feedback: options.split === 'test' || (options.variant !== 'canonical' && splitOf(seed) === 'test') ? 'final' : (options.feedback ?? 'final'),
   });
   // What the model reads: the observation, without the score unless asked (the score is an oracle to a model that
   // tries values until it moves). The rewards go to the log, never to the model.

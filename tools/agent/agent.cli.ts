@@ -4,13 +4,16 @@ import { UnreachableError } from './http-retry';
 import { formatAgentReport } from './report-table';
 
 /**
- * `npm run agent -- --task <id|all> [--trials k] [--url http://localhost:7860] [--threshold 1.0] [--feedback final|dense] [--show-scores]`
+ * `npm run agent -- --families <id,…|all> [--split train|test] [--trials k] [--url http://localhost:7860] [--threshold 1.0] [--feedback final|dense] [--show-scores] [--canonical]`
  * Model from API_BASE_URL, MODEL_NAME and API_KEY (or HF_TOKEN); SupportDesk key from SUPPORTDESK_API_KEY.
  */
 async function main(): Promise<number> {
   const { values } = parseArgs({
     options: {
-      task: { type: 'string', default: 'all' },
+      task: { type: 'string' },
+      families: { type: 'string' },
+      split: { type: 'string' },
+      canonical: { type: 'boolean', default: false },
       trials: { type: 'string', default: '1' },
       url: { type: 'string', default: 'http://localhost:7860' },
       threshold: { type: 'string', default: '1' },
@@ -22,6 +25,9 @@ async function main(): Promise<number> {
   const threshold = Number(values.threshold);
   if (!Number.isInteger(trials) || trials < 1 || trials > 100) return usage('--trials must be a whole number from 1 to 100');
   if (!(threshold >= 0 && threshold <= 1)) return usage('--threshold must be between 0 and 1');
+  const split = values.split;
+  if (split !== undefined && split !== 'train' && split !== 'test') return usage('--split must be train or test');
+  if (split !== undefined && values.canonical) return usage('--split draws generated instances; --canonical plays the fixed ones');
   const feedback = values.feedback;
   if (feedback !== 'final' && feedback !== 'dense') return usage('--feedback must be final (evaluation, the default) or dense');
   const modelBaseUrl = process.env.API_BASE_URL;
@@ -35,7 +41,10 @@ async function main(): Promise<number> {
       modelBaseUrl,
       modelName,
       modelApiKey: process.env.API_KEY ?? process.env.HF_TOKEN,
-      tasks: values.task!.split(','),
+      // --task is the earlier name of --families.
+      tasks: (values.families ?? values.task ?? 'all').split(','),
+      split,
+      variant: values.canonical ? 'canonical' : 'generated',
       trials,
       threshold,
       feedback,
@@ -48,7 +57,7 @@ async function main(): Promise<number> {
 }
 
 function usage(message: string): number {
-  console.error(`${message}\nusage: npm run agent -- --task <id|all> [--trials k] [--url http://localhost:7860] [--threshold 1.0] [--feedback final|dense] [--show-scores]`);
+  console.error(`${message}\nusage: npm run agent -- --families <id,…|all> [--split train|test] [--trials k] [--url http://localhost:7860] [--threshold 1.0] [--feedback final|dense] [--show-scores] [--canonical]`);
   return 2;
 }
 

@@ -15,8 +15,8 @@ export async function remoteEnvironment(url: string, apiKey?: string) {
   // The wire observation is the engine's observation serialized; the policy reads it as such.
   const asObservation = (value: unknown) => value as Observation;
   const environment: BaselineEnvironment = {
-    async reset(taskId, seed) {
-      const started = ok(await client.POST('/reset', { body: { task_id: taskId, seed, agent: BASELINE_POLICY } }));
+    async reset(taskId, seed, variant) {
+      const started = ok(await client.POST('/reset', { body: { task_id: taskId, seed, variant, agent: BASELINE_POLICY } }));
       return { episode_id: started.episode_id, observation: asObservation(started.observation), done: started.done };
     },
     async step(episodeId, action) {

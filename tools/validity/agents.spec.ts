@@ -1,7 +1,8 @@
 import { DEFAULT_TASKS_DIR } from '../../src/config/app-config';
 import { FEEDBACK_MODES } from '../../src/episodes/episode.repository';
 import { loadTaskFiles } from '../../src/tasks/task-files';
-import { AgentEnvironment, harmCases, playAgent, scriptedSolution } from './agents';
+import { families } from '../../src/engine/families';
+import { AgentEnvironment, blindAgent, harmCases, playAgent, scriptedSolution, stuffingAgent } from './agents';
 
 /*
  * The incentive half of the validity suite (`npm run validity` prints the same figures): reward cannot be earned
@@ -35,4 +36,17 @@ it.each(tasks.map((task) => [task.id, task] as const))('%s: with feedback "final
   scriptedSolution(env);
   expect(env.rewards.slice(0, -1).every((r) => r === 0)).toBe(true);
   expect(env.rewards.at(-1)).toBe(1);
+});
+
+// The same agents on drawn instances: the families' facts vary, so a fixed guess is right only by chance.
+const drawn = FEEDBACK_MODES.flatMap((mode) => families().map((family) => [mode, family.id, family] as const));
+it.each(drawn)('%s feedback, %s family: the blind and the stuffing agents average at most 0.25 over 100 drawn instances', (mode, _id, family) => {
+  for (const agent of [blindAgent, stuffingAgent]) {
+    const scores = Array.from({ length: 100 }, (_, seed) => {
+      const env = new AgentEnvironment(family.generate(seed), seed, mode);
+      agent(env);
+      return env.state.score_milli / 1000;
+    });
+    expect(scores.reduce((a, b) => a + b, 0) / scores.length).toBeLessThanOrEqual(0.25);
+  }
 });

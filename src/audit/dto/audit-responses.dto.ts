@@ -1,5 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { ActionLogEntryDto, EPISODE_STATUSES, FEEDBACK_MODES, PenaltyDto, ReplyDetailGradeDto, ScoreComponentDto, type EpisodeRowStatus, type FeedbackMode } from '../../episodes';
+import { SPLITS, type Split } from '../../engine/families';
+import { ActionLogEntryDto, EPISODE_STATUSES, FEEDBACK_MODES, PenaltyDto, ReplyDetailGradeDto, ScoreComponentDto, VARIANTS, type EpisodeRowStatus, type FeedbackMode, type Variant } from '../../episodes';
 
 export class EpisodeSummaryDto {
   episode_id!: string;
@@ -14,6 +15,10 @@ export class EpisodeSummaryDto {
     description: 'What the agent was told while the episode ran: "dense" (training) or "final" (evaluation). Audits show the score either way.',
   })
   feedback!: FeedbackMode;
+  @ApiProperty({ enum: VARIANTS, enumName: 'TaskVariant' })
+  variant!: Variant;
+  @ApiProperty({ type: String, enum: SPLITS, nullable: true, description: 'The split of the seed, for a generated instance; null for the canonical one.' })
+  split!: Split | null;
   @ApiProperty({ enum: EPISODE_STATUSES, enumName: 'EpisodeStatus' })
   status!: EpisodeRowStatus;
   step_count!: number;

@@ -248,7 +248,9 @@ export function findActions(claim: ActionClaim, sentences: AnalysedSentence[]): 
         ? personal ? 'a' : 'c'
         : governed;
       const disjunct = qualifierDisjunct || disjunctAround(tokens, v.at, v.end, 1, 2) || disjunctAround(tokens, best.start, best.end, 2, 1);
-      hits.push({ sentence: si, mood, disjunct, reversed: false });
+      // Advice is given as an instruction or a possibility: "Please check your spam folder", "you can review them".
+      const advised = claim.advice === true && (mood === 'c' || mood === 'h' || governed === 'u');
+      hits.push({ sentence: si, mood: advised ? 'a' : mood, disjunct, reversed: false });
     }
   }
   for (const r of findReversals(sentences, m)) hits.push(r);

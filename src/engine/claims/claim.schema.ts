@@ -77,6 +77,12 @@ const actionClaim = z.strictObject({
   objects: z.array(text).min(1),
   /** Phrases of which one must stand near the action ("video", "72 hours"); a disjunction of them conflicts. */
   qualifiers: z.array(text).optional(),
+  /**
+   * Advice the customer must be given (check the spam folder, review active sessions): told as an instruction or a
+   * possibility ("Please check your spam folder", "You can review your sessions", "we recommend checking"), which
+   * for an action we report would be a to-do or a hedge. A negated one ("don't check") still contradicts.
+   */
+  advice: z.boolean().optional(),
   ...common,
 });
 

@@ -112,6 +112,14 @@ describe('polarity', () => {
     expect(judge(billing, ["We've refunded the duplicate $348.00 within 5-7 business days. We have not refunded the charge."]).refund_amount.reason).toBe('negated');
   });
 
+  it('"24 May" is the month, not a modal', () => {
+    const claim = { ...logistics.claims.find((c) => c.id === 'delivery_date')!, date: '2027-05-24' } as ReplyClaim;
+    const may = { clock: '2027-05-21T10:00:00+01:00', claims: [claim] };
+    expect(covered(may, 'The replacement will be delivered on Monday 24 May before 12:00.')).toEqual(['delivery_date']);
+    expect(covered(may, 'The replacement will be delivered on Monday 24th May before 12:00.')).toEqual(['delivery_date']);
+    expect(judge(may, ['The replacement may be delivered on Monday 24 May before 12:00.']).delivery_date.reason).toBe('hypothetical');
+  });
+
   it('a bracketed aside belongs to its item of a label line', () => {
     const reply = "Hi Isabelle,\n\n- Shipping: overnight priority courier\n- Delivery: tomorrow, Friday 27 November, before 12:00 (noon) UK time\n- Shipping credit: $150.00 applied";
     expect(covered(logistics, reply)).toEqual(LOGISTICS_ALL);

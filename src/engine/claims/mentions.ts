@@ -21,10 +21,17 @@ export type Span = Omit<ValueMention, 'sentence'>;
 /** Two values are the same when a customer would read them as the same fact. */
 export function sameValue(a: MentionValue, b: MentionValue): boolean {
   if (a.kind === 'money' && b.kind === 'money') return a.currency === b.currency && cents(a.amount) === cents(b.amount);
-  if (a.kind === 'duration' && b.kind === 'duration') return a.unit === b.unit && a.min === b.min && a.max === b.max;
+  if (a.kind === 'duration' && b.kind === 'duration') {
+    if (a.unit === b.unit) return a.min === b.min && a.max === b.max;
+    // "one hour" is "60 minutes", "48 hours" is "2 days", "a week" is "7 days"; business days convert to nothing.
+    const [ma, mb] = [MINUTES[a.unit], MINUTES[b.unit]];
+    return ma !== undefined && mb !== undefined && a.min * ma === b.min * mb && a.max * ma === b.max * mb;
+  }
   if (a.kind === 'date' && b.kind === 'date') return a.date === b.date;
   return false;
 }
+
+const MINUTES: Partial<Record<string, number>> = { minute: 1, hour: 60, day: 1440, week: 10080 };
 
 function cents(amount: number): number {
   return Math.round(amount * 100);

@@ -138,6 +138,15 @@ export interface Stance {
  * `valueStarts` are the first tokens of the value mentions in this sentence; a contrastive "not" (", not the
  * $50 credit") only sets aside the value it introduces.
  */
+/** Subjects of a relative clause after its noun ("the session you don't recognise", "keys that they didn't create"). */
+const RELATIVE_SUBJECTS = new Set(['you', 'they', 'we', 'i', 'he', 'she', 'that', 'which', 'who']);
+/** Words before such a subject that make it the clause's own subject instead ("and you don't", "if we can't"). */
+const CLAUSE_LINKS = new Set([
+  'and', 'but', 'or', 'so', 'if', 'because', 'since', 'as', 'when', 'while', 'unless', 'although', 'though', ',', ';', ':', 'then',
+  'that', 'which', 'who', 'where', 'why', 'how', 'what', 'whether', 'once', 'until', 'before', 'after', 'please',
+  'is', 'are', 'was', 'were', 'will', 'would', 'can', 'could', 'do', 'does', 'did', 'have', 'has', 'had',
+]);
+
 export function stanceOf(tokens: string[], valueStarts: Set<number>): Stance {
   const ids = clauseIds(tokens);
   const n = tokens.length;
@@ -174,7 +183,10 @@ export function stanceOf(tokens: string[], valueStarts: Set<number>): Stance {
       negators.push(i);
       if (t === 'without') continue;
       const [a, b] = clauseRange(i);
-      mark(neg, a, b);
+      // "sign out any session you don't recognise", "the account that you can't reach": a relative clause after a
+      // noun negates itself, not the clause it hangs on.
+      const relative = RELATIVE_SUBJECTS.has(prev ?? '') && i - 2 > a && !CLAUSE_LINKS.has(tokens[i - 2]);
+      mark(neg, relative ? i - 1 : a, b);
       continue;
     }
     if (t === 'without') {
@@ -224,7 +236,9 @@ export function stanceOf(tokens: string[], valueStarts: Set<number>): Stance {
     }
     // "It may take 5-7 business days": an estimate of how long, not a doubt about whether.
     const estimate = t === 'may' && (tokens[i + 1] === 'take' || tokens[i + 1] === 'takes');
-    if (MODALS.has(t) || (t === 'may' && !estimate && !/^\d/.test(tokens[i + 1] ?? '')) || /^(we|you|i|it|they|that)'d$/.test(t)) {
+    // "May 24" and "Monday 24 May" name the month: a day number on either side.
+    const month = t === 'may' && (/^\d/.test(tokens[i + 1] ?? '') || /^\d{1,2}(st|nd|rd|th)?$/.test(tokens[i - 1] ?? ''));
+    if (MODALS.has(t) || (t === 'may' && !estimate && !month) || /^(we|you|i|it|they|that)'d$/.test(t)) {
       const [a, b] = clauseRange(i);
       mark(hyp, a, b);
     }

@@ -3,6 +3,8 @@ import type { Action } from '../../engine/actions';
 import { COMPONENT_WEIGHTS, type ComponentName } from '../../engine/grader';
 import { FEEDBACK_MODES, type EpisodeRowStatus, type FeedbackMode } from '../episode.repository';
 import { PENALTY_KINDS, type PenaltyKind } from '../../engine/penalties';
+import { SPLITS, type Split } from '../../engine/families';
+import { VARIANTS, type Variant } from './reset-request.dto';
 import { actionPropertyOptions } from './action-ref';
 import { ActiveTicketDto, ObservationDto } from './observation.dto';
 import { ReplyDetailGradeDto } from './reply-detail-grade.dto';
@@ -18,6 +20,10 @@ export class ResetInfoDto {
   grader_version!: number;
   @ApiProperty({ enum: FEEDBACK_MODES, enumName: 'FeedbackMode', description: 'What the agent is told while the episode runs (POST /reset\'s `feedback`).' })
   feedback!: FeedbackMode;
+  @ApiProperty({ enum: VARIANTS, enumName: 'TaskVariant', description: 'A family\'s drawn instance ("generated") or the task file\'s fixed one ("canonical").' })
+  variant!: Variant;
+  @ApiProperty({ type: String, enum: SPLITS, nullable: true, description: 'The split of the seed, for a generated instance; null for the canonical one.' })
+  split!: Split | null;
   seed!: number;
   max_steps!: number;
   @ApiProperty({ type: Number, nullable: true, description: 'Score so far, 0 to 1; null while an episode started with feedback "final" runs.' })
@@ -99,6 +105,10 @@ export class EpisodeStateDto {
   grader_version!: number;
   @ApiProperty({ enum: FEEDBACK_MODES, enumName: 'FeedbackMode' })
   feedback!: FeedbackMode;
+  @ApiProperty({ enum: VARIANTS, enumName: 'TaskVariant', description: 'A family\'s drawn instance ("generated") or the task file\'s fixed one ("canonical").' })
+  variant!: Variant;
+  @ApiProperty({ type: String, enum: SPLITS, nullable: true, description: 'The split of the seed, for a generated instance; null for the canonical one.' })
+  split!: Split | null;
   seed!: number;
   @ApiProperty({ enum: EPISODE_STATUSES, enumName: 'EpisodeStatus' })
   status!: EpisodeRowStatus;

@@ -1,10 +1,13 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { ArrayMaxSize, IsArray, IsIn, IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
 import { MaxChars } from '../../common/field-rules';
+import { SPLITS, SPLIT_RULE, type Split } from '../../engine/families';
 import { FEEDBACK_MODES, type FeedbackMode } from '../episode.repository';
 import { EPISODE_ID_MAX_LENGTH, EPISODE_ID_PATTERN, MatchesEpisodeId } from './episode-id';
 
 export const MAX_SEED = 2_147_483_647;
+export const VARIANTS = ['generated', 'canonical'] as const;
+export type Variant = (typeof VARIANTS)[number];
 export const TAG_PATTERN = /^[A-Za-z0-9_.:-]{1,64}$/;
 
 export class ResetRequestDto {
@@ -25,7 +28,9 @@ export class ResetRequestDto {
     type: 'integer',
     minimum: 0,
     maximum: MAX_SEED,
-    description: 'Seed for the inbox order; omitted, the server draws one and reports it in `info.seed`.',
+    description:
+      'Seed of the instance: with variant "generated", it draws the whole instance (customers, amounts, dates, clauses, inbox) and orders the inbox; ' +
+      'with "canonical", it only orders the inbox. Omitted, the server draws one (from `split`) and reports it in `info.seed`.',
   })
   @Min(0)
   @Max(MAX_SEED)
@@ -47,10 +52,32 @@ export class ResetRequestDto {
 
   @ApiProperty({
     required: false,
+    enum: VARIANTS,
+    enumName: 'TaskVariant',
+    description:
+      '"generated" (default): an instance the task family draws from the seed, different for every seed. ' +
+      '"canonical": the task file\'s fixed instance (the README walkthrough), in no split.',
+  })
+  @IsIn(VARIANTS, { message: `variant must be one of: ${VARIANTS.join(', ')}` })
+  @IsOptional()
+  variant?: Variant;
+
+  @ApiProperty({
+    required: false,
+    enum: SPLITS,
+    enumName: 'Split',
+    description: `Which seeds to draw from (${SPLIT_RULE}); omitted, train, or the split of the given seed. Test-split instances always run with feedback "final". Generated instances only.`,
+  })
+  @IsIn(SPLITS, { message: `split must be one of: ${SPLITS.join(', ')}` })
+  @IsOptional()
+  split?: Split;
+
+  @ApiProperty({
+    required: false,
     enum: FEEDBACK_MODES,
     enumName: 'FeedbackMode',
     description:
-      'What the agent is told while the episode runs. "dense" (default, for training): each step\'s reward and the score so far. ' +
+      'What the agent is told while the episode runs. "dense" (for training; the default, except on test-split instances, which refuse it): each step\'s reward and the score so far. ' +
       '"final" (for evaluation): every reward is 0 and the score, components, per-step rewards and explanations are withheld ' +
       '(null) until the episode ends; the step that ends it carries the whole score as its reward.',
   })

@@ -198,8 +198,11 @@ export class SchemaArbitraries {
     }
     // A conditional constraint broken: an optional field added or left out where the condition forbids it.
     if (schema.not) {
+      // Only the fields the condition names can break it (toggling any other one never does, and a filter that
+      // never passes would not end).
+      const involved = namesIn(schema.not);
       for (const [name, property] of Object.entries(schema.properties ?? {})) {
-        if (schema.required?.includes(name)) continue;
+        if (schema.required?.includes(name) || !involved.has(name)) continue;
         const toggled = fc.tuple(base, this.valid({ ...property, nullable: false }, join(location, name))).map(([o, value]) => (name in o ? omit(o, name) : { ...o, [name]: value }));
         add('not', toggled.filter((o) => !this.satisfies(schema, o)), join(location, name).split(':')[1]);
       }
@@ -217,6 +220,17 @@ export class SchemaArbitraries {
     }
     for (const branch of schema.oneOf!) ways.push(...this.invalid(branch, location));
   }
+}
+
+/** The property names a conditional schema mentions, at any depth of its `anyOf`/`oneOf`/`allOf`/`not`. */
+function namesIn(schema: unknown, out = new Set<string>()): Set<string> {
+  if (typeof schema !== 'object' || schema === null) return out;
+  const s = schema as Schema & { allOf?: unknown[] };
+  for (const name of Object.keys(s.properties ?? {})) out.add(name);
+  for (const name of s.required ?? []) out.add(name);
+  for (const branch of [...(s.anyOf ?? []), ...(s.oneOf ?? []), ...(s.allOf ?? [])]) namesIn(branch, out);
+  if (s.not) namesIn(s.not, out);
+  return out;
 }
 
 function validIntegers(schema: Schema): fc.Arbitrary<number> {
