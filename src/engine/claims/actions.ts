@@ -216,8 +216,9 @@ export function findActions(claim: ActionClaim, sentences: AnalysedSentence[]): 
         if (!best || Math.abs(o.start - v.at) < Math.abs(best.start - v.at)) best = o;
       }
       if (!best) {
-        // "we've locked it", "reinstated them": a pronoun standing for an object named shortly before.
-        for (let k = v.end; k <= v.end + 1 && k < tokens.length; k++) {
+        // "we've locked it", "reinstated them", "sign it out": a pronoun standing for an object named shortly before.
+        if (v.end > v.at + 2 && PRONOUNS.has(tokens[v.at + 1]) && objectEarlier(v.at + 1)) best = { start: v.at + 1, end: v.at + 2 };
+        for (let k = v.end; !best && k <= v.end + 1 && k < tokens.length; k++) {
           if (PRONOUNS.has(tokens[k]) && objectEarlier(k)) best = { start: k, end: k + 1 };
         }
         if (!best && v.at > 0 && PRONOUNS.has(tokens[v.at - 2] ?? '') && objectEarlier(v.at - 2)) best = { start: v.at - 2, end: v.at - 1 };

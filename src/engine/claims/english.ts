@@ -73,6 +73,8 @@ const COMMON_VERBS = new Set([
   'restore', 'receive', 'receives', 'know', 'knew', 'known', 'tell', 'told', 'say', 'said', 'ask', 'asks', 'mean',
   'means', 'meant', 'done', 'begin', 'began', 'run', 'runs', 'hold', 'holds', 'held', 'leave', 'left', 'bring',
   'brought', 'cover', 'covers', 'returns', 'works', 'happen', 'happens', 'expires', 'expire', 'thank', 'thanks', 'hope', 'follow', 'follows', 'stand', 'stands',
+  // Advice to the customer is given with these, often as a bare instruction: "Please check your spam folder."
+  'check', 'review', 'recommend', 'suggest', 'look',
 ]);
 
 /** A token that is (or is likely to be) a verb form. */

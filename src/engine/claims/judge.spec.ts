@@ -120,6 +120,22 @@ describe('polarity', () => {
     expect(judge(may, ['The replacement may be delivered on Monday 24 May before 12:00.']).delivery_date.reason).toBe('hypothetical');
   });
 
+  it('advice counts as an instruction or a possibility; a relative clause keeps its negation to itself', () => {
+    const advice = {
+      clock: '2026-11-28T08:00:00+00:00',
+      claims: [
+        { id: 'sign_out', description: 'an unfamiliar session can be signed out', kind: 'action', verbs: ['sign out', 'end'], objects: ['session'], advice: true },
+        { id: 'spam', description: 'check the spam folder', kind: 'action', verbs: ['check'], objects: ['spam folder'], advice: true },
+      ] as ReplyClaim[],
+    };
+    expect(covered(advice, 'Please check your spam folder. You can sign out any session you do not recognise.')).toEqual(['sign_out', 'spam']);
+    expect(covered(advice, "Any session you don't recognise can be signed out, and we recommend checking your spam folder.")).toEqual(['sign_out', 'spam']);
+    expect(covered(advice, "If you see a session you don't recognise, you can sign it out there.")).toEqual(['sign_out']);
+    expect(judge(advice, ["Please don't check your spam folder."]).spam.reason).toBe('negated');
+    // A subject after an adverb is the clause's own: its negation holds.
+    expect(judge(logistics, ["Isabelle, unfortunately we can't ship a replacement by overnight priority courier."]).overnight_courier.covered).toBe(false);
+  });
+
   it('a bracketed aside belongs to its item of a label line', () => {
     const reply = "Hi Isabelle,\n\n- Shipping: overnight priority courier\n- Delivery: tomorrow, Friday 27 November, before 12:00 (noon) UK time\n- Shipping credit: $150.00 applied";
     expect(covered(logistics, reply)).toEqual(LOGISTICS_ALL);

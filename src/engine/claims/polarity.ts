@@ -140,6 +140,9 @@ export interface Stance {
  */
 /** Subjects of a relative clause after its noun ("the session you don't recognise", "keys that they didn't create"). */
 const RELATIVE_SUBJECTS = new Set(['you', 'they', 'we', 'i', 'he', 'she', 'that', 'which', 'who']);
+const RELATIVE_AUX = new Set(['do', 'does', 'did', 'can', 'could', 'will', 'would', 'have', 'has', 'had', 'be', 'been']);
+const PARTICLES = new Set(['out', 'in', 'up', 'off', 'down']);
+const HEAD_DETERMINERS = new Set(['any', 'the', 'a', 'an', 'every', 'each', 'your', 'those', 'these', 'this', 'all', 'some', 'our', 'no']);
 /** Words before such a subject that make it the clause's own subject instead ("and you don't", "if we can't"). */
 const CLAUSE_LINKS = new Set([
   'and', 'but', 'or', 'so', 'if', 'because', 'since', 'as', 'when', 'while', 'unless', 'although', 'though', ',', ';', ':', 'then',
@@ -185,8 +188,21 @@ export function stanceOf(tokens: string[], valueStarts: Set<number>): Stance {
       const [a, b] = clauseRange(i);
       // "sign out any session you don't recognise", "the account that you can't reach": a relative clause after a
       // noun negates itself, not the clause it hangs on.
-      const relative = RELATIVE_SUBJECTS.has(prev ?? '') && i - 2 > a && !CLAUSE_LINKS.has(tokens[i - 2]);
-      mark(neg, relative ? i - 1 : a, b);
+      // ("keys you did not create": the subject may stand before an auxiliary.)
+      const subject = RELATIVE_SUBJECTS.has(prev ?? '') ? i - 1 : RELATIVE_AUX.has(prev ?? '') && RELATIVE_SUBJECTS.has(tokens[i - 2] ?? '') ? i - 2 : -1;
+      // The head noun before it comes with a determiner ("any session", "the keys"): "unfortunately we can't" is
+      // the clause's own subject.
+      const headed = tokens.slice(Math.max(a, subject - 4), subject - 1).some((t) => HEAD_DETERMINERS.has(t));
+      const relative = subject > a && headed && !CLAUSE_LINKS.has(tokens[subject - 1]) && !/ly$/.test(tokens[subject - 1]);
+      if (relative) {
+        // The relative clause ends with its verb (and a particle): "any session you don't recognise can be signed out".
+        let end = i + 1;
+        while (end < b && RELATIVE_AUX.has(tokens[end])) end++;
+        if (PARTICLES.has(tokens[end + 1] ?? '')) end++;
+        mark(neg, subject, Math.min(b, end + 1));
+      } else {
+        mark(neg, a, b);
+      }
       continue;
     }
     if (t === 'without') {

@@ -1,6 +1,7 @@
 import type { Task } from '../task.schema';
 import { drawFacts, type Facts } from './billing-duplicate-charge-facts';
 import { buildInbox } from './billing-duplicate-charge-inbox';
+import { Draws } from './random';
 import { buildAnswerKey } from './billing-duplicate-charge-key';
 import { buildKnowledgeBase } from './billing-duplicate-charge-knowledge';
 import type { TaskFamily } from './family';
@@ -26,9 +27,13 @@ function instruction(facts: Facts): string {
   );
 }
 
+/** The inbox order's own draws: the target is built first, and the engine's shuffle of the seed is public. */
+const ORDER_SALT = 0x0b112;
+
 function generate(seed: number): Task {
   const facts = drawFacts(seed);
-  const inbox = buildInbox(facts);
+  const built = buildInbox(facts);
+  const inbox = new Draws(seed, ORDER_SALT).sample(built, built.length);
   return {
     id: 'billing_duplicate_charge',
     difficulty: 'easy',

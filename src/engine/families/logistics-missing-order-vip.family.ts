@@ -16,11 +16,15 @@ import { Draws } from './random';
 
 /** This family's own stream of draws, apart from the engine's inbox order and the other families'. */
 const SALT = 0x10615;
+const ORDER_SALT = 0x10616;
 
 export function generateLogisticsMissingOrderVip(seed: number): Task {
   const facts = drawFacts(new Draws(seed, SALT));
   checkConsistency(facts);
-  const inbox = [targetTicket(facts), ...distractorTickets(facts)];
+  // In an order of its own draws: the target is written first, and the engine's shuffle of the (public) seed alone
+  // would put it at a predictable place.
+  const written = [targetTicket(facts), ...distractorTickets(facts)];
+  const inbox = new Draws(seed, ORDER_SALT).sample(written, written.length);
   return {
     id: 'logistics_missing_order_vip',
     difficulty: 'hard',

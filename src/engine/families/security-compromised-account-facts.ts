@@ -28,6 +28,8 @@ export type Activity =
   | { type: 'reset_requested'; at: number; ip: string; place: Place }
   | { type: 'reset_email'; at: number; outcome: 'not_opened' | 'delivered' };
 
+type Login = Extract<Activity, { type: 'login' }>;
+
 export interface Person {
   first: string;
   last: string;
@@ -136,6 +138,34 @@ function homeLogin(draws: Draws, person: Person, at: number, success = true): Ac
   return { type: 'login', at, ip: person.homeIps[i], place: person.usual[i], newDevice: false, success };
 }
 
+/**
+ * The new sign-in alert the account system emails the owner for a successful sign-in from a new device or from an
+ * address the account has not used: usually within a minute, sometimes (a queued mail) well after what followed.
+ */
+function alertFor(draws: Draws, login: { at: number }): Activity {
+  const delay = draws.chance(2, 3) ? draws.int(8, 55) * 1000 : draws.int(2, 45) * MINUTE + draws.int(0, 59) * 1000;
+  return { type: 'alert_email', at: login.at + delay };
+}
+
+/**
+ * A sign-in of the customer's own: a usual location, a device the account knows. From their home address it sends
+ * nothing; from an address the account has not used (mobile data, a new router) it sends the same new sign-in
+ * alert as anyone's sign-in would, so an alert does not say whose sign-in it was: the place and the device do.
+ */
+function ownSignIn(draws: Draws, person: Person, at: number): Activity[] {
+  const i = draws.int(0, person.usual.length - 1);
+  const fresh = draws.chance(2, 3);
+  const login: Activity = { type: 'login', at, ip: fresh ? ipAddress(draws) : person.homeIps[i], place: person.usual[i], newDevice: false, success: true };
+  return fresh ? [login, alertFor(draws, login)] : [login];
+}
+
+/** A change the customer made themselves a while after signing in: a new password or a read-only key. */
+function ownChange(draws: Draws, at: number): Activity {
+  return draws.chance(1, 2)
+    ? { type: 'password_changed', at: later(draws, at, 5, 90) }
+    : { type: 'api_key_created', at: later(draws, at, 5, 90), name: draws.pick(OWN_KEYS), access: 'read-only' };
+}
+
 export function keyName(draws: Draws): string {
   return `${draws.pick(KEY_PURPOSES)}-${draws.pick(KEY_SUFFIXES)}-${draws.int(2, 9)}`;
 }
@@ -147,11 +177,15 @@ export function keyName(draws: Draws): string {
 function ownKey(draws: Draws, person: Person, clock: number, windowHours: number, loginHours: number): Activity[] {
   // Whole hours before the clock, kept two hours clear of the window's edge and of the intruder's sign-in.
   const hours = draws.chance(1, 2) ? draws.int(loginHours + 2, windowHours - 2) : draws.int(windowHours + 3, windowHours + 40);
-  const login = homeLogin(draws, person, hoursBefore(draws, clock, hours));
-  return [login, { type: 'api_key_created', at: later(draws, login.at, 2, 9), name: draws.pick(OWN_KEYS), access: 'read-only' }];
+  const signIn = ownSignIn(draws, person, hoursBefore(draws, clock, hours));
+  return [...signIn, { type: 'api_key_created', at: later(draws, signIn[0].at, 2, 9), name: draws.pick(OWN_KEYS), access: 'read-only' }];
 }
 
-/** A login from somewhere the account has never seen, followed by an intruder's changes (at least one). */
+/**
+ * A login from somewhere the account has never seen, followed by an intruder's changes (at least one). The
+ * intruder's sign-in sends an alert like any new one, sometimes only after the changes; the customer's own earlier
+ * sign-ins may have sent some too, and the intruder may sign in again from another address.
+ */
 export function takeoverTimeline(draws: Draws, person: Person, clock: number, windowHours: number): Activity[] {
   const foreign = draws.pick(FOREIGN.filter((p) => person.usual.every((u) => u.cc !== p.cc)));
   const loginHours = draws.int(2, 20);
@@ -166,6 +200,8 @@ export function takeoverTimeline(draws: Draws, person: Person, clock: number, wi
     success: true,
   };
   const own = draws.chance(1, 3) ? ownKey(draws, person, clock, windowHours, loginHours) : [];
+  // Otherwise, half the time, an earlier sign-in of the customer's own in the days before.
+  const earlier = own.length === 0 && draws.chance(1, 2) ? ownSignIn(draws, person, hoursBefore(draws, clock, draws.int(loginHours + 3, 120))) : [];
   const changes: Activity[] = [];
   let at = login.at;
   const passwordChanged = draws.chance(3, 4);
@@ -176,47 +212,59 @@ export function takeoverTimeline(draws: Draws, person: Person, clock: number, wi
   while (names.size < keyCount) names.add(keyName(draws));
   for (const name of names) changes.push({ type: 'api_key_created', at: (at = later(draws, at, 2, 9)), name, access: 'full' });
   if (draws.chance(1, 2) || changes.length === 0) changes.push({ type: 'export', at: (at = later(draws, at, 5, 20)), records: draws.int(900, 9800) });
-  // A sign-in from a new device or a new country sends the owner a new sign-in alert either way.
-  const alert: Activity = { type: 'alert_email', at: login.at + 20_000 };
-  // The customer's own attempts after the password changed under them.
-  const attempts = passwordChanged ? [homeLogin(draws, person, Math.min(clock - 10 * MINUTE, later(draws, at, 30, 300)), false)] : [];
-  return [...own, login, alert, ...changes, ...attempts];
+  const alert = alertFor(draws, login);
+  // A quarter of the time the intruder comes back from another address, which sends another alert.
+  const back: Activity[] = [];
+  if (draws.chance(1, 4)) {
+    const again: Activity = { type: 'login', at: later(draws, at, 10, 90), ip: ipAddress(draws), place: foreign, newDevice, success: true };
+    back.push(again, alertFor(draws, again));
+  }
+  // The customer's own attempts after the password changed under them, and half the time a reset they asked for
+  // (which the intruder, reading their mail, may have kept from them).
+  const attempts: Activity[] = [];
+  if (passwordChanged) {
+    const failed = homeLogin(draws, person, Math.min(clock - 10 * MINUTE, later(draws, at, 30, 300)), false) as Login;
+    attempts.push(failed);
+    if (draws.chance(1, 2)) {
+      const resetAt = Math.min(clock - 5 * MINUTE, later(draws, failed.at, 1, 3));
+      attempts.push({ type: 'reset_requested', at: resetAt, ip: failed.ip, place: failed.place });
+      attempts.push({ type: 'reset_email', at: resetAt + 2000, outcome: draws.chance(1, 2) ? 'not_opened' : 'delivered' });
+    }
+  }
+  return [...own, ...earlier, login, alert, ...changes, ...back, ...attempts];
 }
 
-/** A new-device or new-place sign-in with nothing changed after it; sometimes an older change of the customer's own. */
+/**
+ * A new-device or new-place sign-in with nothing changed after it; often an older sign-in of the customer's own
+ * (which may have sent an alert too) and a change they made in it, and sometimes a sign-in of theirs after it.
+ */
 export function loginAlertTimeline(draws: Draws, person: Person, clock: number): Activity[] {
   const earlier: Activity[] = [];
-  if (draws.chance(1, 2)) {
-    const login = homeLogin(draws, person, hoursBefore(draws, clock, draws.int(90, 200)));
-    const change: Activity = draws.chance(1, 2)
-      ? { type: 'api_key_created', at: later(draws, login.at, 3, 12), name: draws.pick(OWN_KEYS), access: 'read-only' }
-      : { type: 'password_changed', at: later(draws, login.at, 3, 12) };
-    earlier.push(login, change);
+  if (draws.chance(7, 8)) {
+    const signIn = ownSignIn(draws, person, hoursBefore(draws, clock, draws.int(70, 200)));
+    earlier.push(...signIn);
+    if (draws.chance(7, 8)) earlier.push(ownChange(draws, signIn[0].at));
   }
   // A trip, or a new laptop at home: either way a device the account has not seen.
   const travelling = draws.chance(1, 2);
   const at = hoursBefore(draws, clock, draws.int(3, 60));
   const place = travelling ? draws.pick(TRIPS.filter((p) => person.usual.every((u) => u.city !== p.city))) : person.usual[0];
   const login: Activity = { type: 'login', at, ip: travelling ? ipAddress(draws) : person.homeIps[0], place, newDevice: true, success: true };
-  const after: Activity[] = draws.chance(1, 2) ? [homeLogin(draws, person, later(draws, at, 60, 180))] : [];
-  return [...earlier, login, { type: 'alert_email', at: at + 20_000 }, ...after.filter((a) => a.at < clock)];
+  const after: Activity[] = draws.chance(1, 2) ? ownSignIn(draws, person, later(draws, at, 60, 180)) : [];
+  return [...earlier, login, alertFor(draws, login), ...after];
 }
 
-/** Only usual places: failed attempts and reset requests, sometimes after a sign-in and a change of the customer's own. */
+/**
+ * Only usual places: failed attempts and reset requests, mostly after sign-ins of the customer's own (which may
+ * have sent alerts) and sometimes a change they made in the last of them.
+ */
 export function forgottenTimeline(draws: Draws, person: Person, clock: number): Activity[] {
   const earlier: Activity[] = [];
-  // Two times in three a sign-in of their own in the log: telling it from an intruder's takes the usual locations.
-  if (draws.chance(2, 3)) {
-    const login = homeLogin(draws, person, hoursBefore(draws, clock, draws.int(30, 140)));
-    earlier.push(login);
-    if (draws.chance(1, 2)) {
-      earlier.push(
-        draws.chance(1, 2)
-          ? { type: 'password_changed', at: later(draws, login.at, 2, 10) }
-          : { type: 'api_key_created', at: later(draws, login.at, 2, 10), name: draws.pick(OWN_KEYS), access: 'read-only' },
-      );
-    }
-  }
+  // Telling the customer's own sign-ins from an intruder's takes the usual locations, alert or none.
+  const signIns = draws.pick([1, 1, 2]);
+  const hours = [draws.int(60, 140), draws.int(8, 50)].slice(2 - signIns);
+  for (const h of hours) earlier.push(...ownSignIn(draws, person, hoursBefore(draws, clock, h)));
+  if (draws.chance(3, 4)) earlier.push(ownChange(draws, Math.max(...earlier.map((a) => (a.type === 'login' ? a.at : 0)))));
   const first = hoursBefore(draws, clock, draws.int(1, 6));
   const fails = draws.int(1, 3);
   const attempts: Activity[] = [];
@@ -229,6 +277,11 @@ export function forgottenTimeline(draws: Draws, person: Person, clock: number): 
   const reset: Activity = { type: 'reset_requested', at, ip: person.homeIps[i], place: person.usual[i] };
   const email: Activity = { type: 'reset_email', at: at + 2000, outcome: draws.chance(1, 2) ? 'not_opened' : 'delivered' };
   return [...earlier, ...attempts, reset, email];
+}
+
+/** A timeline as the event log shows it: in time order, and nothing after the clock. */
+export function inOrder(timeline: Activity[], clock: number): Activity[] {
+  return timeline.filter((a) => a.at < clock).sort((a, b) => a.at - b.at);
 }
 
 export function isChange(a: Activity): boolean {

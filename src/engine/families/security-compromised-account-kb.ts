@@ -28,7 +28,7 @@ export function takeoverArticle(id: string, windowHours: number): Article {
     body:
       'When it applies: signs that someone other than the customer controls the account, whatever the customer thinks happened (many say they were hacked, some only ask for a reset link): a successful login from a device or country the account has not seen before, followed by a change the customer did not make, such as a new password, MFA disabled, API keys created, or a bulk data export. ' +
       'What to do: treat it as a security incident. Set the priority to urgent and route the ticket to the security_ops team. Do not send a password reset link, because the attacker may control the mailbox. Resolve the ticket as security_escalation. ' +
-      `What to tell the customer, the containment steps: we have locked the account and signed out all active sessions; every API key created in the last ${windowHours} hours has been revoked, naming the keys the event log shows in that window; before access is restored we will verify their identity on a video call. Ask the customer never to send passwords by email. ` +
+      `What to tell the customer, the containment steps: we have locked the account and signed out all active sessions; every API key created in the last ${windowHours} hours has been revoked, naming the keys the event log shows in that window (if it shows none created in that window, there was nothing to revoke); before access is restored we will verify their identity on a video call. Ask the customer never to send passwords by email. ` +
       'Exceptions: none. A customer who is locked out and asks for a reset link still gets the video verification.',
   };
 }
@@ -39,6 +39,7 @@ export function loginAlertArticle(id: string, takeoverId: string): Article {
     title: 'Suspicious login alerts with no account changes',
     body:
       'When it applies: the customer received a new sign-in alert (a login from a new device or an unfamiliar place) and no password, MFA or API key change followed that sign-in. ' +
+      "The account system also emails that alert for the customer's own sign-ins from an IP address it has not seen (mobile data, a new router), so an alert alone shows nothing: what counts is a sign-in from a new device or from a place that is not one of the usual ones. " +
       "What to do: compare the sign-in with the customer's usual locations, travel and new devices. Nothing suggests anyone else has access, so do not lock the account or revoke API keys. Set the priority to normal and route the ticket to the general_support team. Resolve the ticket as information_provided. " +
       'What to tell the customer: when and where the new sign-in happened, from the event log; that all their active sessions are listed under Settings > Security; and that each session there has a Sign out button, so one they do not recognise can be signed out at once, after which they should change their password. ' +
       `Exceptions: if a password, MFA or API key change followed the sign-in, treat it as a suspected takeover under ${takeoverId}.`,

@@ -52,19 +52,21 @@ function takeoverClaims(windowHours: number, keys: string[]): ReplyClaim[] {
       objects: ['session', 'device', 'everyone', 'everybody'],
       qualifiers: ['all', 'every', 'everyone', 'each'],
     },
-    {
-      id: 'api_keys_revoked',
-      description: `every API key created in the last ${windowHours} hours is revoked`,
-      kind: 'action',
-      verbs: revokeVerbs(),
-      objects: ['api key', 'key', ...keys],
-      qualifiers: windowPhrases(windowHours),
-    },
-    // One claim for the named keys, met by any of them stated revoked: a second name in a long sentence ("...,
-    // including a and b") can sit beyond the distance the engine allows between a verb and its object.
+    // Revocation is told only when the window holds keys: with none created in it there was nothing to revoke, and
+    // a reply saying so honestly must not lose credit.
     ...(keys.length === 0
       ? []
       : [
+          {
+            id: 'api_keys_revoked',
+            description: `every API key created in the last ${windowHours} hours is revoked`,
+            kind: 'action',
+            verbs: revokeVerbs(),
+            objects: ['api key', 'key', ...keys],
+            qualifiers: windowPhrases(windowHours),
+          } satisfies ReplyClaim,
+          // One claim for the named keys, met by any of them stated revoked: a second name in a long sentence
+          // ("..., including a and b") can sit beyond the distance the engine allows between a verb and its object.
           {
             id: 'named_keys_revoked',
             description: `the API keys created within the last ${windowHours} hours are named as revoked: ${keys.join(', ')}`,
@@ -197,7 +199,7 @@ export function answerKey(input: KeyInputs): Task['answer_key'] {
       justification: {
         priority: `${articles.takeover}: 'Set the priority to urgent' (a sign-in from ${login.place.city}, ${login.place.cc}${login.newDevice ? ' on a new device' : ', not a usual location'}, followed by ${changesAfter(input.timeline, login)}).`,
         team: `${articles.takeover}: 'route the ticket to the security_ops team'.`,
-        resolution: `${articles.takeover}: 'Resolve the ticket as security_escalation'; keys created in the last ${parameters.windowHours} hours: ${keys.length > 0 ? keys.join(', ') : 'none'}.`,
+        resolution: `${articles.takeover}: 'Resolve the ticket as security_escalation'; keys created in the last ${parameters.windowHours} hours: ${keys.length > 0 ? keys.join(', ') : 'none, so nothing to revoke and no revocation to tell'}.`,
       },
     };
   }

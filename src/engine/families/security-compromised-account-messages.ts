@@ -1,6 +1,7 @@
 import type { Ticket } from '../task.schema';
 import { HOUR, isChange, type Activity, type CaseKind, type Framing, type Person, type Place } from './security-compromised-account-facts';
 import type { Draws } from './random';
+import { unrecognisedLogin } from './security-compromised-account-key';
 
 /*
  * What the agent reads: the event log as the account system writes it, and the customer's message as a worried,
@@ -76,12 +77,6 @@ function spokenSince(at: number, clock: number): string {
   return `since ${when.replace(/^on /, '')}`;
 }
 
-/** The sign-in the customer was alerted about: the first one from a new device or an unfamiliar place. */
-function alertedLogin(timeline: Activity[]): Extract<Activity, { type: 'login' }> | undefined {
-  const alert = timeline.find((a) => a.type === 'alert_email');
-  return timeline.filter((a): a is Extract<Activity, { type: 'login' }> => a.type === 'login' && a.success).find((a) => alert !== undefined && Math.abs(alert.at - a.at) < 60_000);
-}
-
 /** What the customer saw of the intruder's changes, in their words (password, MFA and key changes send emails). */
 function noticedChanges(changes: Activity[]): string[] {
   const seen: string[] = [];
@@ -112,7 +107,8 @@ interface Message {
 
 /** The customer's ticket: subject and body in the framing's voice, consistent with the event log. */
 export function customerMessage(draws: Draws, kind: CaseKind, framing: Framing, person: Person, timeline: Activity[], clock: number): Message {
-  const login = alertedLogin(timeline);
+  // The sign-in the customer was alerted about and did not recognise: their own sign-ins may have sent alerts too.
+  const login = unrecognisedLogin(timeline, person.usual);
   const signOff = draws.chance(1, 2) ? ` ${person.first}` : '';
   if (framing === 'alert' && login) return alertMessage(draws, kind, login, person, timeline, clock, signOff);
   if (framing === 'locked_out') return lockedOutMessage(draws, kind, timeline, clock, signOff);

@@ -36,6 +36,16 @@ function covered(t: Task, reply: string): string[] {
   return judgeClaims(t.answer_key.reply_claims!, [analysis]).filter((v) => v.covered).map((v) => v.id);
 }
 
+/** The API key revocation window the task's takeover policy states, in hours. */
+function windowOf(t: Task): number {
+  const policy = t.knowledge_base.find((a) => a.title.startsWith('Compromised account'))!;
+  return Number(/created in the last (\d+) hours/.exec(policy.body)![1]);
+}
+
+function asksRevocation(t: Task): boolean {
+  return t.answer_key.reply_claims!.some((c) => c.id === 'api_keys_revoked');
+}
+
 /** The first ten instances of one case kind. */
 function casesOf(code: string): Task[] {
   return SEEDS.map(task).filter((t) => t.answer_key.resolution.code === code).slice(0, 10);
@@ -138,11 +148,36 @@ describe('security_compromised_account family', () => {
     expect(sum / 50).toBeLessThanOrEqual(0.35);
   });
 
+  it('tells nothing from the sign-in alerts alone: the customer\'s own sign-ins send them too', () => {
+    // The red team's one-event rule: no alert, a forgotten password; an alert followed by a change, a takeover;
+    // otherwise a sign-in alert. Only the sign-in places and devices against the usual ones decide.
+    const ALERT = 'New sign-in alert emailed to the account owner';
+    const CHANGE = /^(Password changed|MFA disabled|API key '.+' created with .+|Export of .* started)$/;
+    let right = 0;
+    const alerted = new Set<string>();
+    const resets = new Set<string>();
+    for (const seed of SEEDS) {
+      const t = task(seed);
+      const code = t.answer_key.resolution.code;
+      const events = target(t).recent_events;
+      const first = events.find((e) => e.detail === ALERT);
+      const guess = !first ? 'password_reset_sent' : events.some((e) => Date.parse(e.at) > Date.parse(first.at) && CHANGE.test(e.detail)) ? 'security_escalation' : 'information_provided';
+      if (guess === code) right++;
+      if (first) alerted.add(code);
+      if (events.some((e) => e.detail.startsWith('Password reset requested'))) resets.add(code);
+    }
+    // Right on 64.5% of seeds 0-199, and its episodes score 0.67 (before alerts came from own sign-ins: 100%, 1.0).
+    expect(right / SEEDS.length).toBeLessThanOrEqual(0.7);
+    // Alerts in every kind, and a reset request is no tell of a forgotten password either.
+    expect([...alerted].sort()).toEqual(['information_provided', 'password_reset_sent', 'security_escalation']);
+    expect([...resets].sort()).toEqual(['password_reset_sent', 'security_escalation']);
+  });
+
   it('is hard where it says: the first search hit, and ignoring the contract notes', () => {
     expect(family.hard).toContain('mean ≤ 0.6');
     expect(meanScore({ firstSearchHit: true })).toBeLessThanOrEqual(0.6);
-    expect(family.hard).toContain('mean ≤ 0.8');
-    expect(meanScore({ ignoreContractNotes: true })).toBeLessThanOrEqual(0.8);
+    expect(family.hard).toContain('mean ≤ 0.69');
+    expect(meanScore({ ignoreContractNotes: true })).toBeLessThanOrEqual(0.69);
   });
 
   it("ranks a misleading policy first for the customer's subject line in a good share of cases", () => {
@@ -154,8 +189,10 @@ describe('security_compromised_account family', () => {
   });
 
   describe('reply claims judge other correct wordings, and the wrong values', () => {
-    it.each(casesOf('security_escalation').map((t) => [t.answer_key.target_ticket_id, t]))('takeover (%s)', (_, t) => {
+    const takeovers = SEEDS.map(task).filter((t) => t.answer_key.resolution.code === 'security_escalation');
+    it.each(takeovers.filter(asksRevocation).slice(0, 10).map((t) => [t.answer_key.target_ticket_id, t]))('takeover (%s)', (_, t) => {
       const hours = (t.answer_key.reply_claims!.find((c) => c.id === 'api_keys_revoked') as { qualifiers: string[] }).qualifiers[0];
+      expect(hours).toBe(`${windowOf(t)} hours`);
       const keys = (t.answer_key.reply_claims!.find((c) => c.id === 'named_keys_revoked') as { objects: string[] } | undefined)?.objects ?? [];
       const named = keys.length > 0 ? `, including ${keys.join(' and ')}` : '';
       const all = t.answer_key.reply_claims!.map((c) => c.id).sort();
@@ -164,6 +201,21 @@ describe('security_compromised_account family', () => {
       // Another window than the policy's does not state the revocation the policy promises.
       const other = hours === '24 hours' ? '72 hours' : '24 hours';
       expect(covered(t, `We have revoked every API key created in the last ${other}.`)).not.toContain('api_keys_revoked');
+    });
+
+    it('asks for the revocation exactly when a key was created in the window, and credits an honest "none to revoke"', () => {
+      let none = 0;
+      for (const t of takeovers) {
+        const since = Date.parse(t.clock!) - windowOf(t) * 3_600_000;
+        const inWindow = target(t).recent_events.filter((e) => e.kind === 'api' && Date.parse(e.at) >= since);
+        expect({ id: t.answer_key.target_ticket_id, asks: asksRevocation(t) }).toEqual({ id: t.answer_key.target_ticket_id, asks: inWindow.length > 0 });
+        if (inWindow.length > 0) continue;
+        none++;
+        expect(t.answer_key.reply_claims!.map((c) => c.id).sort()).toEqual(['account_locked', 'identity_verification', 'sessions_signed_out']);
+        const reply = `We have locked your account and signed out all active sessions. No API keys were created in the last ${windowOf(t)} hours, so there were none to revoke. We will verify your identity on a video call before restoring access.`;
+        expect(covered(t, reply).sort()).toEqual(['account_locked', 'identity_verification', 'sessions_signed_out']);
+      }
+      expect(none).toBeGreaterThan(10);
     });
 
     it.each(casesOf('information_provided').map((t) => [t.answer_key.target_ticket_id, t]))('sign-in alert (%s)', (_, t) => {

@@ -6,6 +6,7 @@ import {
   HOUR,
   drawPerson,
   forgottenTimeline,
+  inOrder,
   loginAlertTimeline,
   pickKind,
   takeoverTimeline,
@@ -67,9 +68,9 @@ function drawNames(draws: Draws, count: number): { first: string; last: string }
 }
 
 function timelineFor(draws: Draws, kind: CaseKind, person: Person, clock: number, windowHours: number): Activity[] {
-  if (kind === 'takeover') return takeoverTimeline(draws, person, clock, windowHours);
-  if (kind === 'login_alert') return loginAlertTimeline(draws, person, clock);
-  return forgottenTimeline(draws, person, clock);
+  if (kind === 'takeover') return inOrder(takeoverTimeline(draws, person, clock, windowHours), clock);
+  if (kind === 'login_alert') return inOrder(loginAlertTimeline(draws, person, clock), clock);
+  return inOrder(forgottenTimeline(draws, person, clock), clock);
 }
 
 /** A ticket before its id is drawn. */
@@ -295,9 +296,9 @@ export const securityCompromisedAccount: TaskFamily = {
   title: 'Account security: takeover, sign-in alert or forgotten password',
   generatorVersion: 1,
   varies:
-    'The customer (name, tier, account, usual sign-in locations, MFA) and the task clock; the case kind (about half takeovers, a quarter sign-in alerts with nothing changed, a quarter forgotten passwords) and the event log behind it: where and when the unrecognised sign-in happened, new device or only a new country, which changes followed (password, MFA, API keys with drawn names, bulk export), the customer\'s own older sign-ins, keys and password changes; the takeover policy\'s key revocation window (24, 48 or 72 hours, so which keys are revoked depends on it and the clock) and the reset link\'s lifetime (15, 30 or 60 minutes); how the customer words it (alarmed, locked out or unbothered, drawn apart from the case); ticket and article ids; the preset priority and team; the other tickets (the same customer\'s billing question, the other two kinds from other customers, the same kind already settled, sometimes an unrelated one).',
+    'The customer (name, tier, account, usual sign-in locations, MFA) and the task clock; the case kind (about half takeovers, a quarter sign-in alerts with nothing changed, a quarter forgotten passwords) and the event log behind it: where and when the unrecognised sign-in happened, new device or only a new country, which changes followed (password, MFA, API keys with drawn names, bulk export), when the alerts were emailed and whether the intruder came back or the locked-out customer asked for a reset, the customer\'s own older sign-ins (from a new address they send alerts too), keys and password changes; the takeover policy\'s key revocation window (24, 48 or 72 hours, so which keys are revoked depends on it and the clock) and the reset link\'s lifetime (15, 30 or 60 minutes); how the customer words it (alarmed, locked out or unbothered, drawn apart from the case); ticket and article ids; the preset priority and team; the other tickets (the same customer\'s billing question, the other two kinds from other customers, the same kind already settled, sometimes an unrelated one).',
   hard:
-    'The account events, not the customer\'s words, decide the case: a takeover customer may only ask for a reset link or mention a sign-in email, a forgotten-password customer may fear they were hacked. Following the first hit of a search on the ticket\'s subject fails: mean ≤ 0.6. The contract notes hold the usual sign-in locations, so ignoring them takes the customer\'s own earlier sign-ins for unrecognised ones, which turns many forgotten-password and sign-in-alert cases into the wrong kind: mean ≤ 0.8.',
+    'The account events, not the customer\'s words, decide the case: a takeover customer may only ask for a reset link or mention a sign-in email, a forgotten-password customer may fear they were hacked. Following the first hit of a search on the ticket\'s subject fails: mean 0.53 on seeds 0-199, mean ≤ 0.6. A new sign-in alert says nothing on its own: the customer\'s own sign-ins from a new address send one too, in every kind of case, and the intruder\'s may arrive after the changes; reading the case from the alerts (none: forgotten password; one followed by a change: takeover; else a sign-in alert) scores 0.67. The contract notes hold the usual sign-in locations, so ignoring them takes the customer\'s own earlier sign-ins for unrecognised ones, which turns most forgotten-password and sign-in-alert cases into the wrong kind: mean 0.64 on seeds 0-199, mean ≤ 0.69.',
   distinctInstances: FIRST_NAMES.length * LAST_NAMES.length * (348 - MAY_SKIPPED) * 3 * WINDOWS.length * 7600,
   generate: generateSecurityCompromisedAccount,
   fingerprint,

@@ -121,9 +121,10 @@ function replyFor(policy: Policy, ticket: ActiveTicketView, usual: string[], clo
     const keys = ticket.recent_events
       .filter((e) => Date.parse(e.at) >= clock - hours * HOUR)
       .flatMap((e) => /^API key '(.+)' created/.exec(e.detail)?.[1] ?? []);
+    // With no key created in the window there was nothing to revoke, and the reply says so.
     const revoked = keys.length > 0
       ? `Every API key created in the last ${hours} hours has been revoked, including ${listed(keys)}.`
-      : `Every API key created in the last ${hours} hours has been revoked.`;
+      : `No API keys were created in the last ${hours} hours, so there were none to revoke.`;
     return (
       hello +
       'We are treating the activity on your account as a security incident. We have locked your account and signed out all active sessions. ' +
