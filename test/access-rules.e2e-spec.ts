@@ -51,6 +51,7 @@ it('the access rules are the intended ones (a new route must be added here, and 
   expect(Object.fromEntries(routesOf(ctx.app.get(ModulesContainer)).map((r) => [r.route, r.access]))).toEqual({
     'DELETE /admin/tenants/:slug/keys/:key_id': 'admin',
     'DELETE /mcp': 'agent',
+    'GET /': 'public',
     'GET /action_schema': 'public',
     'GET /admin/events': 'admin',
     'GET /admin/tenants': 'admin',

@@ -26,15 +26,25 @@ function expectErrorBody(body: any, status: number) {
 }
 
 describe('POST /reset', () => {
-  it('an empty body starts the easy task with status 200', async () => {
-    const res = await resetEpisode();
-    expect(res.info.task_id).toBe('billing_duplicate_charge');
+  it('an empty body starts a drawn instance of the easy task with status 200', async () => {
+    const res = (await request(http).post('/reset').send({}).expect(200)).body;
+    expect(res.info).toMatchObject({ task_id: 'billing_duplicate_charge', variant: 'generated', task_version: expect.stringMatching(/^g\d+$/) });
+    expect(Number.isInteger(res.info.seed)).toBe(true);
     expect(res.reward).toBe(0);
     expect(res.done).toBe(false);
-    expect(res.observation.inbox).toHaveLength(5);
+    expect(res.observation.inbox.length).toBeGreaterThan(0);
     expect(res.observation.active_ticket).toBeNull();
     expect(res.observation.remaining_steps).toBe(12);
-    expect(Number.isInteger(res.info.seed)).toBe(true);
+    // A drawn instance, not the task file: the canonical instance's ticket ids are not what it shows.
+    const canonical = await resetEpisode({ seed: res.info.seed });
+    expect(res.observation.inbox).not.toEqual(canonical.observation.inbox);
+  });
+
+  it('a body with only "variant": "canonical" starts the easy task\'s canonical instance', async () => {
+    const res = await resetEpisode();
+    expect(res.info).toMatchObject({ task_id: 'billing_duplicate_charge', variant: 'canonical' });
+    expect(res.observation.inbox).toHaveLength(5);
+    expect(res.observation.remaining_steps).toBe(12);
   });
 
   it('the same seed gives the same observation', async () => {
@@ -215,10 +225,27 @@ describe('GET /tasks', () => {
       'logistics_missing_order_vip',
     ]);
     for (const task of res.body.tasks) {
-      expect(Object.keys(task).sort()).toEqual(['difficulty', 'family', 'id', 'instruction', 'max_steps', 'title', 'version']);
+      expect(Object.keys(task).sort()).toEqual(['difficulty', 'family', 'id', 'instruction', 'max_steps', 'max_steps_range', 'title', 'version']);
       expect(Object.keys(task.family).sort()).toEqual(['distinct_instances', 'domain', 'generator_version', 'hard', 'split_rule', 'varies']);
     }
     expect(JSON.stringify(res.body)).not.toMatch(/T-1041|T-2207|T-3318|refund_issued|vip_concierge|\$150/);
+  });
+
+  it('states the range of step budgets that episodes of each task really start with, canonical and drawn', async () => {
+    const tasks = (await request(http).get('/tasks').expect(200)).body.tasks;
+    for (const task of tasks) {
+      const budgets = [(await resetEpisode({ task_id: task.id })).observation.remaining_steps];
+      for (const seed of [1, 2, 3]) {
+        const drawn = (await request(http).post('/reset').send({ task_id: task.id, seed }).expect(200)).body;
+        budgets.push(drawn.observation.remaining_steps);
+      }
+      expect([task.id, budgets[0]]).toEqual([task.id, task.max_steps]);
+      for (const budget of budgets) {
+        expect([task.id, budget >= task.max_steps_range.min && budget <= task.max_steps_range.max]).toEqual([task.id, true]);
+      }
+    }
+    // The family that draws a larger budget than its task file says: the range shows both.
+    expect(tasks.find((t: any) => t.id === 'security_compromised_account').max_steps_range).toEqual({ min: 12, max: 14 });
   });
 });
 

@@ -1,13 +1,14 @@
 import { statSync, writeFileSync } from 'node:fs';
 import { connect, type AddressInfo } from 'node:net';
-import { Writable } from 'node:stream';
 import BetterSqlite3 from 'better-sqlite3';
 import request from 'supertest';
 import { createApp } from '../src/app/create-app';
+import { ManualClock } from '../src/common/clock';
 import { migrateDatabase } from '../src/database/migrate';
 import { CHAIN_GENESIS, chainLink } from '../src/episodes/hash-chain';
 import { TenantRepository } from '../src/tenants/tenant.repository';
 import { SOLUTIONS } from './fixtures/solutions';
+import { LogSink } from './support/log-sink';
 import { ADMIN_KEY, CHAIN_KEY, asAdmin, bearer, issueKey, tenantWithKey } from './support/tenants';
 import { freshDatabaseUrl, startTestApp, testConfig } from './support/test-app';
 import { openWsClient } from './support/ws-client';
@@ -16,8 +17,8 @@ import { openWsClient } from './support/ws-client';
 
 const billing = SOLUTIONS.billing_duplicate_charge.actions;
 
-async function listening(overrides: Record<string, string> = {}) {
-  const ctx = await startTestApp(undefined, { ADMIN_API_KEY: ADMIN_KEY, ...overrides });
+async function listening(overrides: Record<string, string> = {}, clock?: ManualClock) {
+  const ctx = await startTestApp(undefined, { ADMIN_API_KEY: ADMIN_KEY, ...overrides }, { clock });
   await ctx.app.listen(0, '127.0.0.1');
   const port = (ctx.app.getHttpServer().address() as AddressInfo).port;
   return { ...ctx, port, ws: `ws://127.0.0.1:${port}/ws` };
@@ -43,7 +44,8 @@ describe('one rate limiter and one key check for every transport', () => {
   });
 
   it('revoking a key ends its open /ws and /mcp sessions at once; a revocation by another process within seconds', async () => {
-    const ctx = await listening();
+    const clock = new ManualClock('2026-11-30T12:00:00Z');
+    const ctx = await listening({}, clock);
     try {
       const { key, keyId } = await tenantWithKey(ctx.http, 'revoke');
       const other = await issueKey(ctx.http, 'revoke', 'agent');
@@ -68,7 +70,10 @@ describe('one rate limiter and one key check for every transport', () => {
       const db = new BetterSqlite3(ctx.databaseUrl.slice('file:'.length));
       db.prepare("UPDATE api_keys SET revoked_at = '2026-11-30T00:00:00.000+00:00' WHERE id = ?").run(other.keyId);
       db.close();
-      await new Promise((resolve) => setTimeout(resolve, 2_100));
+      // Within the two seconds a validity answer is reused, the session still serves; after them it ends.
+      clock.advance(1_900);
+      expect(await second.ask({ type: 'state' })).toMatchObject({ type: 'state' });
+      clock.advance(200);
       expect(await second.ask({ type: 'state' })).toMatchObject({ type: 'error', data: { code: 'SESSION_ERROR' } });
     } finally {
       await ctx.app.close();
@@ -95,22 +100,15 @@ describe('one rate limiter and one key check for every transport', () => {
 
 describe('secrets never reach the log', () => {
   it('a key in ?api_key= on an HTTP route is refused (401) and redacted from the logged URL and message', async () => {
-    const lines: any[] = [];
-    const sink = new Writable({
-      write(chunk, _encoding, done) {
-        for (const line of chunk.toString().trim().split('\n')) lines.push(JSON.parse(line));
-        done();
-      },
-    });
-    const app = await createApp(testConfig({ DATABASE_URL: freshDatabaseUrl(), LOG_LEVEL: 'log', ADMIN_API_KEY: ADMIN_KEY }), { logDestination: sink });
+    const sink = new LogSink();
+    const app = await createApp(testConfig({ DATABASE_URL: freshDatabaseUrl(), LOG_LEVEL: 'log', ADMIN_API_KEY: ADMIN_KEY }), { logDestination: sink.stream });
     try {
       const { key } = await tenantWithKey(app.getHttpServer(), 'logged');
       const res = await request(app.getHttpServer()).get(`/state?api_key=${key}&x=1`).expect(401);
       expect(res.body.message).toMatch(/Authorization or X-API-Key header/);
-      await new Promise((resolve) => setTimeout(resolve, 20));
-      const line = lines.find((l) => l.req?.url?.startsWith('/state'));
+      const line = await sink.waitFor((l) => l.req?.id === res.headers['x-request-id']);
       expect(line.req.url).toBe('/state?api_key=[redacted]&x=1');
-      expect(JSON.stringify(lines)).not.toContain(key);
+      expect(JSON.stringify(sink.lines)).not.toContain(key);
     } finally {
       await app.close();
     }
@@ -358,6 +356,42 @@ describe('inputs', () => {
     const done = await request(ctx.http).post('/step').send({ episode_id: id, action: { type: 'resolve_ticket', resolution: 'no_action_needed', amount: null } }).expect(200);
     expect(done.body.done).toBe(true);
     await request(ctx.http).post('/step').send({ episode_id: null, action: billing[0] }).expect(422);
+  });
+
+  it('null on a field no message declares is refused as that field, on HTTP, /ws and /mcp, and creates nothing', async () => {
+    const episodes = async () => (await request(ctx.http).get('/episodes').set(asAdmin).expect(200)).body.items.length;
+    const before = await episodes();
+    const reset = await request(ctx.http).post('/reset').send({ variant: 'canonical', d: null, '(YE': null }).expect(422);
+    expect(reset.body.details.map((d: { field: string }) => d.field).sort()).toEqual(['(YE', 'd']);
+    const started = (await request(ctx.http).post('/reset').send({ variant: 'canonical' }).expect(200)).body.episode_id;
+    const forced = await request(ctx.http).post('/step').send({ episode_id: started, action: { ...billing[0], force: null } }).expect(422);
+    expect(forced.body.details).toEqual([{ field: 'action.force', message: 'property force should not exist' }]);
+    // The same message without the stray field is fine, and null on a declared field still means "not given".
+    await request(ctx.http).post('/step').send({ episode_id: started, request_id: null, action: billing[0] }).expect(200);
+
+    const ws = await openWsClient(ctx.ws);
+    const refused = await ws.ask({ type: 'reset', data: { variant: 'canonical', d: null } });
+    expect(refused).toMatchObject({ type: 'error', data: { status: 422 } });
+    expect(JSON.stringify(refused.data)).toContain('d should not exist');
+    ws.close();
+
+    const mcp = await request(ctx.http)
+      .post('/mcp')
+      .set('accept', 'application/json, text/event-stream')
+      .set('x-episode-id', started)
+      .send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } })
+      .expect(200);
+    const session = { 'mcp-session-id': mcp.headers['mcp-session-id'], accept: 'application/json, text/event-stream' };
+    const call = await request(ctx.http)
+      .post('/mcp')
+      .set(session)
+      .send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'set_priority', arguments: { priority: 'high', force: null } } })
+      .expect(200);
+    expect(call.text).toMatch(/force/);
+    expect(call.text).toMatch(/should not exist|Unrecognized key/);
+    const state = (await request(ctx.http).get(`/state/${started}`).expect(200)).body;
+    expect(state.step_count).toBe(1);
+    expect(await episodes()).toBe(before + 1);
   });
 
   it('refuses dates outside what the database holds, in filters and cursors, with 422', async () => {

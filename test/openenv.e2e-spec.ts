@@ -56,8 +56,8 @@ describe('OpenEnv validator criteria', () => {
   });
 
   it('hackathon check: POST /reset with {} answers 200, with observation, reward and done', async () => {
-    const body = (await request(ctx.http).post('/reset').send({ variant: 'canonical' }).expect(200)).body;
-    expect(body).toMatchObject({ observation: expect.any(Object), reward: 0, done: false });
+    const body = (await request(ctx.http).post('/reset').set('content-type', 'application/json').send('{}').expect(200)).body;
+    expect(body).toMatchObject({ observation: expect.any(Object), reward: 0, done: false, info: { variant: 'generated' } });
   });
 
   it("GET /state without an id returns the caller's most recent episode", async () => {

@@ -4,6 +4,7 @@ import BetterSqlite3 from 'better-sqlite3';
 import request from 'supertest';
 import { migrateDatabase } from '../src/database/migrate';
 import { SOLUTIONS } from './fixtures/solutions';
+import { ManualClock } from '../src/common/clock';
 import { bearer } from './support/tenants';
 import { freshDatabaseUrl, startTestApp } from './support/test-app';
 
@@ -20,21 +21,67 @@ const release = JSON.parse(readFileSync(join(FIXTURE, 'release-0.1.json'), 'utf8
   episodes: Record<string, string>;
 };
 
+/** When the previous release last wrote to the fixture: its active episodes were last stepped then. */
+const FIXTURE_WRITTEN_AT = new Date('2026-11-30T05:17:05.509Z');
+const HOUR_MS = 3_600_000;
+/** The default EPISODE_IDLE_TIMEOUT_MINUTES (1440), in milliseconds. */
+const DEFAULT_IDLE_TIMEOUT_MS = 24 * HOUR_MS;
+
 let ctx: Awaited<ReturnType<typeof startTestApp>>;
 let counts: Record<string, number>;
 const admin = { Authorization: `Bearer ${release.admin_key}` };
 
-beforeAll(async () => {
-  // An empty file, filled with the previous release's dump (its schema, triggers, migrations table and rows).
+/** A fresh file holding the previous release's dump (its schema, triggers, migrations table and rows), migrated. */
+function releaseDatabase(): string {
   const url = freshDatabaseUrl().replace('test.db', 'release.db');
   const db = new BetterSqlite3(url.slice('file:'.length));
   db.exec(readFileSync(join(FIXTURE, 'release-0.1.sql'), 'utf8'));
   counts = Object.fromEntries(['tenants', 'api_keys', 'episodes', 'action_log', 'episode_tags', 'step_requests'].map((t) => [t, (db.prepare(`SELECT COUNT(*) AS n FROM ${t}`).get() as { n: number }).n]));
   db.close();
   migrateDatabase(url);
-  ctx = await startTestApp(url, { ADMIN_API_KEY: release.admin_key });
+  return url;
+}
+
+/** The server started on the upgraded file at a stated time (the default idle timeout applies, as in production). */
+const startAt = (url: string, time: Date) => startTestApp(url, { ADMIN_API_KEY: release.admin_key }, { clock: new ManualClock(time) });
+
+beforeAll(async () => {
+  // An hour after the previous release stopped: the upgrade is what happens, not a day's idleness.
+  ctx = await startAt(releaseDatabase(), new Date(FIXTURE_WRITTEN_AT.getTime() + HOUR_MS));
 });
 afterAll(() => ctx.app.close());
+
+describe('the start-up sweep on an upgraded file', () => {
+  const activeStatuses = async (app: Awaited<ReturnType<typeof startTestApp>>) => {
+    const statuses: Record<string, string> = {};
+    for (const name of ['alpha_active', 'beta_active', 'public_active']) {
+      statuses[name] = (await request(app.http).get(`/episodes/${release.episodes[name]}`).set(admin).expect(200)).body.status;
+    }
+    return statuses;
+  };
+
+  it('keeps episodes idle for less than EPISODE_IDLE_TIMEOUT_MINUTES active', async () => {
+    const justInside = await startAt(releaseDatabase(), new Date(FIXTURE_WRITTEN_AT.getTime() + DEFAULT_IDLE_TIMEOUT_MS - 60_000));
+    try {
+      expect(await activeStatuses(justInside)).toEqual({ alpha_active: 'active', beta_active: 'active', public_active: 'active' });
+    } finally {
+      await justInside.app.close();
+    }
+  });
+
+  it('expires episodes idle for longer, before the first request is served, and refuses to step them', async () => {
+    const dayLater = await startAt(releaseDatabase(), new Date(FIXTURE_WRITTEN_AT.getTime() + DEFAULT_IDLE_TIMEOUT_MS + 60_000));
+    try {
+      expect(await activeStatuses(dayLater)).toEqual({ alpha_active: 'expired', beta_active: 'expired', public_active: 'expired' });
+      const id = release.episodes.public_active;
+      const state = (await request(dayLater.http).get(`/state/${id}`).expect(200)).body;
+      const next = SOLUTIONS[state.task_id].actions[state.step_count];
+      await request(dayLater.http).post('/step').send({ episode_id: id, action: next }).expect(409);
+    } finally {
+      await dayLater.app.close();
+    }
+  });
+});
 
 it('keeps every row of every table', () => {
   const db = new BetterSqlite3(ctx.databaseUrl.slice('file:'.length), { readonly: true });

@@ -6,6 +6,7 @@ import { AuthModule } from '../auth/auth.module';
 import { BaselineModule } from '../baseline';
 import { GlobalExceptionFilter } from '../http/global-exception.filter';
 import { createValidationPipe } from '../common/validation';
+import { Clock, SystemClock } from '../common/clock';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { HealthModule } from '../health/health.module';
 import { McpModule } from '../mcp';
@@ -18,8 +19,11 @@ import { EpisodesModule } from '../episodes';
 
 @Module({})
 export class AppModule {
-  /** The app for a given, already validated configuration (main.ts reads it from the environment). */
-  static register(config: AppConfig): DynamicModule {
+  /**
+   * The app for a given, already validated configuration (main.ts reads it from the environment), on the
+   * machine's clock unless another is given.
+   */
+  static register(config: AppConfig, clock: Clock = new SystemClock()): DynamicModule {
     return {
       module: AppModule,
       global: true,
@@ -38,6 +42,7 @@ export class AppModule {
       ],
       providers: [
         { provide: APP_CONFIG, useValue: config },
+        { provide: Clock, useValue: clock },
         // Registered here rather than in main.ts so that every app built from this module, tests included,
         // checks access, validates and reports errors the same way (authentication and rate limits run earlier,
         // before the body is read: see create-app.ts).
@@ -45,7 +50,7 @@ export class AppModule {
         { provide: APP_PIPE, useFactory: createValidationPipe },
         { provide: APP_FILTER, useClass: GlobalExceptionFilter },
       ],
-      exports: [APP_CONFIG],
+      exports: [APP_CONFIG, Clock],
     };
   }
 }

@@ -3,6 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { SwaggerModule } from '@nestjs/swagger';
 import type { DestinationStream, Logger } from 'pino';
+import type { Clock } from '../common/clock';
 import type { AppConfig } from '../config/app-config';
 import { RequestAuthentication } from '../auth/request-authentication';
 import { registerAuthentication } from '../http/authentication-hook';
@@ -18,12 +19,14 @@ export interface CreateAppOptions {
   logger?: Logger;
   /** Where the log goes instead of stdout (tests read it), when no logger is given. */
   logDestination?: DestinationStream;
+  /** The time the server acts on (the machine's clock by default; tests state theirs). */
+  clock?: Clock;
 }
 
 /** Builds the full application for a configuration, ready to serve but not listening (main.ts, tests and tools). */
 export async function createApp(config: AppConfig, options: CreateAppOptions = {}): Promise<NestFastifyApplication> {
   const logger = options.logger ?? createLogger(config, options.logDestination);
-  const app = await NestFactory.create<NestFastifyApplication>(AppModule.register(config), createHttpAdapter(config, logger), {
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule.register(config, options.clock), createHttpAdapter(config, logger), {
     bodyParser: false,
     bufferLogs: true,
   });

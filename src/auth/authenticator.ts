@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { Inject, Injectable } from '@nestjs/common';
 import type { Principal } from '../access/principal';
+import { Clock } from '../common/clock';
 import { UnauthenticatedError } from '../common/errors/domain-errors';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { sameSecret, hashApiKey } from '../tenants/api-key-secret';
@@ -24,6 +25,7 @@ export class Authenticator {
   constructor(
     private readonly tenants: TenantRepository,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly clock: Clock,
   ) {}
 
   async identify(key: string | null): Promise<Principal> {
@@ -45,7 +47,7 @@ export class Authenticator {
    * (TenantsService tells sessions directly), those made by another process on the same file within a few seconds.
    */
   async stillValid(keyId: string): Promise<boolean> {
-    const now = Date.now();
+    const now = this.clock.now().getTime();
     const known = this.validity.get(keyId);
     if (known && now - known.at < VALIDITY_CHECK_MS) return known.valid;
     const record = await this.tenants.findKey(keyId);
@@ -56,11 +58,11 @@ export class Authenticator {
 
   /** Told by TenantsService when a key is revoked here. */
   forget(keyId: string): void {
-    this.validity.set(keyId, { valid: false, at: Date.now() });
+    this.validity.set(keyId, { valid: false, at: this.clock.now().getTime() });
   }
 
   private async touch(keyId: string): Promise<void> {
-    const now = Date.now();
+    const now = this.clock.now().getTime();
     if (now - (this.lastTouched.get(keyId) ?? 0) < LAST_USED_RESOLUTION_MS) return;
     this.lastTouched.set(keyId, now);
     await this.tenants.touchKey(keyId, new Date(now));

@@ -2,6 +2,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
 import { accessRefusal, type AccessLevel } from '../access/access.decorator';
 import type { Principal } from '../access/principal';
+import { Clock } from '../common/clock';
 import { ForbiddenError, TooManyError, UnauthenticatedError } from '../common/errors/domain-errors';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { Authenticator, presentedKey } from './authenticator';
@@ -31,9 +32,11 @@ export class RequestAuthentication implements OnModuleDestroy {
   constructor(
     private readonly authenticator: Authenticator,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    clock: Clock,
   ) {
-    this.requests = new RateLimiter(config.rateLimitPerMinute);
-    this.failures = new RateLimiter(config.authFailuresPerMinute);
+    const now = () => clock.now().getTime();
+    this.requests = new RateLimiter(config.rateLimitPerMinute, now);
+    this.failures = new RateLimiter(config.authFailuresPerMinute, now);
     this.pruner = setInterval(() => {
       this.requests.prune();
       this.failures.prune();

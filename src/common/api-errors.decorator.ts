@@ -26,7 +26,9 @@ const ERRORS: Record<number, ErrorDoc> = {
     message: 'the request body is not a valid JSON object',
   },
   401: {
-    description: 'No key where one is required, a wrong or revoked key, a malformed Authorization header, or a key in the URL (?api_key=)',
+    description:
+      'No key where one is required, a wrong or revoked key, a malformed Authorization header, or a key in the URL (?api_key=); ' +
+      'answered with `WWW-Authenticate: Bearer realm="supportdesk"`',
     code: 'UNAUTHENTICATED',
     message: 'the API key is not valid',
   },

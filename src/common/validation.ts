@@ -10,7 +10,9 @@ export function flattenValidationErrors(errors: ValidationError[], parent = ''):
   return errors.flatMap((error) => {
     const field = parent ? `${parent}.${error.property}` : error.property;
     const constraints = Object.values(error.constraints ?? {});
-    const missing = error.value === undefined && constraints.length > 0;
+    // An undeclared field is reported as one whatever it holds (null is validated as an absent value).
+    const undeclared = error.constraints?.whitelistValidation !== undefined;
+    const missing = error.value === undefined && constraints.length > 0 && !undeclared;
     const own = missing ? [{ field, message: `${field} is required` }] : constraints.map((message) => ({ field, message }));
     return [...own, ...flattenValidationErrors(error.children ?? [], field)];
   });
@@ -53,10 +55,27 @@ class StrictValidationPipe extends ValidationPipe {
       if (details.length > 0) {
         throw new ValidationFailedError(details);
       }
+      if (hasNullField(value)) {
+        // Null stands for "not given" only in a field the message declares: validated first with every null as
+        // an absent value (the key kept), an undeclared field is refused whatever its value, as it is on its own.
+        await super.transform(withNullFieldsAbsent(value), metadata);
+      }
       return super.transform(withoutNullFields(value), metadata);
     }
     return super.transform(value, metadata);
   }
+}
+
+function hasNullField(value: unknown): boolean {
+  if (value === null || typeof value !== 'object') return false;
+  return Object.values(value).some((child) => child === null || hasNullField(child));
+}
+
+/** A copy whose object fields holding null hold undefined instead (the keys stay), at every depth. */
+function withNullFieldsAbsent(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withNullFieldsAbsent);
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(Object.entries(value).map(([key, child]) => [key, child === null ? undefined : withNullFieldsAbsent(child)]));
 }
 
 /** A copy without the object fields whose value is null, at every depth (array items are kept as they are). */

@@ -1,4 +1,5 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import { Clock } from '../common/clock';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { EpisodeRepository } from './episode.repository';
 
@@ -18,17 +19,25 @@ export class EpisodeExpiryService implements OnApplicationBootstrap, OnModuleDes
   constructor(
     private readonly episodes: EpisodeRepository,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly clock: Clock,
   ) {}
 
-  onApplicationBootstrap(): void {
+  /** The first sweep finishes before the app serves, so no request sees an episode that has already timed out. */
+  async onApplicationBootstrap(): Promise<void> {
     const timeoutMs = this.config.episodeIdleTimeoutMinutes * 60_000;
     if (timeoutMs === 0) return;
     const every = Math.min(MAX_SWEEP_INTERVAL_MS, Math.max(1_000, Math.floor(timeoutMs / 4)));
-    this.timer = setInterval(() => {
-      this.sweep().catch((error: unknown) => this.logger.error(`expiry sweep failed: ${(error as Error).message}`));
-    }, every);
+    this.timer = setInterval(() => void this.sweepLoggingFailure(), every);
     this.timer.unref();
-    void this.sweep().catch((error: unknown) => this.logger.error(`expiry sweep failed: ${(error as Error).message}`));
+    await this.sweepLoggingFailure();
+  }
+
+  private async sweepLoggingFailure(): Promise<void> {
+    try {
+      await this.sweep();
+    } catch (error) {
+      this.logger.error(`expiry sweep failed: ${(error as Error).message}`);
+    }
   }
 
   onModuleDestroy(): void {
@@ -36,7 +45,7 @@ export class EpisodeExpiryService implements OnApplicationBootstrap, OnModuleDes
   }
 
   /** One sweep; returns how many episodes it expired. */
-  async sweep(now: Date = new Date()): Promise<number> {
+  async sweep(now: Date = this.clock.now()): Promise<number> {
     const timeoutMs = this.config.episodeIdleTimeoutMinutes * 60_000;
     if (timeoutMs === 0) return 0;
     const expired = await this.episodes.expireIdleEpisodesOfAllTenants(new Date(now.getTime() - timeoutMs));

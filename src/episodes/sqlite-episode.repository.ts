@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { canonicalJson, sha256Hex } from '../common/canonical-json';
+import { Clock } from '../common/clock';
 import { ConflictError, NotFoundError, TooManyError, UnavailableError } from '../common/errors/domain-errors';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { Database } from '../database/database.service';
@@ -49,6 +50,7 @@ export class SqliteEpisodeRepository extends EpisodeRepository {
     private readonly database: Database,
     private readonly keys: ChainKeys,
     @Inject(APP_CONFIG) config: AppConfig,
+    private readonly clock: Clock,
   ) {
     super();
     this.cache = new ActiveEpisodeCache(config.episodeCacheSize);
@@ -67,7 +69,7 @@ export class SqliteEpisodeRepository extends EpisodeRepository {
           );
         }
       }
-      const now = new Date();
+      const now = this.clock.now();
       const key = this.keys.current;
       const metadata = {
         episodeId: episode.id,
@@ -167,7 +169,7 @@ export class SqliteEpisodeRepository extends EpisodeRepository {
     decide: (episode: EpisodeRecord) => StepWrite<R>,
   ): StepOutcome<R> {
     const { state, grade, entry, response } = decide(episode);
-    const createdAt = new Date();
+    const createdAt = this.clock.now();
     // The engine's log entry holds the canonical action: serialized once, for the log row and the request key.
     const actionJson = canonicalJson(entry.action);
     const hash = chainLink(this.linkKey(episode), episode.chainHead, {

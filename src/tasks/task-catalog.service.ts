@@ -97,6 +97,10 @@ export class TaskCatalog implements OnModuleInit {
         title: task.title,
         instruction: task.instruction,
         max_steps: task.max_steps,
+        max_steps_range: {
+          min: Math.min(task.max_steps, family?.maxSteps.min ?? task.max_steps),
+          max: Math.max(task.max_steps, family?.maxSteps.max ?? task.max_steps),
+        },
         version,
         family: family
           ? {

@@ -7,12 +7,14 @@ import type { AdminEventDto, ApiKeyDto, CreatedApiKeyDto, TenantDto } from './dt
 import { KeyRevocations } from './key-revocations';
 import { PUBLIC_TENANT } from './tenant.constants';
 import { TenantRepository, type ApiKeyRecord } from './tenant.repository';
+import { Clock } from '../common/clock';
 
 @Injectable()
 export class TenantsService implements OnModuleInit {
   constructor(
     private readonly tenants: TenantRepository,
     private readonly revocations: KeyRevocations,
+    private readonly clock: Clock,
   ) {}
 
   /** The public tenant must exist before the first anonymous episode references it. */
@@ -57,7 +59,7 @@ export class TenantsService implements OnModuleInit {
 
   async revokeKey(slug: string, keyId: string): Promise<ApiKeyDto> {
     const tenant = await this.requireTenant(slug);
-    const key = await this.tenants.revokeKey(tenant.id, keyId, new Date());
+    const key = await this.tenants.revokeKey(tenant.id, keyId, this.clock.now());
     if (!key) throw new NotFoundError(`tenant "${slug}" has no key "${keyId}"`);
     // Open sessions authenticated by this key end now, not on their next check.
     this.revocations.revoked(key.id);

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { loadConfig, type AppConfig } from '../../src/config/app-config';
 import { hardenBuiltins } from '../../src/common/harden-builtins';
-import { createApp } from '../../src/app/create-app';
+import { createApp, type CreateAppOptions } from '../../src/app/create-app';
 
 /** A fresh copy of the migrated template database, in its own folder. */
 export function freshDatabaseUrl(): string {
@@ -20,9 +20,12 @@ export function testConfig(overrides: Record<string, string> = {}): AppConfig {
   return loadConfig({ LOG_LEVEL: 'silent', ...overrides });
 }
 
-/** The real app (real module, real pipes and filters) on a real SQLite file, not listening. */
-export async function startTestApp(databaseUrl = freshDatabaseUrl(), overrides: Record<string, string> = {}) {
-  const app: NestFastifyApplication = await createApp(testConfig({ DATABASE_URL: databaseUrl, ...overrides }));
+/**
+ * The real app (real module, real pipes and filters) on a real SQLite file, not listening; on the machine's clock
+ * unless the test states the time (`options.clock`).
+ */
+export async function startTestApp(databaseUrl = freshDatabaseUrl(), overrides: Record<string, string> = {}, options: CreateAppOptions = {}) {
+  const app: NestFastifyApplication = await createApp(testConfig({ DATABASE_URL: databaseUrl, ...overrides }), options);
   // CI runs the whole suite once more with the production backstop on (main.ts hardens after building the app).
   if (process.env.SUPPORTDESK_TEST_HARDEN_BUILTINS === '1') hardenBuiltins();
   return { app, databaseUrl, http: app.getHttpServer() };

@@ -60,6 +60,7 @@ const CODE_OF_STATUS: Record<number, ErrorCode> = {
 };
 
 const RETRY_SHORTLY = { 'Retry-After': '1' };
+const BEARER_CHALLENGE = { 'WWW-Authenticate': 'Bearer realm="supportdesk"' };
 
 /**
  * The one place that decides how an error is answered, for HTTP, /ws and /mcp alike. Client mistakes keep their
@@ -76,7 +77,9 @@ export function translateError(error: unknown): TranslatedError {
   if (error instanceof ValidationFailedError) return known(422, error.message, { details: error.details });
   if (error instanceof MalformedInputError) return known(400, error.message);
   if (error instanceof UnsupportedMediaTypeError) return known(415, error.message);
-  if (error instanceof UnauthenticatedError) return known(401, error.message);
+  // The challenge HTTP clients expect with a 401 (RFC 9110 §11.6.1): without it, some (the MCP Inspector) show
+  // their own guess about OAuth instead of the server's message.
+  if (error instanceof UnauthenticatedError) return known(401, error.message, { headers: BEARER_CHALLENGE });
   if (error instanceof ForbiddenError) return known(403, error.message);
   if (error instanceof NotFoundError) return known(404, error.message);
   if (error instanceof ConflictError) return known(409, error.message);

@@ -30,6 +30,9 @@ function instruction(facts: Facts): string {
 /** The inbox order's own draws: the target is built first, and the engine's shuffle of the seed is public. */
 const ORDER_SALT = 0x0b112;
 
+/** Every instance of this family gets the same step budget. */
+const MAX_STEPS = 12;
+
 function generate(seed: number): Task {
   const facts = drawFacts(seed);
   const built = buildInbox(facts);
@@ -40,7 +43,7 @@ function generate(seed: number): Task {
     title: 'Duplicate charge after a payment-gateway retry',
     instruction: instruction(facts),
     clock: facts.clock,
-    max_steps: 12,
+    max_steps: MAX_STEPS,
     inbox,
     knowledge_base: buildKnowledgeBase(facts.policies),
     answer_key: buildAnswerKey(
@@ -89,6 +92,7 @@ export const billingDuplicateCharge: TaskFamily = {
     'of each other and either can rank first for the complaint\'s words, so taking the first search hit fails about half the instances (mean <= 0.7).',
   // Plan type 2 x price and seats (at least 40 per plan) x refund window 3 x credit window 2 x preset priority 3 x preset team 3
   // x renewal dates 672 x ticket ids 8900 (a lower bound: names, card digits, invoices and wordings come on top).
+  maxSteps: { min: MAX_STEPS, max: MAX_STEPS },
   distinctInstances: 2 * 40 * 3 * 2 * 3 * 3 * 672 * 8900,
   generate,
   fingerprint,

@@ -20,6 +20,8 @@ export interface TaskFamily {
   hard: string;
   /** How many distinct instances the generator can draw (the product of its independent choices), as a lower bound. */
   distinctInstances: number;
+  /** The step budgets (`max_steps`) its instances are drawn with, smallest and largest. */
+  maxSteps: { min: number; max: number };
   generate(seed: number): Task;
   /**
    * The facts that decide the answer, as one string: two instances with the same fingerprint would be solved the

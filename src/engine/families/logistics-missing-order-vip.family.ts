@@ -18,6 +18,9 @@ import { Draws } from './random';
 const SALT = 0x10615;
 const ORDER_SALT = 0x10616;
 
+/** Every instance of this family gets the same step budget. */
+const MAX_STEPS = 16;
+
 export function generateLogisticsMissingOrderVip(seed: number): Task {
   const facts = drawFacts(new Draws(seed, SALT));
   checkConsistency(facts);
@@ -31,7 +34,7 @@ export function generateLogisticsMissingOrderVip(seed: number): Task {
     title: logisticsMissingOrderVip.title,
     instruction: instruction(facts),
     clock: clockIso(facts.clock),
-    max_steps: 16,
+    max_steps: MAX_STEPS,
     inbox,
     knowledge_base: knowledgeBase(facts),
     answer_key: answerKey(
@@ -70,6 +73,7 @@ export const logisticsMissingOrderVip: TaskFamily = {
     'depends on the clock\'s weekday and the courier cut-off.',
   // A lower bound: situations (5) x clock days (about 270) x working times (99) x customers (40 x 39) x credits (11)
   // x thresholds (4) x teams (2), before ids, items, events, distractors and knowledge-base figures.
+  maxSteps: { min: MAX_STEPS, max: MAX_STEPS },
   distinctInstances: 5 * 270 * 99 * 40 * 39 * 11 * 4 * 2,
   generate: generateLogisticsMissingOrderVip,
   fingerprint(task: Task): string {

@@ -189,6 +189,9 @@ function instruction(name: string, clock: number): string {
   );
 }
 
+/** Every instance of this family gets the same step budget. */
+const MAX_STEPS = 14;
+
 export function generateSecurityCompromisedAccount(seed: number): Task {
   const draws = new Draws(seed, SALT);
   // The generator's first outputs follow the seed almost linearly (seed n and n+1 give neighbouring first
@@ -256,7 +259,7 @@ export function generateSecurityCompromisedAccount(seed: number): Task {
     title: 'Account security: takeover, sign-in alert or forgotten password',
     instruction: instruction(fullName(customer), clock),
     clock: new Date(clock).toISOString().replace(/\.\d{3}Z$/, '+00:00'),
-    max_steps: 14,
+    max_steps: MAX_STEPS,
     inbox: order,
     knowledge_base: knowledgeBase,
     answer_key: answerKey({
@@ -299,6 +302,7 @@ export const securityCompromisedAccount: TaskFamily = {
     'The customer (name, tier, account, usual sign-in locations, MFA) and the task clock; the case kind (about half takeovers, a quarter sign-in alerts with nothing changed, a quarter forgotten passwords) and the event log behind it: where and when the unrecognised sign-in happened, new device or only a new country, which changes followed (password, MFA, API keys with drawn names, bulk export), when the alerts were emailed and whether the intruder came back or the locked-out customer asked for a reset, the customer\'s own older sign-ins (from a new address they send alerts too), keys and password changes; the takeover policy\'s key revocation window (24, 48 or 72 hours, so which keys are revoked depends on it and the clock) and the reset link\'s lifetime (15, 30 or 60 minutes); how the customer words it (alarmed, locked out or unbothered, drawn apart from the case); ticket and article ids; the preset priority and team; the other tickets (the same customer\'s billing question, the other two kinds from other customers, the same kind already settled, sometimes an unrelated one).',
   hard:
     'The account events, not the customer\'s words, decide the case: a takeover customer may only ask for a reset link or mention a sign-in email, a forgotten-password customer may fear they were hacked. Following the first hit of a search on the ticket\'s subject fails: mean 0.53 on seeds 0-199, mean ≤ 0.6. A new sign-in alert says nothing on its own: the customer\'s own sign-ins from a new address send one too, in every kind of case, and the intruder\'s may arrive after the changes; reading the case from the alerts (none: forgotten password; one followed by a change: takeover; else a sign-in alert) scores 0.67. The contract notes hold the usual sign-in locations, so ignoring them takes the customer\'s own earlier sign-ins for unrecognised ones, which turns most forgotten-password and sign-in-alert cases into the wrong kind: mean 0.64 on seeds 0-199, mean ≤ 0.69.',
+  maxSteps: { min: MAX_STEPS, max: MAX_STEPS },
   distinctInstances: FIRST_NAMES.length * LAST_NAMES.length * (348 - MAY_SKIPPED) * 3 * WINDOWS.length * 7600,
   generate: generateSecurityCompromisedAccount,
   fingerprint,

@@ -8,12 +8,22 @@ export class TaskSummaryDto {
   title!: string;
   /** What the agent is told at reset, in the canonical instance (a generated instance's own is in its first observation). */
   instruction!: string;
-  /** Step budget of the canonical instance. */
+  /** Step budget of the canonical instance (`variant: "canonical"`). */
   max_steps!: number;
+  /**
+   * The smallest and largest step budget of any instance this task can start: the canonical one and every instance
+   * its family draws (the default variant). An episode's own budget is in its observation (`remaining_steps` at reset).
+   */
+  max_steps_range!: StepBudgetRangeDto;
   /** Content hash of the current task file: the canonical instance (`variant: "canonical"`). */
   version!: string;
   @ApiProperty({ type: () => TaskFamilyDto, nullable: true, description: 'The generator drawing a different instance for every seed (the default variant), or null.' })
   family!: TaskFamilyDto | null;
+}
+
+export class StepBudgetRangeDto {
+  min!: number;
+  max!: number;
 }
 
 export class TaskFamilyDto {
