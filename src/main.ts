@@ -1,8 +1,8 @@
 import 'reflect-metadata';
-import { Logger } from '@nestjs/common';
 import { createApp } from './app/create-app';
 import { hardenBuiltins } from './common/harden-builtins';
-import { ConfigError, LOOPBACK_NAMES, loadConfig, type AppConfig } from './config/app-config';
+import { startupSummary } from './app/startup-summary';
+import { ConfigError, loadConfig, type AppConfig } from './config/app-config';
 import { prepareDatabaseFile } from './config/database-url';
 import { migrateIfPending } from './database/migrate';
 import { createLogger } from './http/request-logging';
@@ -31,20 +31,11 @@ async function bootstrap(): Promise<void> {
   // Everything is loaded: from here on, built-ins every tenant shares cannot be changed (prototype pollution).
   hardenBuiltins();
   await app.listen(config.port, config.host);
-  Logger.log(`SupportDesk listening on http://${config.host}:${config.port} (docs at /docs), database ${file}`, 'Bootstrap');
-  warnAboutOpenAccess(config);
-}
-
-/** Anonymous access is fine on a laptop and wrong on a shared server: say which one this is. */
-function warnAboutOpenAccess(config: AppConfig): void {
-  if (config.requireApiKey) return;
-  const exposed = !(LOOPBACK_NAMES as readonly string[]).includes(config.host) && config.host !== 'localhost';
-  Logger.warn(
-    `open mode: requests without an API key act as the built-in "public" tenant` +
-      (exposed ? ` and the server listens on ${config.host}, reachable from other machines` : ' (loopback only)') +
-      '; set REQUIRE_API_KEY=true (with ADMIN_API_KEY and CHAIN_KEY) for a shared server',
-    'Bootstrap',
-  );
+  // One line says it all (the detail of the start sequence is at LOG_LEVEL=debug); anonymous access on a server
+  // others can reach is said again as a warning.
+  const summary = startupSummary(config, file);
+  logger.info(summary.fields, summary.message);
+  if (summary.warning) logger.warn(summary.warning);
 }
 
 bootstrap().catch((error: unknown) => {

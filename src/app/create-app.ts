@@ -45,5 +45,7 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
   SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'openapi.json', yamlDocumentUrl: 'openapi.yaml' });
   await app.init();
   await app.getHttpAdapter().getInstance().ready();
+  // Nest holds the start-up log until listen(); an app that is never listened on (tests, tools) gets it now.
+  app.flushLogs();
   return app;
 }

@@ -29,6 +29,7 @@ const envSchema = z.object({
   TASKS_DIR: z.string().min(1).default(DEFAULT_TASKS_DIR),
   BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).max(50 * 1024 * 1024).default(256 * 1024),
   LOG_LEVEL: z.enum(['error', 'warn', 'log', 'debug', 'verbose', 'silent']).default('log'),
+  LOG_FORMAT: z.enum(['auto', 'json', 'pretty']).default('auto'),
   ADMIN_API_KEY: z.string().min(24, 'must be at least 24 characters').optional(),
   CHAIN_KEY: z.string().min(32, 'must be at least 32 characters (e.g. openssl rand -hex 32)').optional(),
   CHAIN_RETIRED_KEYS_FILE: z.string().min(1).optional(),
@@ -62,6 +63,8 @@ export interface AppConfig {
   tasksDir: string;
   bodyLimitBytes: number;
   logLevel: 'error' | 'warn' | 'log' | 'debug' | 'verbose' | 'silent';
+  /** JSON lines, or text for a person; `auto` is text when stdout is a terminal and JSON otherwise. */
+  logFormat: 'auto' | 'json' | 'pretty';
   /** Host names (`Host` header, and `Origin` host) the server answers to; `*` for any. */
   allowedHosts: string[] | '*';
   /** Further browser origins allowed (exact `scheme://host[:port]`), beyond those on allowed hosts. */
@@ -149,6 +152,7 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
     tasksDir: resolve(e.TASKS_DIR),
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
     logLevel: e.LOG_LEVEL,
+    logFormat: e.LOG_FORMAT,
     adminApiKey: e.ADMIN_API_KEY ?? null,
     requireApiKey: e.REQUIRE_API_KEY,
     chainKey: e.CHAIN_KEY ?? null,

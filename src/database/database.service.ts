@@ -57,7 +57,7 @@ export class Database implements OnModuleInit, OnApplicationShutdown {
       (flush) => this.mutex.runExclusive(flush),
       () => this.rollbackListeners.forEach((listener) => listener()),
     );
-    this.logger.log(`SQLite ready: ${this.config.databaseUrl.slice('file:'.length)} (WAL, synchronous=${this.config.sqliteSynchronous})`);
+    this.logger.debug(`SQLite ready: ${this.config.databaseUrl.slice('file:'.length)} (WAL, synchronous=${this.config.sqliteSynchronous})`);
   }
 
   /**

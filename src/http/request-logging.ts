@@ -1,6 +1,7 @@
 import type { LoggerService } from '@nestjs/common';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import pino, { type Logger } from 'pino';
+import pinoPretty from 'pino-pretty';
 import type { RequestWithPrincipal } from '../access/principal';
 import type { AppConfig } from '../config/app-config';
 
@@ -13,10 +14,25 @@ const PINO_LEVELS: Record<AppConfig['logLevel'], pino.LevelWithSilent> = {
   silent: 'silent',
 };
 
-/** The process's one logger: JSON lines on stdout (or `destination`), at LOG_LEVEL. */
+/**
+ * The process's one logger, at LOG_LEVEL: JSON lines on stdout (or `destination`) for collectors, or text for a
+ * person reading a terminal (LOG_FORMAT, by default chosen by whether stdout is one).
+ */
 export function createLogger(config: AppConfig, destination?: pino.DestinationStream): Logger {
-  return destination ? pino({ level: PINO_LEVELS[config.logLevel] }, destination) : pino({ level: PINO_LEVELS[config.logLevel] });
+  const options = { level: PINO_LEVELS[config.logLevel] };
+  if (destination) return pino(options, destination);
+  const pretty = config.logFormat === 'pretty' || (config.logFormat === 'auto' && process.stdout.isTTY === true);
+  if (!pretty) return pino(options);
+  // In-process and synchronous (no worker thread): lines stay in order with everything else on the terminal.
+  return pino(options, pinoPretty({ sync: true, translateTime: 'SYS:HH:MM:ss', ignore: FIELDS_THE_MESSAGE_SAYS, colorize: process.stdout.isTTY === true }));
 }
+
+/** On a terminal, the fields whose gist each message already says (a stack or an error still shows). */
+const FIELDS_THE_MESSAGE_SAYS = [
+  'pid', 'hostname', 'context', 'migrations',
+  'req', 'res', 'responseTime', 'tenant', 'route',
+  'address', 'docs', 'database', 'mode', 'reachable_from', 'families', 'version',
+].join(',');
 
 /**
  * One JSON line per request once its response is finished (or the client went away): request id (honoured from
@@ -63,12 +79,16 @@ function contextOf(request: FastifyRequest): { tenant: string | null; route: str
   };
 }
 
-/** Nest's own messages (start-up, errors) through the same logger, so the whole log is JSON lines. */
+const NEST_START_UP_CONTEXTS = new Set(['NestFactory', 'InstanceLoader', 'RoutesResolver', 'RouterExplorer', 'NestApplication']);
+
+/** Nest's own messages (start-up, errors) through the same logger, so the whole log is in one format. */
 export class PinoNestLogger implements LoggerService {
   constructor(private readonly logger: Logger) {}
 
   log(message: unknown, context?: string): void {
-    this.logger.info(this.fields(context), String(message));
+    // Nest's start-up chatter (every module and route, ~40 lines) is detail; the start-up summary says what matters.
+    if (context !== undefined && NEST_START_UP_CONTEXTS.has(context)) this.logger.debug(this.fields(context), String(message));
+    else this.logger.info(this.fields(context), String(message));
   }
 
   error(message: unknown, trace?: string, context?: string): void {

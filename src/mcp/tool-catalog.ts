@@ -32,6 +32,9 @@ const VIEWS = {
   },
 } as const;
 
+/** What sets the views apart from the action tools, for agents and for people mapping tools onto the HTTP API. */
+const READ_ONLY_NOTE = 'Read-only: it takes no step and is not an action (POST /step refuses it); over HTTP, GET /state/{episode_id} shows the same.';
+
 /**
  * Every tool with its input schema in both variants and its output schema, built once from the OpenAPI document
  * (through SchemaService), so tools cannot drift from what the HTTP API validates and returns.
@@ -80,7 +83,8 @@ function buildTools(schemas: SchemaService): ToolDefinition[] {
   const viewTools = Object.entries(VIEWS).map(
     ([name, view]): ToolDefinition => ({
       name,
-      description: view.description,
+      // Said in the description too, since not every tool format carries MCP's annotations (OpenAI's does not).
+      description: `${view.description} ${READ_ONLY_NOTE}`,
       inputSchema: { type: 'object', properties: { episode_id: EPISODE_ID_PROPERTY }, required: [], additionalProperties: false },
       outputSchema: {
         type: 'object',

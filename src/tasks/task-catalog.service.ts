@@ -79,7 +79,7 @@ export class TaskCatalog implements OnModuleInit {
         this.logger.warn(`stored task version ${row.taskId}@${row.version} no longer validates: ${(error as Error).message}`);
       }
     }
-    this.logger.log(`loaded ${loaded.length} task(s): ${loaded.map((e) => `${e.task.id}@${e.version}`).join(', ')}`);
+    this.logger.debug(`loaded ${loaded.length} task(s): ${loaded.map((e) => `${e.task.id}@${e.version}`).join(', ')}`);
   }
 
   /** Current tasks, easy first, then by id. */

@@ -1,0 +1,34 @@
+import { loadConfig } from '../config/app-config';
+import { startupSummary } from './startup-summary';
+
+const config = (env: Record<string, string>) => loadConfig({ DATABASE_URL: 'file:/data/supportdesk.db', ...env });
+
+describe('the start-up summary line', () => {
+  it('says where to go, which database, the mode and the families, in one line', () => {
+    const { message, fields, warning } = startupSummary(config({}), '/data/supportdesk.db');
+    expect(message).not.toContain('\n');
+    expect(message).toMatch(/^SupportDesk listening on http:\/\/127\.0\.0\.1:7860 \(docs at http:\/\/127\.0\.0\.1:7860\/docs\)/);
+    expect(message).toContain('database /data/supportdesk.db');
+    expect(message).toContain('open mode (no API key needed, loopback only)');
+    expect(message).toMatch(/3 task families: billing_duplicate_charge g\d+, security_compromised_account g\d+, logistics_missing_order_vip g\d+/);
+    expect(fields).toMatchObject({ address: 'http://127.0.0.1:7860', mode: 'open', reachable_from: 'loopback', database: '/data/supportdesk.db' });
+    expect(warning).toBeNull();
+  });
+
+  it('warns, apart, when anonymous requests can come from other machines', () => {
+    const { message, fields, warning } = startupSummary(config({ HOST: '0.0.0.0', PORT: '8080' }), '/data/supportdesk.db');
+    expect(message).toContain('listening on http://0.0.0.0:8080');
+    expect(message).toContain('reachable from other machines on 0.0.0.0');
+    expect(fields.reachable_from).toBe('network');
+    expect(warning).toMatch(/REQUIRE_API_KEY=true/);
+  });
+
+  it('says keys are required on a shared server, and brackets an IPv6 address', () => {
+    const env = { HOST: '::', REQUIRE_API_KEY: 'true', ADMIN_API_KEY: 'a'.repeat(24), CHAIN_KEY: 'c'.repeat(32) };
+    const { message, fields, warning } = startupSummary(config(env), '/data/supportdesk.db');
+    expect(message).toContain('http://[::]:7860');
+    expect(message).toContain('· keys required ·');
+    expect(fields.mode).toBe('keys required');
+    expect(warning).toBeNull();
+  });
+});

@@ -1,0 +1,39 @@
+import { APP_VERSION } from '../common/app-version';
+import { LOOPBACK_NAMES, type AppConfig } from '../config/app-config';
+import { families } from '../engine/families';
+
+export interface StartupSummary {
+  /** One line for a person: where to go, what it stores where, who may call it, what it serves. */
+  message: string;
+  /** The same facts as fields, for a log collector. */
+  fields: { address: string; docs: string; database: string; mode: 'open' | 'keys required'; reachable_from: 'loopback' | 'network'; families: string[]; version: string };
+  /** Said apart, at warning level: anonymous access on a server others can reach. */
+  warning: string | null;
+}
+
+/** What the server says once it is listening, as one line (main.ts logs it). */
+export function startupSummary(config: AppConfig, databaseFile: string): StartupSummary {
+  const address = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${config.port}`;
+  const loopbackOnly = (LOOPBACK_NAMES as readonly string[]).includes(config.host) || config.host === 'localhost';
+  const served = families().map((f) => `${f.id} g${f.generatorVersion}`);
+  const mode = config.requireApiKey
+    ? 'keys required'
+    : `open mode (no API key needed${loopbackOnly ? ', loopback only' : `, reachable from other machines on ${config.host}`})`;
+  return {
+    message: `SupportDesk listening on ${address} (docs at ${address}/docs) · database ${databaseFile} · ${mode} · ${served.length} task families: ${served.join(', ')} · v${APP_VERSION}`,
+    fields: {
+      address,
+      docs: `${address}/docs`,
+      database: databaseFile,
+      mode: config.requireApiKey ? 'keys required' : 'open',
+      reachable_from: loopbackOnly ? 'loopback' : 'network',
+      families: served,
+      version: APP_VERSION,
+    },
+    warning:
+      config.requireApiKey || loopbackOnly
+        ? null
+        : `requests without an API key act as the built-in "public" tenant and the server listens on ${config.host}, reachable from other machines; ` +
+          'set REQUIRE_API_KEY=true (with ADMIN_API_KEY and CHAIN_KEY) for a shared server',
+  };
+}
