@@ -2,10 +2,12 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PROJECT_ROOT } from '../../src/common/project-root';
+import { readCommandLine } from '../cli/command-line';
+import { METRICS_COMMAND } from './metrics.command';
 
 /*
- * `npm run architecture:metrics [-- <repository folder>]`: the shape of the server's import graph, as the
- * renovation reports it (ARCHITECTURE.md):
+ * `npm run architecture:metrics [-- <repository folder>]` (arguments: metrics.command.ts): the shape of the
+ * server's import graph, as the renovation reports it (ARCHITECTURE.md):
  *  - floors: the longest import chain among the server's files (src/, specs and generated code left out), each
  *    import cycle counted as one file;
  *  - back-edges: imports from a folder to a folder that is not on a lower layer of tools/architecture/layers.cjs
@@ -37,7 +39,7 @@ interface Module {
 }
 
 function main(): void {
-  const root = process.argv[2] ?? process.cwd();
+  const [root] = readCommandLine(METRICS_COMMAND).positionals;
   const output = execFileSync(
     join(PROJECT_ROOT, 'node_modules', '.bin', 'depcruise'),
     ['src', '--no-config', '--ts-pre-compilation-deps', '--output-type', 'json', '--exclude', '^src/generated/|\\.spec\\.ts$|\\.d\\.ts$'],

@@ -5,7 +5,9 @@ import Database from 'better-sqlite3';
 import { loadConfig } from '../../src/config/app-config';
 import { createApp } from '../../src/app/create-app';
 import { migrateDatabase } from '../../src/database/migrate';
+import { readCommandLine } from '../cli/command-line';
 import { generateAuditDataset } from './audit-dataset';
+import { AUDIT_QUERIES_COMMAND } from './bench.commands';
 
 /*
  * `npm run bench:audit`: the audit queries on a database of 100,000 episodes and 1,000,000 action rows.
@@ -35,6 +37,7 @@ async function time(url: string, headers: Record<string, string>): Promise<{ med
 }
 
 async function main(): Promise<void> {
+  readCommandLine(AUDIT_QUERIES_COMMAND);
   const dir = resolve('data', 'bench');
   mkdirSync(dir, { recursive: true });
   const file = join(dir, `audit-${EPISODES}.db`);

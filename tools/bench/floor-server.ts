@@ -3,11 +3,13 @@ import { Body, Controller, HttpCode, Module, Post, type INestApplication } from 
 import { NestFactory } from '@nestjs/core';
 import { ExpressAdapter } from '@nestjs/platform-express';
 import { FastifyAdapter } from '@nestjs/platform-fastify';
+import { readCommandLine, refuseCommandLine } from '../cli/command-line';
+import { FLOOR_PLATFORMS, FLOOR_SERVER_COMMAND } from './bench.commands';
 
 /**
  * A framework floor for the step benchmark: Nest 11 with JSON body parsing and a POST /step that answers a
  * constant step-sized response without touching a database, on the platform named by the first argument
- * (`fastify`, the server's; `express`, the one before).
+ * (`fastify`, the server's; `express`, the one before). Arguments: bench.commands.ts.
  */
 const CONSTANT = JSON.stringify({
   episode_id: '00000000-0000-4000-8000-000000000000',
@@ -30,7 +32,8 @@ class ConstantController {
 class FloorModule {}
 
 async function main(): Promise<void> {
-  const platform = process.argv[2] ?? 'fastify';
+  const [platform] = readCommandLine(FLOOR_SERVER_COMMAND).positionals;
+  if (!FLOOR_PLATFORMS.some((known) => known === platform)) refuseCommandLine(FLOOR_SERVER_COMMAND, `[platform] must be fastify or express, got '${platform}'`);
   const adapter = platform === 'express' ? new ExpressAdapter() : new FastifyAdapter();
   const app: INestApplication = await NestFactory.create(FloorModule, adapter, { logger: false });
   await app.listen(Number(process.env.PORT ?? 0), '127.0.0.1');

@@ -6,7 +6,9 @@ import type { EpisodeState } from '../../src/engine/state';
 import type { Task } from '../../src/engine/task.schema';
 import { DEFAULT_TASKS_DIR } from '../../src/config/app-config';
 import { loadTaskFiles } from '../../src/tasks/task-files';
+import { readCommandLine } from '../cli/command-line';
 import { loadFixtureSets } from '../validity/validity-suite';
+import { REPLY_GRADING_COMMAND } from './bench.commands';
 
 /*
  * `npm run bench:grading`: what grading replies as claims costs, on this machine, through the engine's own step
@@ -75,6 +77,7 @@ function measure(task: Task, replies: string[]) {
 }
 
 function main(): void {
+  readCommandLine(REPLY_GRADING_COMMAND);
   const tasks = new Map(loadTaskFiles(DEFAULT_TASKS_DIR).map((loaded) => [loaded.task.id, loaded.task]));
   const texts = new Map<string, string[]>();
   for (const { fixtures } of loadFixtureSets()) {

@@ -3,7 +3,9 @@ import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { migrateDatabase } from '../../src/database/migrate';
+import { readCommandLine } from '../cli/command-line';
 import { generateAuditDataset } from './audit-dataset';
+import { SERVER_FIGURES_COMMAND } from './bench.commands';
 import { spawnServer, stopServer, waitHealthy } from './server-process';
 
 /*
@@ -60,6 +62,7 @@ async function memoryAfterTraffic(databaseUrl: string, port: number): Promise<nu
 }
 
 async function main(): Promise<void> {
+  readCommandLine(SERVER_FIGURES_COMMAND);
   const dir = resolve('data', 'bench');
   mkdirSync(dir, { recursive: true });
   const port = 18000 + Math.floor(Math.random() * 1000);

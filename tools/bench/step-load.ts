@@ -1,5 +1,7 @@
 import { Agent, request } from 'undici';
 import WebSocket from 'ws';
+import { readCommandLine, refuseCommandLine } from '../cli/command-line';
+import { STEP_LOAD_COMMAND, STEP_LOAD_MODES } from './bench.commands';
 
 /*
  * Load generator for the step benchmark, run as a child process so it does not share the server's event loop:
@@ -8,12 +10,16 @@ import WebSocket from 'ws';
  * mode each client is one OpenEnv WebSocket session. `pipeline` posts the same step body for an episode that does
  * not exist: the server's whole request pipeline (logging, body checks, auth, validation, one lookup, the error
  * body) without the step's work; its expected answer is 404.
- * Prints one JSON line: requests, errors, requests per second, latency percentiles in ms.
+ * Prints one JSON line: requests, errors, requests per second, latency percentiles in ms. Arguments: bench.commands.ts.
  */
 async function main(): Promise<void> {
-  const [base, clientsArg, secondsArg, mode] = process.argv.slice(2);
+  const [base, clientsArg, secondsArg, mode] = readCommandLine(STEP_LOAD_COMMAND).positionals;
   const clients = Number(clientsArg);
-  const deadline = Date.now() + Number(secondsArg) * 1000;
+  const duration = Number(secondsArg);
+  if (!Number.isInteger(clients) || clients < 1) refuseCommandLine(STEP_LOAD_COMMAND, `<clients> must be a whole number of at least 1, got '${clientsArg}'`);
+  if (!(duration > 0)) refuseCommandLine(STEP_LOAD_COMMAND, `<seconds> must be a number above 0, got '${secondsArg}'`);
+  if (!STEP_LOAD_MODES.some((known) => known === mode)) refuseCommandLine(STEP_LOAD_COMMAND, `<mode> must be step, constant, pipeline or ws, got '${mode}'`);
+  const deadline = Date.now() + duration * 1000;
   const dispatcher = new Agent({ connections: clients, pipelining: 1, keepAliveTimeout: 30_000 });
   const latencies: number[] = [];
   let errors = 0;

@@ -5,6 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { migrateDatabase } from '../../src/database/migrate';
+import { readCommandLine } from '../cli/command-line';
+import { STEP_THROUGHPUT_COMMAND } from './bench.commands';
 import { ROOT, spawnServer, toolScript, waitHealthy } from './server-process';
 
 /*
@@ -89,6 +91,7 @@ function storageFloor(file: string, seconds: number): { rps: number } {
 }
 
 async function main(): Promise<void> {
+  readCommandLine(STEP_THROUGHPUT_COMMAND);
   const dir = mkdtempSync(join(tmpdir(), 'supportdesk-bench-'));
   const databaseUrl = `file:${join(dir, 'bench.db')}`;
   migrateDatabase(databaseUrl);

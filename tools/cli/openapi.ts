@@ -6,13 +6,12 @@ import { loadConfig } from '../../src/config/app-config';
 import { createApp } from '../../src/app/create-app';
 import { migrateDatabase } from '../../src/database/migrate';
 import { ApiDocumentService } from '../../src/openapi/api-document.service';
+import { readCommandLine } from './command-line';
+import { OPENAPI_COMMAND } from './openapi.command';
 
-/**
- * `npm run openapi`: writes openapi.json from the compiled app (so the Swagger plugin's metadata is in it),
- * without listening, with the default configuration and sorted keys, so the committed file changes only when
- * the API does. CI regenerates it and fails on any difference.
- */
+/** `npm run openapi`: see openapi.command.ts, or `npm run openapi -- --help`. */
 async function main(): Promise<void> {
+  const [output] = readCommandLine(OPENAPI_COMMAND).positionals;
   const scratch = mkdtempSync(join(tmpdir(), 'supportdesk-openapi-'));
   const databaseUrl = `file:${join(scratch, 'openapi.db')}`;
   migrateDatabase(databaseUrl);
@@ -20,7 +19,7 @@ async function main(): Promise<void> {
   const app = await createApp(loadConfig({ DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent' }));
   try {
     const document = sortKeys(app.get(ApiDocumentService).get());
-    const target = resolve(process.argv[2] ?? 'openapi.json');
+    const target = resolve(output);
     writeFileSync(target, `${JSON.stringify(document, null, 2)}\n`);
     console.log(`wrote ${target}`);
   } finally {

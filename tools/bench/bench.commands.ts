@@ -1,0 +1,113 @@
+import { declareCommand } from '../cli/command-declaration';
+
+/*
+ * What each benchmark entry point accepts. None takes flags: their knobs are environment variables, listed in
+ * their help. Kept together because they are one family of scripts, and apart from the scripts so that reading
+ * them runs no benchmark.
+ */
+
+const STEP_BENCH_ENVIRONMENT = {
+  BENCH_SECONDS: 'Seconds of load per point (default: 8).',
+  BENCH_RUNS: 'Runs per point; the median is reported (default: 3).',
+  SQLITE_SYNCHRONOUS: "The server's and the storage floor's SQLite synchronous mode (default: FULL).",
+};
+
+export const BENCH_COMMAND = declareCommand({
+  name: 'bench',
+  invocation: 'npm run bench --',
+  summary:
+    'Builds the server and the tools if they changed, then runs both server benchmarks one after the other: ' +
+    'bench:steps, then bench:server (see their --help). Figures go to data/bench/steps.json and data/bench/server.json.',
+  flags: {},
+  environment: STEP_BENCH_ENVIRONMENT,
+  examples: ['npm run bench', 'BENCH_SECONDS=4 BENCH_RUNS=1 npm run bench'],
+});
+
+export const STEP_THROUGHPUT_COMMAND = declareCommand({
+  name: 'bench:steps',
+  invocation: 'npm run bench:steps --',
+  summary:
+    'Step throughput and latency over HTTP and over OpenEnv WebSocket sessions with full persistence, for 1, 8 and 32 ' +
+    'clients, against floors measured in the same run: Nest 11 answering a constant response on Fastify and on express, ' +
+    'the same per-step writes straight through better-sqlite3, and the request pipeline alone. Starts the built server ' +
+    '(dist/main.js). Prints a table and writes data/bench/steps.json.',
+  flags: {},
+  environment: STEP_BENCH_ENVIRONMENT,
+  examples: ['npm run bench:steps', 'SQLITE_SYNCHRONOUS=NORMAL npm run bench:steps'],
+});
+
+export const SERVER_FIGURES_COMMAND = declareCommand({
+  name: 'bench:server',
+  invocation: 'npm run bench:server --',
+  summary:
+    'Server-level figures, each from the built server (dist/main.js) started as its own process: cold start to ' +
+    'healthy, reset latency, POST /baseline run time, and resident memory after serving traffic on databases of ' +
+    '10,000 and 100,000 stored episodes (generated once into data/bench/). Writes data/bench/server.json.',
+  flags: {},
+  examples: ['npm run bench:server'],
+});
+
+export const AUDIT_QUERIES_COMMAND = declareCommand({
+  name: 'bench:audit',
+  invocation: 'npm run bench:audit --',
+  summary:
+    'Times the audit queries (GET /episodes filters and deep pages, GET /stats) over HTTP on the real app, on a ' +
+    'generated database of episodes with 10 action rows each (made once into data/bench/audit-<episodes>.db; delete ' +
+    'it to regenerate): median and p95 of 30 runs after 5 warm-ups, then the SQLite query plans.',
+  flags: {},
+  environment: { BENCH_EPISODES: 'Episodes in the generated database (default: 100000).' },
+  examples: ['npm run bench:audit', 'BENCH_EPISODES=10000 npm run bench:audit'],
+});
+
+export const REPLY_GRADING_COMMAND = declareCommand({
+  name: 'bench:grading',
+  invocation: 'npm run bench:grading --',
+  summary:
+    "What grading replies as claims costs, through the engine's own step: a send_reply step with a 500-character reply, " +
+    'another step before any reply and after two, and the same if every earlier reply were read again at each grade. ' +
+    'Prints median and p99 per task.',
+  flags: {},
+  environment: { BENCH_ROUNDS: 'Rounds over every reply, after two warm-up rounds (default: 20).' },
+  examples: ['npm run bench:grading', 'BENCH_ROUNDS=50 npm run bench:grading'],
+});
+
+export const STEP_LOAD_MODES = ['step', 'constant', 'pipeline', 'ws'] as const;
+
+/** Started by bench:steps as a child process, never through npm. */
+export const STEP_LOAD_COMMAND = declareCommand({
+  name: 'step-load',
+  invocation: 'node build/tools/bench/step-load.js',
+  summary:
+    "The step benchmark's load generator, a process of its own so it does not share the server's event loop. Each " +
+    'client steps its own episode and waits for each answer; prints one JSON line: requests, errors, requests per ' +
+    'second, p50 and p99 latency in ms.',
+  flags: {},
+  positionals: [
+    { name: 'baseUrl', description: 'The server, e.g. http://127.0.0.1:7860.', required: true },
+    { name: 'clients', description: 'Concurrent clients.', required: true },
+    { name: 'seconds', description: 'How long to load.', required: true },
+    {
+      name: 'mode',
+      description:
+        'step (reset and step episodes), constant (the floor server), pipeline (steps for an episode that does not exist: ' +
+        'the request pipeline alone, answered 404) or ws (one OpenEnv WebSocket session per client).',
+      required: true,
+    },
+  ],
+  examples: ['node build/tools/bench/step-load.js http://127.0.0.1:7860 8 8 step'],
+});
+
+export const FLOOR_PLATFORMS = ['fastify', 'express'] as const;
+
+/** Started by bench:steps as a child process, never through npm. */
+export const FLOOR_SERVER_COMMAND = declareCommand({
+  name: 'floor-server',
+  invocation: 'node build/tools/bench/floor-server.js',
+  summary:
+    "The step benchmark's framework floor: Nest 11 with JSON body parsing and a POST /step that answers a constant " +
+    'step-sized response without a database. Prints "listening <port>" once it listens on 127.0.0.1.',
+  flags: {},
+  positionals: [{ name: 'platform', description: "fastify, the server's platform, or express, the one before.", default: 'fastify' }],
+  environment: { PORT: 'The port to listen on (default: 0, any free port).' },
+  examples: ['PORT=0 node build/tools/bench/floor-server.js express'],
+});
