@@ -1130,6 +1130,10 @@ export interface components {
             tasks: components["schemas"]["TaskStatsDto"][];
             threshold: number;
         };
+        StepBudgetRangeDto: {
+            max: number;
+            min: number;
+        };
         StepInfoDto: {
             /** @description Why the action could not apply, or null. */
             last_action_error: string | null;
@@ -1203,8 +1207,13 @@ export interface components {
             id: string;
             /** @description What the agent is told at reset, in the canonical instance (a generated instance's own is in its first observation). */
             instruction: string;
-            /** @description Step budget of the canonical instance. */
+            /** @description Step budget of the canonical instance (`variant: "canonical"`). */
             max_steps: number;
+            /**
+             * @description The smallest and largest step budget of any instance this task can start: the canonical one and every instance
+             *     its family draws (the default variant). An episode's own budget is in its observation (`remaining_steps` at reset).
+             */
+            max_steps_range: components["schemas"]["StepBudgetRangeDto"];
             title: string;
             /** @description Content hash of the current task file: the canonical instance (`variant: "canonical"`). */
             version: string;
@@ -1357,7 +1366,7 @@ export interface operations {
                     "application/json": components["schemas"]["AdminEventListDto"];
                 };
             };
-            /** @description No key where one is required, a wrong or revoked key, a malformed Authorization header, or a key in the URL (?api_key=) */
+            /** @description No key where one is required, a wrong or revoked key, a malformed Authorization header, or a key in the URL (?api_key=); answered with `WWW-Authenticate: Bearer realm="supportdesk"` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -1472,7 +1481,7 @@ export interface operations {
                     "application/json": components["schemas"]["TenantListDto"];
                 };
             };
-            /** @description No key where one is required, a wrong or revoked key, a malformed Authorization header, or a key in the URL (?api_key=) */
+            /** @description No key where one is required, a wrong or revoked key, a malformed Authorization header, or a key in the URL (?api_key=); answered with `WWW-Authenticate: Bearer realm="supportdesk"` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -1585,7 +1594,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description No key where one is required, a wrong or revoked key, a malformed Authorization header, or a key in the URL (?api_key=) */
+            /** @description No key where one is required, a wrong or revoked key, a malformed Authorization header, or a key in the URL (?api_key=); answered with `WWW-Authenticate: Bearer realm="supportdesk"` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -1756,7 +1765,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiKeyListDto"];
                 };
             };
-            /** @description No key where one is required, a wrong or revoked key, a malformed Authorization header, or a key in the URL (?api_key=) */
+            /** @description No key where one is required, a wrong or revoked key, a malformed Authorization header, or a key in the URL (?api_key=); answered with `WWW-Authenticate: Bearer realm="supportdesk"` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -1889,7 +1898,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description No key where one is required, a wrong or revoked key, a malformed Authorization header, or a key in the URL (?api_key=) */
+            /** @description No key where one is required, a wrong or revoked key, a malformed Authorization header, or a key in the URL (?api_key=); answered with `WWW-Authenticate: Bearer realm="supportdesk"` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2079,7 +2088,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description No key where one is required, a wrong or revoked key, a malformed Authorization header, or a key in the URL (?api_key=) */
+            /** @description No key where one is required, a wrong or revoked key, a malformed Authorization header, or a key in the URL (?api_key=); answered with `WWW-Authenticate: Bearer realm="supportdesk"` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2246,7 +2255,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description No key where one is required, a wrong or revoked key, a malformed Authorization header, or a key in the URL (?api_key=) */
+            /** @description No key where one is required, a wrong or revoked key, a malformed Authorization header, or a key in the URL (?api_key=); answered with `WWW-Authenticate: Bearer realm="supportdesk"` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2417,7 +2426,7 @@ export interface operations {
                     "application/json": components["schemas"]["EpisodePageDto"];
                 };
             };
-            /** @description No key where one is required, a wrong or revoked key, a malformed Authorization header, or a key in the URL (?api_key=) */
+            /** @description No key where one is required, a wrong or revoked key, a malformed Authorization header, or a key in the URL (?api_key=); answered with `WWW-Authenticate: Bearer realm="supportdesk"` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2569,7 +2578,7 @@ export interface operations {
                     "application/x-ndjson": components["schemas"]["ExportedEpisodeDto"];
                 };
             };
-            /** @description No key where one is required, a wrong or revoked key, a malformed Authorization header, or a key in the URL (?api_key=) */
+            /** @description No key where one is required, a wrong or revoked key, a malformed Authorization header, or a key in the URL (?api_key=); answered with `WWW-Authenticate: Bearer realm="supportdesk"` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2707,7 +2716,7 @@ export interface operations {
                     "application/json": components["schemas"]["EpisodeDetailDto"];
                 };
             };
-            /** @description No key where one is required, a wrong or revoked key, a malformed Authorization header, or a key in the URL (?api_key=) */
+            /** @description No key where one is required, a wrong or revoked key, a malformed Authorization header, or a key in the URL (?api_key=); answered with `WWW-Authenticate: Bearer realm="supportdesk"` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2863,7 +2872,7 @@ export interface operations {
                     "application/json": components["schemas"]["EpisodeActionsDto"];
                 };
             };
-            /** @description No key where one is required, a wrong or revoked key, a malformed Authorization header, or a key in the URL (?api_key=) */
+            /** @description No key where one is required, a wrong or revoked key, a malformed Authorization header, or a key in the URL (?api_key=); answered with `WWW-Authenticate: Bearer realm="supportdesk"` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3019,7 +3028,7 @@ export interface operations {
                     "application/json": components["schemas"]["RescoreReportDto"];
                 };
             };
-            /** @description No key where one is required, a wrong or revoked key, a malformed Authorization header, or a key in the URL (?api_key=) */
+            /** @description No key where one is required, a wrong or revoked key, a malformed Authorization header, or a key in the URL (?api_key=); answered with `WWW-Authenticate: Bearer realm="supportdesk"` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3175,7 +3184,7 @@ export interface operations {
                     "application/json": components["schemas"]["VerifyReportDto"];
                 };
             };
-            /** @description No key where one is required, a wrong or revoked key, a malformed Authorization header, or a key in the URL (?api_key=) */
+            /** @description No key where one is required, a wrong or revoked key, a malformed Authorization header, or a key in the URL (?api_key=); answered with `WWW-Authenticate: Bearer realm="supportdesk"` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3348,7 +3357,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description No key where one is required, a wrong or revoked key, a malformed Authorization header, or a key in the URL (?api_key=) */
+            /** @description No key where one is required, a wrong or revoked key, a malformed Authorization header, or a key in the URL (?api_key=); answered with `WWW-Authenticate: Bearer realm="supportdesk"` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3594,7 +3603,7 @@ export interface operations {
                     "application/json": components["schemas"]["JsonRpcResponse"];
                 };
             };
-            /** @description No key where one is required, a wrong or revoked key, a malformed Authorization header, or a key in the URL (?api_key=) */
+            /** @description No key where one is required, a wrong or revoked key, a malformed Authorization header, or a key in the URL (?api_key=); answered with `WWW-Authenticate: Bearer realm="supportdesk"` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3745,7 +3754,7 @@ export interface operations {
                     "application/json": components["schemas"]["JsonRpcResponse"];
                 };
             };
-            /** @description No key where one is required, a wrong or revoked key, a malformed Authorization header, or a key in the URL (?api_key=) */
+            /** @description No key where one is required, a wrong or revoked key, a malformed Authorization header, or a key in the URL (?api_key=); answered with `WWW-Authenticate: Bearer realm="supportdesk"` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3883,7 +3892,7 @@ export interface operations {
                     "application/json": components["schemas"]["JsonRpcResponse"] | components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description No key where one is required, a wrong or revoked key, a malformed Authorization header, or a key in the URL (?api_key=) */
+            /** @description No key where one is required, a wrong or revoked key, a malformed Authorization header, or a key in the URL (?api_key=); answered with `WWW-Authenticate: Bearer realm="supportdesk"` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4096,7 +4105,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description No key where one is required, a wrong or revoked key, a malformed Authorization header, or a key in the URL (?api_key=) */
+            /** @description No key where one is required, a wrong or revoked key, a malformed Authorization header, or a key in the URL (?api_key=); answered with `WWW-Authenticate: Bearer realm="supportdesk"` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4320,7 +4329,7 @@ export interface operations {
                     "application/json": components["schemas"]["EpisodeStateDto"];
                 };
             };
-            /** @description No key where one is required, a wrong or revoked key, a malformed Authorization header, or a key in the URL (?api_key=) */
+            /** @description No key where one is required, a wrong or revoked key, a malformed Authorization header, or a key in the URL (?api_key=); answered with `WWW-Authenticate: Bearer realm="supportdesk"` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4431,7 +4440,7 @@ export interface operations {
                     "application/json": components["schemas"]["EpisodeStateDto"];
                 };
             };
-            /** @description No key where one is required, a wrong or revoked key, a malformed Authorization header, or a key in the URL (?api_key=) */
+            /** @description No key where one is required, a wrong or revoked key, a malformed Authorization header, or a key in the URL (?api_key=); answered with `WWW-Authenticate: Bearer realm="supportdesk"` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4561,7 +4570,7 @@ export interface operations {
                     "application/json": components["schemas"]["StatsDto"];
                 };
             };
-            /** @description No key where one is required, a wrong or revoked key, a malformed Authorization header, or a key in the URL (?api_key=) */
+            /** @description No key where one is required, a wrong or revoked key, a malformed Authorization header, or a key in the URL (?api_key=); answered with `WWW-Authenticate: Bearer realm="supportdesk"` */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4716,7 +4725,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description No key where one is required, a wrong or revoked key, a malformed Authorization header, or a key in the URL (?api_key=) */
+            /** @description No key where one is required, a wrong or revoked key, a malformed Authorization header, or a key in the URL (?api_key=); answered with `WWW-Authenticate: Bearer realm="supportdesk"` */
             401: {
                 headers: {
                     [name: string]: unknown;

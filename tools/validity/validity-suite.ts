@@ -121,7 +121,7 @@ export function measureTask(set: string, task: Task, fixture: ValidityFixture): 
   };
 }
 
-/** The table `npm run validity` prints and the README shows. */
+/** The table `npm run validity` prints and docs/validity.md shows. */
 export function validityTable(results: TaskValidity[]): string {
   const pct = (n: number, of: number) => (of === 0 ? '-' : `${((100 * n) / of).toFixed(1)}%`);
   const lines = [

@@ -16,7 +16,7 @@ export class ResetInfoDto {
   task_id!: string;
   /** Content hash of the task version this episode runs. */
   task_version!: string;
-  /** The grader that scores this episode, fixed for its whole life (see the README's Reward section). */
+  /** The grader that scores this episode, fixed for its whole life (docs/grading.md, Grader versions). */
   grader_version!: number;
   @ApiProperty({ enum: FEEDBACK_MODES, enumName: 'FeedbackMode', description: 'What the agent is told while the episode runs (POST /reset\'s `feedback`).' })
   feedback!: FeedbackMode;
@@ -150,7 +150,7 @@ export class GradeResponseDto {
   penalties!: PenaltyDto[] | null;
 }
 
-/** Something taken off the score (grader version 2; see the README's Reward section). */
+/** Something taken off the score (grader version 2; docs/grading.md, Penalties). */
 export class PenaltyDto {
   /** What was done: a forbidden statement's id (asks_for_password), or collateral:<ticket>:<act>. */
   id!: string;
