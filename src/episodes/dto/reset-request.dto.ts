@@ -56,7 +56,7 @@ export class ResetRequestDto {
     enumName: 'TaskVariant',
     description:
       '"generated" (default): an instance the task family draws from the seed, different for every seed. ' +
-      '"canonical": the task file\'s fixed instance (the README's curl walk-through), in no split.',
+      '"canonical": the task file\'s fixed instance (the README curl walk-through), in no split.',
   })
   @IsIn(VARIANTS, { message: `variant must be one of: ${VARIANTS.join(', ')}` })
   @IsOptional()
