@@ -24,6 +24,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/chain/seal-legacy": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Seal the episodes chained before the keyed chain (run once, right after upgrading from release 0.1)
+         * @description Seals every episode still on the unkeyed sha256-v1 chain under the current chain key (its metadata and its rows so far; its later rows are keyed), and records the sealing in the admin log per tenant. The server never seals by itself: an unsealed sha256-v1 episode fails verify. Run it right after the upgrade, before anyone else could have written the database.
+         *
+         *     Needs the admin key.
+         */
+        post: operations["sealLegacyEpisodes"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/events": {
         parameters: {
             query?: never;
@@ -533,7 +555,7 @@ export interface components {
         };
         AdminEventDto: {
             /** @enum {string} */
-            action: "tenant.created" | "key.issued" | "key.revoked";
+            action: "tenant.created" | "key.issued" | "key.revoked" | "chain.legacy_sealed";
             at: string;
             /** @description What the action set (name, slug, scope, key prefix); never a secret. */
             detail: {
@@ -881,6 +903,12 @@ export interface components {
          * @enum {string}
          */
         KeyScope: "agent" | "reader";
+        LegacySealingDto: {
+            /** @description Id of the chain key the seals were made with (never the key itself). */
+            chain_key_id: string;
+            /** @description How many episodes chained before the keyed chain (sha256-v1) were sealed now; 0 when none was left unsealed. */
+            sealed: number;
+        };
         MetadataDto: {
             description: string;
             documentation_url: string;
@@ -981,7 +1009,7 @@ export interface components {
             agent: string | null;
             /** @description What the agent is told while the episode runs (POST /reset's `feedback`). */
             feedback: components["schemas"]["FeedbackMode"];
-            /** @description The grader that scores this episode, fixed for its whole life (see the README's Reward section). */
+            /** @description The grader that scores this episode, fixed for its whole life (docs/grading.md, Grader versions). */
             grader_version: number;
             max_steps: number;
             run_label: string | null;
@@ -1033,7 +1061,7 @@ export interface components {
              * @example billing_duplicate_charge
              */
             task_id?: string | null;
-            /** @description "generated" (default): an instance the task family draws from the seed, different for every seed. "canonical": the task file's fixed instance (the README walkthrough), in no split. */
+            /** @description "generated" (default): an instance the task family draws from the seed, different for every seed. "canonical": the task file's fixed instance (the README curl walk-through), in no split. */
             variant?: (string & components["schemas"]["TaskVariant"]) | null;
         };
         ResetResponseDto: {
@@ -1219,7 +1247,7 @@ export interface components {
             version: string;
         };
         /**
-         * @description "generated" (default): an instance the task family draws from the seed, different for every seed. "canonical": the task file's fixed instance (the README walkthrough), in no split.
+         * @description "generated" (default): an instance the task family draws from the seed, different for every seed. "canonical": the task file's fixed instance (the README curl walk-through), in no split.
          * @enum {string}
          */
         TaskVariant: "generated" | "canonical";
@@ -1338,6 +1366,97 @@ export interface operations {
                      *       "message": "this tenant's rate limit of 60000 requests a minute (RATE_LIMIT_PER_MINUTE) is used up; retry in 12 s",
                      *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
                      *       "statusCode": 429
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    sealLegacyEpisodes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegacySealingDto"];
+                };
+            };
+            /** @description No key where one is required, a wrong or revoked key, a malformed Authorization header, or a key in the URL (?api_key=); answered with `WWW-Authenticate: Bearer realm="supportdesk"` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "UNAUTHENTICATED",
+                     *       "error": "Unauthorized",
+                     *       "message": "the API key is not valid",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 401
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description The key may not use this route (a reader key on a run, an agent key on an audit, a tenant key on /admin, the admin key on an episode), or the Host header or a browser Origin is not allowed (ALLOWED_HOSTS, ALLOWED_ORIGINS) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "FORBIDDEN",
+                     *       "error": "Forbidden",
+                     *       "message": "the Host header \"attacker.example\" is not one this server answers to (ALLOWED_HOSTS)",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 403
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Over the tenant’s rate limit (RATE_LIMIT_PER_MINUTE), or too many failed authentications from this address; `Retry-After` says when to come back */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "RATE_LIMITED",
+                     *       "error": "Too Many Requests",
+                     *       "message": "this tenant's rate limit of 60000 requests a minute (RATE_LIMIT_PER_MINUTE) is used up; retry in 12 s",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 429
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description The database is busy, or the server is shutting down; nothing was changed, retry after `Retry-After` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "UNAVAILABLE",
+                     *       "error": "Service Unavailable",
+                     *       "message": "the database is busy; retry shortly",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 503
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];

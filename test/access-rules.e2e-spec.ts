@@ -71,6 +71,7 @@ it('the access rules are the intended ones (a new route must be added here, and 
     'GET /stats': 'audit',
     'GET /tasks': 'public',
     'GET /tools': 'public',
+    'POST /admin/chain/seal-legacy': 'admin',
     'POST /admin/tenants': 'admin',
     'POST /admin/tenants/:slug/keys': 'admin',
     'POST /baseline': 'agent',

@@ -140,8 +140,8 @@ describe('a keyed hash chain', () => {
    * with a perfect 6-step one whose rewards follow from its actions, chain it with plain SHA-256 (optionally
    * claiming the unkeyed scheme), and make the episode row agree.
    */
-  function forgePerfectLog(id: string, claimUnkeyed: boolean): void {
-    const db = new BetterSqlite3(ctx.databaseUrl.slice('file:'.length));
+  function forgePerfectLog(id: string, claimUnkeyed: boolean, databaseUrl = ctx.databaseUrl): void {
+    const db = new BetterSqlite3(databaseUrl.slice('file:'.length));
     db.exec('DROP TRIGGER IF EXISTS action_log_no_update; DROP TRIGGER IF EXISTS action_log_no_delete;');
     db.prepare('DELETE FROM action_log WHERE episode_id = ?').run(id);
     const rewards = [50, 100, 150, 200, 200, 300];
@@ -174,6 +174,62 @@ describe('a keyed hash chain', () => {
     const report = await verify(id);
     expect(report).toMatchObject({ chain_ok: false, chain_scheme: 'sha256-v1', first_bad_index: 0 });
     expect(report.problem).toMatch(/never sealed/);
+  });
+
+  it('a downgrade no longer gets signed by a restart: every episode re-chained without the key, the seals deleted, the server restarted', async () => {
+    // Before, start-up sealed every unsealed sha256-v1 episode whenever no episode was keyed: a condition the file controls.
+    const url = freshDatabaseUrl();
+    const first = await startTestApp(url, { ADMIN_API_KEY: ADMIN_KEY, CHAIN_KEY });
+    const id = (await request(first.http).post('/reset').send({ variant: 'canonical', task_id: 'billing_duplicate_charge', seed: 3 }).expect(200)).body.episode_id;
+    await request(first.http).post('/step').send({ episode_id: id, action: { type: 'resolve_ticket', resolution: 'information_provided' } }).expect(200);
+    await first.app.close();
+    forgePerfectLog(id, true, url);
+    const db = new BetterSqlite3(url.slice('file:'.length));
+    db.prepare('UPDATE episodes SET chain_key_id = NULL').run();
+    db.prepare('DELETE FROM legacy_chain_seals').run();
+    db.close();
+    const restarted = await startTestApp(url, { ADMIN_API_KEY: ADMIN_KEY, CHAIN_KEY });
+    try {
+      const report = (await request(restarted.http).get(`/episodes/${id}/verify`).set(asAdmin).expect(200)).body;
+      expect(report).toMatchObject({ chain_ok: false, stored_score: 1, chain_scheme: 'sha256-v1', first_bad_index: 0 });
+      expect(report.problem).toMatch(/never sealed/);
+      const events = (await request(restarted.http).get('/admin/events').set(asAdmin).expect(200)).body.events;
+      expect(events.filter((e: { action: string }) => e.action === 'chain.legacy_sealed')).toEqual([]);
+    } finally {
+      await restarted.app.close();
+    }
+  });
+
+  it('the columns /stats and filters read are covered: tag rows, component scores, step count and status', async () => {
+    const forge = (id: string, sql: string) => {
+      const db = new BetterSqlite3(ctx.databaseUrl.slice('file:'.length));
+      db.prepare(sql).run(id);
+      db.close();
+    };
+    const tagged = (await request(ctx.http).post('/reset').set(bearer(key)).send({ variant: 'canonical', tags: ['eval'] }).expect(200)).body.episode_id;
+    await request(ctx.http).post('/step').set(bearer(key)).send({ episode_id: tagged, action: billing[0] }).expect(200);
+    expect(await verify(tagged)).toMatchObject({ chain_ok: true, replay_ok: true });
+
+    // A failed episode slipped out of the "eval" set (its tag row deleted), or another one slipped in.
+    const dropped = await failedEpisode();
+    forge(dropped, "INSERT INTO episode_tags (episode_id, tenant_id, tag) SELECT id, tenant_id, 'eval' FROM episodes WHERE id = ?");
+    expect(await verify(dropped)).toMatchObject({ chain_ok: false, first_bad_index: 0, problem: expect.stringMatching(/tag rows/) });
+    const removed = (await request(ctx.http).post('/reset').set(bearer(key)).send({ variant: 'canonical', tags: ['eval'] }).expect(200)).body.episode_id;
+    forge(removed, 'DELETE FROM episode_tags WHERE episode_id = ?');
+    expect(await verify(removed)).toMatchObject({ chain_ok: false, problem: expect.stringMatching(/tag rows/) });
+
+    // Component columns (what /stats averages) raised, the step count changed, the status flipped.
+    for (const change of ['reply_milli = 200, resolution_milli = 300', 'step_count = 1', "status = 'resolved'"]) {
+      const id = (await request(ctx.http).post('/reset').set(bearer(key)).send({ variant: 'canonical' }).expect(200)).body.episode_id;
+      await request(ctx.http).post('/step').set(bearer(key)).send({ episode_id: id, action: billing[0] }).expect(200);
+      await request(ctx.http).post('/step').set(bearer(key)).send({ episode_id: id, action: billing[1] }).expect(200);
+      forge(id, `UPDATE episodes SET ${change} WHERE id = ?`);
+      expect([change, await verify(id)]).toEqual([change, expect.objectContaining({ chain_ok: true, replay_ok: false, problem: expect.stringMatching(/stored/) })]);
+    }
+    // An active episode the idle sweep expired is not a forgery.
+    const idle = (await request(ctx.http).post('/reset').set(bearer(key)).send({ variant: 'canonical' }).expect(200)).body.episode_id;
+    forge(idle, "UPDATE episodes SET status = 'expired' WHERE id = ?");
+    expect(await verify(idle)).toMatchObject({ chain_ok: true, replay_ok: true });
   });
 
   it("changing an episode's metadata (agent, tags, seed) is caught", async () => {

@@ -48,6 +48,16 @@ const startAt = (url: string, time: Date) => startTestApp(url, { ADMIN_API_KEY: 
 beforeAll(async () => {
   // An hour after the previous release stopped: the upgrade is what happens, not a day's idleness.
   ctx = await startAt(releaseDatabase(), new Date(FIXTURE_WRITTEN_AT.getTime() + HOUR_MS));
+  // Right after the upgrade the admin seals the episodes of the unkeyed chain; the server never does by itself.
+  const unsealed = (await request(ctx.http).get(`/episodes/${release.episodes.alpha_done}/verify`).set(admin).expect(200)).body;
+  expect(unsealed).toMatchObject({ chain_ok: false, problem: expect.stringMatching(/never sealed/) });
+  const sealing = (await request(ctx.http).post('/admin/chain/seal-legacy').set(admin).expect(200)).body;
+  expect(sealing).toEqual({ sealed: Object.keys(release.episodes).length, chain_key_id: expect.stringMatching(/^hk_/) });
+  expect((await request(ctx.http).post('/admin/chain/seal-legacy').set(admin).expect(200)).body.sealed).toBe(0);
+  const events = (await request(ctx.http).get('/admin/events').set(admin).expect(200)).body.events;
+  expect(events.filter((e: { action: string }) => e.action === 'chain.legacy_sealed').map((e: { tenant: string; detail: { episodes: string } }) => [e.tenant, e.detail.episodes]).sort()).toEqual(
+    expect.arrayContaining([['alpha', expect.any(String)], ['beta', expect.any(String)], ['public', expect.any(String)]]),
+  );
 });
 afterAll(() => ctx.app.close());
 

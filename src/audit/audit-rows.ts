@@ -3,8 +3,8 @@ import type { ActionLog, Episode, LegacyChainSeal } from '../generated/prisma/cl
 /** An episode without its state snapshot: what listings and summaries need. */
 export type EpisodeSummaryRow = Omit<Episode, 'stateJson'>;
 
-/** An episode row with its legacy seal, if it has one: what verify needs. */
-export type EpisodeWithSeal = Episode & { legacySeal: LegacyChainSeal | null };
+/** An episode row with its legacy seal, if it has one, and its tag rows (what filters read): what verify needs. */
+export type EpisodeWithSeal = Episode & { legacySeal: LegacyChainSeal | null; tags: { tag: string }[] };
 
 /** One action-log row as audits read it. */
 export type ActionRow = Omit<ActionLog, 'id' | 'tenantId'>;

@@ -33,7 +33,7 @@ export class AuditRepository {
   /** The episodes with this id in the scope (ids are unique per tenant: across tenants there may be several). */
   findEpisodes(scope: AuditScope, episodeId: string, take: number): Promise<EpisodeWithSeal[]> {
     return this.database.serialized((db) =>
-      db.episode.findMany({ where: { AND: [scopeWhere(scope), { id: episodeId }] }, include: { legacySeal: true }, take }),
+      db.episode.findMany({ where: { AND: [scopeWhere(scope), { id: episodeId }] }, include: { legacySeal: true, tags: { select: { tag: true } } }, take }),
     );
   }
 

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { canonicalJson } from '../common/canonical-json';
 import type { Action } from '../engine/actions';
 import { reset, step } from '../engine/engine';
+import { grade } from '../engine/grader';
 import { graderVersionOf, type GraderVersion } from '../engine/grader-version';
 import type { EpisodeState } from '../engine/state';
 import type { Task } from '../engine/task.schema';
@@ -9,7 +10,7 @@ import type { Episode } from '../generated/prisma/client';
 import { TaskCatalog } from '../tasks/task-catalog.service';
 import type { ActionRow, EpisodeWithSeal } from './audit-rows';
 import type { VerifyReportDto } from './dto/audit-responses.dto';
-import { ChainKeys, toPoints, verifyChain, type ChainFinding, type StoredChain } from '../episodes';
+import { ChainKeys, componentColumns, toPoints, verifyChain, type ChainFinding, type ComponentColumns, type StoredChain } from '../episodes';
 
 /**
  * Two independent checks of an episode's record: the hash chain (was any row or any of the episode's metadata
@@ -25,9 +26,10 @@ export class EpisodeVerifier {
   ) {}
 
   async verify(episode: EpisodeWithSeal, rows: ActionRow[]): Promise<VerifyReportDto> {
-    const chain = verifyChain(storedChainOf(episode), rows.map((row) => ({ ...row, episodeId: episode.id, action: JSON.parse(row.actionJson) as Action })), (id) =>
-      this.keys.byId(id),
-    );
+    const chain =
+      verifyChain(storedChainOf(episode), rows.map((row) => ({ ...row, episodeId: episode.id, action: JSON.parse(row.actionJson) as Action })), (id) =>
+        this.keys.byId(id),
+      ) ?? tagRowsFinding(episode);
     const task = await this.catalog.fetchInstance(episode.taskId, episode.taskVersion, episode.seed);
     const replay = this.replay(task, episode, rows);
     const first = [chain, replay.finding].filter((f): f is ChainFinding => f !== null).sort((a, b) => a.index - b.index)[0];
@@ -68,8 +70,38 @@ export class EpisodeVerifier {
     if (state.score_milli !== episode.scoreMilli || canonicalJson(state) !== canonicalJson(JSON.parse(episode.stateJson))) {
       finding ??= { index: rows.length, problem: 'the stored state differs from the replayed one' };
     }
+    finding ??= summaryFinding(task, state, episode, rows.length);
     return { finding, scoreMilli: state.score_milli };
   }
+}
+
+/**
+ * The columns audits and /stats read besides the snapshot: the step count, the component scores they add up and
+ * the status must be what the replay gives (an active episode may have been expired by the idle sweep since).
+ */
+function summaryFinding(task: Task, state: EpisodeState, episode: Episode, rowCount: number): ChainFinding | null {
+  const stored: Record<string, number> = { ...pickComponents(episode), stepCount: episode.stepCount };
+  const replayed: Record<string, number> = { ...componentColumns(grade(task, state)), stepCount: state.step_count };
+  const differing = Object.keys(replayed).filter((column) => stored[column] !== replayed[column]);
+  if (differing.length > 0) return { index: rowCount, problem: `the stored ${differing.join(', ')} differ from the replayed ones` };
+  const expiredWhileActive = episode.status === 'expired' && state.status === 'active';
+  if (episode.status !== state.status && !expiredWhileActive) {
+    return { index: rowCount, problem: `the stored status "${episode.status}" differs from the replayed "${state.status}"` };
+  }
+  return null;
+}
+
+function pickComponents(episode: Episode): ComponentColumns {
+  const { openedMilli, policyMilli, priorityMilli, routingMilli, replyMilli, resolutionMilli } = episode;
+  return { openedMilli, policyMilli, priorityMilli, routingMilli, replyMilli, resolutionMilli };
+}
+
+/** Filters read the tag rows, the chain commits to the tags in the episode's metadata: they must be the same set. */
+function tagRowsFinding(episode: EpisodeWithSeal): ChainFinding | null {
+  const rows = episode.tags.map((t) => t.tag).sort();
+  const chained = [...new Set(JSON.parse(episode.tagsJson) as string[])].sort();
+  if (canonicalJson(rows) === canonicalJson(chained)) return null;
+  return { index: 0, problem: "the episode's tag rows (what filters and /stats?tag= read) differ from its chained tags" };
 }
 
 function storedChainOf(episode: EpisodeWithSeal): StoredChain {

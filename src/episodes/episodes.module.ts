@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TasksModule } from '../tasks/tasks.module';
+import { AdminChainController } from './admin-chain.controller';
 import { ChainKeys } from './chain-keys';
 import { EpisodeExpiryService } from './episode-expiry.service';
 import { LegacyChainSeals } from './legacy-chain-seals';
@@ -11,7 +12,7 @@ import { SqliteEpisodeRepository } from './sqlite-episode.repository';
 
 @Module({
   imports: [TasksModule],
-  controllers: [EpisodesController, GraderController],
+  controllers: [EpisodesController, GraderController, AdminChainController],
   providers: [
     EpisodesService,
     EpisodeExpiryService,

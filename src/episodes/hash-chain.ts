@@ -8,7 +8,7 @@ import { canonicalJson } from '../common/canonical-json';
  * task and version, seed, agent, run label, tags, the key that started it, creation time), each action-log row to
  * the previous link. Someone who can write the database file but not read the key can neither rewrite rows nor
  * metadata without verify noticing. Episodes chained before then ("sha256-v1", unkeyed) were sealed under the key
- * at the first start of that release (see LegacyChainSeals); their later rows are keyed.
+ * by the admin right after the upgrade (see LegacyChainSeals); their later rows are keyed.
  */
 
 /** How an episode's chain is computed. */

@@ -8,7 +8,7 @@ export { FEEDBACK_MODES, type ActionLogRecord, type EpisodeRowStatus, type Feedb
 export { CHAIN_SCHEMES, chainLink, type ChainKey, type ChainedRow, type EpisodeMetadata } from './hash-chain';
 export { ChainKeys } from './chain-keys';
 export { verifyChain, type ChainFinding, type LoggedRow, type StoredChain } from './chain-verification';
-export { COMPONENT_COLUMN_NAMES } from './score-columns';
+export { COMPONENT_COLUMN_NAMES, componentColumns, type ComponentColumns } from './score-columns';
 export { instanceOf, presentActionLog, presentComponents, presentPenalties, toPoints } from './episode.presenter';
 export { ResetRequestDto, MAX_SEED, TAG_PATTERN, VARIANTS, type Variant } from './dto/reset-request.dto';
 export { StepRequestDto } from './dto/step-request.dto';

@@ -1,17 +1,28 @@
-import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { Database } from '../database/database.service';
 import { ChainKeys } from './chain-keys';
 import { CHAIN_SCHEMES, legacySeal } from './hash-chain';
 
+/** What one sealing did: how many episodes of each tenant were sealed, and with which key. */
+export interface LegacySealing {
+  keyId: string;
+  sealed: number;
+  byTenant: Record<string, number>;
+}
+
 /**
- * Episodes chained before the keyed chain (sha256-v1, unkeyed) are sealed once, at the first start of the keyed
- * release: an HMAC under the chain key over each one's metadata and its chain as it stands, and its later rows
- * are keyed. From then on, rewriting their past rows or metadata is as detectable as for new episodes.
- * Sealing happens only while no episode has a keyed chain yet: once the keyed chain is in use, an episode that
- * claims the unkeyed scheme without a seal is a downgrade, and verify reports it.
+ * Episodes chained before the keyed chain (sha256-v1, unkeyed, from release 0.1) are sealed once: an HMAC under
+ * the chain key over each one's metadata and its chain as it stands, after which its later rows are keyed, so
+ * rewriting their past is as detectable as for new episodes.
+ *
+ * Sealing happens only when the admin asks for it (POST /admin/chain/seal-legacy), right after the upgrade, and
+ * each sealing is recorded in the admin log. It never happens by itself: a rule such as "seal while no episode is
+ * keyed yet" is a condition the database controls, so someone who can write the file (but has no key) could
+ * re-chain episodes without the key, delete the seals and wait for a restart to have the server sign the forgery.
+ * An unsealed legacy episode is reported by verify as not chained by this server.
  */
 @Injectable()
-export class LegacyChainSeals implements OnModuleInit {
+export class LegacyChainSeals {
   private readonly logger = new Logger(LegacyChainSeals.name);
 
   constructor(
@@ -19,21 +30,16 @@ export class LegacyChainSeals implements OnModuleInit {
     private readonly keys: ChainKeys,
   ) {}
 
-  async onModuleInit(): Promise<void> {
-    const sealed = await this.sealUnsealed();
-    if (sealed > 0) this.logger.log(`sealed ${sealed} episode(s) chained before the keyed chain, with key ${this.keys.current.id}`);
-  }
-
-  /** Seals every unsealed legacy episode, unless the keyed chain is already in use; returns how many. */
-  sealUnsealed(): Promise<number> {
+  /** Seals every unsealed legacy episode with the current key, and records it in the admin log per tenant. */
+  async sealUnsealed(): Promise<LegacySealing> {
     const key = this.keys.current;
-    return this.database.serialized((db) =>
+    const byTenant = await this.database.serialized((db) =>
       db.$transaction(async (tx) => {
-        if ((await tx.episode.count({ where: { chainScheme: CHAIN_SCHEMES.keyed } })) > 0) return 0;
         const episodes = await tx.episode.findMany({
           where: { chainScheme: CHAIN_SCHEMES.legacy, legacySeal: null },
           select: { id: true, tenantId: true, apiKeyId: true, taskId: true, taskVersion: true, seed: true, agent: true, runLabel: true, tagsJson: true, chainHead: true, createdAt: true, _count: { select: { actions: true } } },
         });
+        const counts: Record<string, number> = {};
         for (const episode of episodes) {
           const metadata = { ...episode, episodeId: episode.id, tags: JSON.parse(episode.tagsJson) as string[] };
           const sealedSteps = episode._count.actions;
@@ -49,9 +55,16 @@ export class LegacyChainSeals implements OnModuleInit {
           });
           // The rows it gets from now on are keyed with this key (raw: Prisma would also move updated_at).
           await tx.$executeRawUnsafe('UPDATE episodes SET chain_key_id = ? WHERE id = ? AND tenant_id = ?', key.id, episode.id, episode.tenantId);
+          counts[episode.tenantId] = (counts[episode.tenantId] ?? 0) + 1;
         }
-        return episodes.length;
+        for (const [tenantId, sealed] of Object.entries(counts)) {
+          await tx.adminEvent.create({ data: { action: 'chain.legacy_sealed', tenantId, keyId: null, detail: JSON.stringify({ episodes: String(sealed), chain_key_id: key.id }) } });
+        }
+        return counts;
       }),
     );
+    const sealed = Object.values(byTenant).reduce((sum, n) => sum + n, 0);
+    if (sealed > 0) this.logger.log(`sealed ${sealed} episode(s) chained before the keyed chain, with key ${key.id}`);
+    return { keyId: key.id, sealed, byTenant };
   }
 }

@@ -7,7 +7,7 @@ export type ApiKeyRecord = Omit<ApiKey, 'hash'>;
 
 /** What an admin action did, as recorded in the admin audit log. */
 export interface AdminEventInput {
-  action: 'tenant.created' | 'key.issued' | 'key.revoked';
+  action: 'tenant.created' | 'key.issued' | 'key.revoked' | 'chain.legacy_sealed';
   tenantId: string;
   keyId?: string;
   detail: Record<string, string>;
