@@ -299,6 +299,7 @@ describe('service routes', () => {
     expect(Object.keys(res.body.paths).sort()).toEqual(
       [
         '/action_schema',
+        '/admin/chain/seal-legacy',
         '/admin/events',
         '/admin/tenants',
         '/admin/tenants/{slug}/keys',

@@ -322,6 +322,26 @@ describe('key scopes and the admin log', () => {
     }
   });
 
+  it("another agent key of the tenant cannot replay a step's response by its request_id, nor learn from a 409 that it was used", async () => {
+    const ctx = await listening();
+    try {
+      await tenantWithKey(ctx.http, 'replay');
+      const owner = await issueKey(ctx.http, 'replay', 'agent');
+      const other = await issueKey(ctx.http, 'replay', 'agent');
+      const id = (await request(ctx.http).post('/reset').set(bearer(owner.key)).send({ variant: 'canonical' }).expect(200)).body.episode_id;
+      await request(ctx.http).post('/step').set(bearer(owner.key)).send({ episode_id: id, request_id: 'r-1', action: billing[0] }).expect(200);
+      // The owner's retry gets the recorded answer; another agent key gets the answer of an episode it cannot see.
+      await request(ctx.http).post('/step').set(bearer(owner.key)).send({ episode_id: id, request_id: 'r-1', action: billing[0] }).expect(200);
+      const same = await request(ctx.http).post('/step').set(bearer(other.key)).send({ episode_id: id, request_id: 'r-1', action: billing[0] }).expect(404);
+      const different = await request(ctx.http).post('/step').set(bearer(other.key)).send({ episode_id: id, request_id: 'r-1', action: billing[1] }).expect(404);
+      const unused = await request(ctx.http).post('/step').set(bearer(other.key)).send({ episode_id: id, request_id: 'r-2', action: billing[1] }).expect(404);
+      expect([same.body.message, different.body.message]).toEqual([unused.body.message, unused.body.message]);
+      expect(JSON.stringify(same.body)).not.toContain('observation');
+    } finally {
+      await ctx.app.close();
+    }
+  });
+
   it('records tenants created and keys issued and revoked, for the admin only, without secrets', async () => {
     const ctx = await listening();
     try {

@@ -100,13 +100,15 @@ export abstract class EpisodeRepository {
    * resolves only once that is committed. `decide` must be synchronous and pure (it may run again if the episode
    * it was given turns out stale) and may throw to abort. Throws NotFoundError when the tenant has no such
    * episode. With a request key already used on this episode, nothing is applied and the earlier response is
-   * returned.
+   * returned. `authorize` sees the episode first, before any request key is looked up, and throws to refuse the
+   * caller (so a caller who may not step this episode learns nothing of the requests made on it).
    */
   abstract applyStep<R>(
     tenantId: string,
     episodeId: string,
     request: StepRequestKey | null,
     decide: (episode: EpisodeRecord) => StepWrite<R>,
+    authorize?: (episode: EpisodeRecord) => void,
   ): Promise<StepOutcome<R>>;
 
   /** A system job, not a tenant's request: marks every tenant's active episodes idle since `cutoff` expired. */

@@ -105,8 +105,10 @@ export class EpisodesService {
   }
 
   private applyStep(caller: EpisodeCaller, episodeId: string, action: Action, request: { requestId: string } | null) {
-    return this.episodes.applyStep(caller.tenantId, episodeId, request, (current) => {
+    const mayStep = (current: EpisodeRecord) => {
       if (!visibleTo(caller, current)) throw new NotFoundError(`no episode "${episodeId}"`);
+    };
+    return this.episodes.applyStep(caller.tenantId, episodeId, request, (current) => {
       if (current.status !== 'active') {
         throw new ConflictError(`episode "${episodeId}" is ${current.status.replace(/_/g, ' ')}; start a new one with POST /reset`);
       }
@@ -118,7 +120,7 @@ export class EpisodesService {
         entry: result.state.history[result.state.history.length - 1],
         response: presentStep(task, episodeId, result.state, result.reward_milli, current.feedback),
       };
-    });
+    }, mayStep);
   }
 
   /** Reply and query limits are configuration, so they are checked here rather than in the static DTO. */

@@ -138,11 +138,13 @@ export class SqliteEpisodeRepository extends EpisodeRepository {
     episodeId: string,
     request: StepRequestKey | null,
     decide: (episode: EpisodeRecord) => StepWrite<R>,
+    authorize?: (episode: EpisodeRecord) => void,
   ): Promise<StepOutcome<R>> {
     return this.database.batched((sql) => {
       const cached = this.cache.get(tenantId, episodeId);
       const episode = cached ?? readEpisode(sql, tenantId, episodeId);
       if (!episode) throw new NotFoundError(`no episode "${episodeId}"`);
+      authorize?.(episode);
       if (request) {
         const prior = selectStepRequest(sql, tenantId, episodeId, request.requestId);
         if (prior) return { kind: 'duplicate', ...prior };

@@ -61,10 +61,12 @@ export class InMemoryEpisodeRepository extends EpisodeRepository {
     episodeId: string,
     request: StepRequestKey | null,
     decide: (episode: EpisodeRecord) => StepWrite<R>,
+    authorize?: (episode: EpisodeRecord) => void,
   ): Promise<StepOutcome<R>> {
     const key = keyOf(tenantId, episodeId);
     const episode = this.episodes.get(key);
     if (!episode) throw new NotFoundError(`no episode "${episodeId}"`);
+    authorize?.(copy(episode));
     if (request) {
       const prior = this.requests.get(`${key}\u0000${request.requestId}`);
       if (prior) return { kind: 'duplicate', ...prior };
