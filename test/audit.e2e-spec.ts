@@ -214,6 +214,7 @@ describe('GET /episodes/{id}/verify', () => {
       episode_id: id,
       chain_ok: true,
       replay_ok: true,
+      ledger_ok: true,
       grader_version: 2,
       chain_scheme: 'hmac-sha256-v2',
       chain_key_id: expect.stringMatching(/^hk_[0-9a-f]{12}$/),

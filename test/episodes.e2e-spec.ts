@@ -299,8 +299,8 @@ describe('service routes', () => {
     expect(Object.keys(res.body.paths).sort()).toEqual(
       [
         '/action_schema',
-        '/admin/chain/seal-legacy',
         '/admin/events',
+        '/admin/ledger/enroll',
         '/admin/tenants',
         '/admin/tenants/{slug}/keys',
         '/admin/tenants/{slug}/keys/{key_id}',
@@ -313,6 +313,7 @@ describe('service routes', () => {
         '/episodes/{episode_id}/verify',
         '/grader',
         '/health',
+        '/ledger/verify',
         '/mcp',
         '/metadata',
         '/reset',

@@ -226,10 +226,10 @@ describe('a keyed hash chain', () => {
       forge(id, `UPDATE episodes SET ${change} WHERE id = ?`);
       expect([change, await verify(id)]).toEqual([change, expect.objectContaining({ chain_ok: true, replay_ok: false, problem: expect.stringMatching(/stored/) })]);
     }
-    // An active episode the idle sweep expired is not a forgery.
+    // An active episode marked expired: the replay allows it (the idle sweep could have), the ledger knows it did not.
     const idle = (await request(ctx.http).post('/reset').set(bearer(key)).send({ variant: 'canonical' }).expect(200)).body.episode_id;
     forge(idle, "UPDATE episodes SET status = 'expired' WHERE id = ?");
-    expect(await verify(idle)).toMatchObject({ chain_ok: true, replay_ok: true });
+    expect(await verify(idle)).toMatchObject({ chain_ok: true, replay_ok: true, ledger_ok: false });
   });
 
   it("changing an episode's metadata (agent, tags, seed) is caught", async () => {
@@ -238,7 +238,8 @@ describe('a keyed hash chain', () => {
       const db = new BetterSqlite3(ctx.databaseUrl.slice('file:'.length));
       db.prepare(`UPDATE episodes SET ${change} WHERE id = ?`).run(id);
       db.close();
-      expect([change, await verify(id)]).toEqual([change, expect.objectContaining({ chain_ok: false, first_bad_index: 1 })]);
+      // The chain breaks at its first link; the ledger recorded the metadata at creation, so it is caught there (0) too.
+      expect([change, await verify(id)]).toEqual([change, expect.objectContaining({ chain_ok: false, ledger_ok: false, first_bad_index: 0 })]);
     }
   });
 
@@ -375,7 +376,8 @@ describe('safe defaults', () => {
       const rebound = await request(ctx.http).post('/reset').set('Host', 'attacker.example').send({ variant: 'canonical' }).expect(403);
       expect(rebound.body).toMatchObject({ code: 'FORBIDDEN', message: expect.stringMatching(/ALLOWED_HOSTS/) });
       await request(ctx.http).post('/reset').set('Origin', 'https://attacker.example').send({ variant: 'canonical' }).expect(403);
-      await request(ctx.http).post('/reset').set('Origin', `http://localhost:${ctx.port}`).send({ variant: 'canonical' }).expect(200);
+      // The server's own origin (as the browser addressed it) is allowed; another name for it is another origin.
+      await request(ctx.http).post('/reset').set('Host', `localhost:${ctx.port}`).set('Origin', `http://localhost:${ctx.port}`).send({ variant: 'canonical' }).expect(200);
       await request(ctx.http).post('/mcp').set('Origin', 'https://attacker.example').send({ jsonrpc: '2.0', id: 1, method: 'initialize' }).expect(403);
       await expect(openWsClient(ctx.ws, { Origin: 'https://attacker.example' })).rejects.toThrow(/403/);
       await expect(openWsClient(ctx.ws, { Host: 'attacker.example' })).rejects.toThrow(/403/);

@@ -51,9 +51,10 @@ beforeAll(async () => {
   // Right after the upgrade the admin seals the episodes of the unkeyed chain; the server never does by itself.
   const unsealed = (await request(ctx.http).get(`/episodes/${release.episodes.alpha_done}/verify`).set(admin).expect(200)).body;
   expect(unsealed).toMatchObject({ chain_ok: false, problem: expect.stringMatching(/never sealed/) });
-  const sealing = (await request(ctx.http).post('/admin/chain/seal-legacy').set(admin).expect(200)).body;
-  expect(sealing).toEqual({ sealed: Object.keys(release.episodes).length, chain_key_id: expect.stringMatching(/^hk_/) });
-  expect((await request(ctx.http).post('/admin/chain/seal-legacy').set(admin).expect(200)).body.sealed).toBe(0);
+  const count = Object.keys(release.episodes).length;
+  const enrolment = (await request(ctx.http).post('/admin/ledger/enroll').set(admin).expect(200)).body;
+  expect(enrolment).toEqual({ sealed: count, enrolled: count, chain_key_id: expect.stringMatching(/^hk_/) });
+  expect((await request(ctx.http).post('/admin/ledger/enroll').set(admin).expect(200)).body).toMatchObject({ sealed: 0, enrolled: 0 });
   const events = (await request(ctx.http).get('/admin/events').set(admin).expect(200)).body.events;
   expect(events.filter((e: { action: string }) => e.action === 'chain.legacy_sealed').map((e: { tenant: string; detail: { episodes: string } }) => [e.tenant, e.detail.episodes]).sort()).toEqual(
     expect.arrayContaining([['alpha', expect.any(String)], ['beta', expect.any(String)], ['public', expect.any(String)]]),
@@ -101,7 +102,7 @@ it('keeps every row of every table', () => {
   // The append-only triggers survived the migration.
   expect(() => db.prepare('SELECT 1').get()).not.toThrow();
   const triggers = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'trigger' ORDER BY name").all() as { name: string }[]).map((t) => t.name);
-  expect(triggers).toEqual(['action_log_no_delete', 'action_log_no_update']);
+  expect(triggers).toEqual(['action_log_no_delete', 'action_log_no_update', 'ledger_entries_no_delete', 'ledger_entries_no_update']);
   db.close();
 });
 
@@ -121,7 +122,7 @@ it.each(Object.entries(release.episodes))('%s reads and verifies under its seale
   const detail = (await request(ctx.http).get(`/episodes/${id}`).set(admin).expect(200)).body;
   expect(detail).toMatchObject({ episode_id: id, grader_version: 1 });
   const report = (await request(ctx.http).get(`/episodes/${id}/verify`).set(admin).expect(200)).body;
-  expect(report).toMatchObject({ chain_ok: true, replay_ok: true, chain_scheme: 'sha256-v1', chain_key_id: expect.stringMatching(/^hk_/), grader_version: 1 });
+  expect(report).toMatchObject({ chain_ok: true, replay_ok: true, ledger_ok: true, chain_scheme: 'sha256-v1', chain_key_id: expect.stringMatching(/^hk_/), grader_version: 1 });
   expect(report.stored_score).toBe(detail.score);
 });
 
@@ -153,7 +154,7 @@ it.each([
   expect(last).toMatchObject({ done: true, info: { score: 1 } });
   // Started under grader version 1, finished under it: an episode never changes grader midway.
   const report = (await request(ctx.http).get(`/episodes/${id}/verify`).set(admin).expect(200)).body;
-  expect(report).toMatchObject({ chain_ok: true, replay_ok: true, chain_scheme: 'sha256-v1', replayed_score: 1, grader_version: 1 });
+  expect(report).toMatchObject({ chain_ok: true, replay_ok: true, ledger_ok: true, chain_scheme: 'sha256-v1', replayed_score: 1, grader_version: 1 });
 });
 
 it('an idempotent step recorded by the previous release still answers its retry', async () => {

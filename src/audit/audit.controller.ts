@@ -6,6 +6,9 @@ import { CurrentPrincipal } from '../access/current-principal.decorator';
 import type { Principal } from '../access/principal';
 import { ApiErrors, queryValidation } from '../common/api-errors.decorator';
 import { AuditService } from './audit.service';
+import { LedgerQueryDto } from './dto/ledger-query.dto';
+import { LedgerReportListDto } from './dto/ledger-report.dto';
+import { LedgerAuditService } from './ledger-audit.service';
 import {
   EpisodeActionsDto,
   EpisodeDetailDto,
@@ -25,7 +28,22 @@ const TENANT_422 = queryValidation('tenant', 'tenant must be a tenant slug');
 @ApiExtraModels(ExportedEpisodeDto)
 @Controller()
 export class AuditController {
-  constructor(private readonly audit: AuditService) {}
+  constructor(
+    private readonly audit: AuditService,
+    private readonly ledger: LedgerAuditService,
+  ) {}
+
+  @Access.Audit()
+  @Get('ledger/verify')
+  @ApiOperation({
+    operationId: 'verifyLedger',
+    summary: "Check a tenant's whole ledger: every entry in sequence under its MAC, no episode deleted or missing, its newest checkpoint still reached",
+  })
+  @ApiOkResponse({ type: LedgerReportListDto })
+  @ApiErrors({ status: 404, description: 'No tenant with the slug given in `tenant` (admin key)', example: 'no tenant "robotics-lab"' }, TENANT_422)
+  async verifyLedger(@CurrentPrincipal() principal: Principal, @Query() query: LedgerQueryDto): Promise<LedgerReportListDto> {
+    return { tenants: await this.ledger.verify(principal, query.tenant) };
+  }
 
   @Access.Audit()
   @Get('episodes')

@@ -6,10 +6,11 @@ import { AuditController } from './audit.controller';
 import { AuditRepository } from './audit.repository';
 import { AuditService } from './audit.service';
 import { EpisodeVerifier } from './episode-verifier';
+import { LedgerAuditService } from './ledger-audit.service';
 
 @Module({
   imports: [TasksModule, TenantsModule, EpisodesModule],
   controllers: [AuditController],
-  providers: [AuditRepository, AuditService, EpisodeVerifier],
+  providers: [AuditRepository, AuditService, EpisodeVerifier, LedgerAuditService],
 })
 export class AuditModule {}

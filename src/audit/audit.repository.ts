@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import type { Prisma } from '../generated/prisma/client';
-import { COMPONENT_COLUMN_NAMES } from '../episodes';
+import type { LedgerEntry as PrismaLedgerEntry, Prisma } from '../generated/prisma/client';
+import { COMPONENT_COLUMN_NAMES, type LedgerEntry, type LedgerEntryInContext } from '../episodes';
 import { Database } from '../database/database.service';
 import { sqliteTimestamp } from '../database/sqlite-timestamp';
 import type { AuditScope, EpisodeCursor, EpisodeFilters } from './audit-scope';
@@ -35,6 +35,28 @@ export class AuditRepository {
     return this.database.serialized((db) =>
       db.episode.findMany({ where: { AND: [scopeWhere(scope), { id: episodeId }] }, include: { legacySeal: true, tags: { select: { tag: true } } }, take }),
     );
+  }
+
+  /** An episode's entries in its tenant ledger, in order, each with the MAC of the tenant's entry before it. */
+  ledgerOfEpisode(tenantId: string, episodeId: string): Promise<LedgerEntryInContext[]> {
+    return this.database.serialized(async (db) => {
+      const entries = await db.ledgerEntry.findMany({ where: { tenantId, episodeId }, orderBy: { seq: 'asc' } });
+      const previous = await db.ledgerEntry.findMany({ where: { tenantId, seq: { in: entries.map((e) => e.seq - 1) } }, select: { seq: true, mac: true } });
+      const macBefore = new Map(previous.map((p) => [p.seq + 1, p.mac]));
+      return entries.map((e) => ({ ...asLedgerEntry(e), previousMac: macBefore.get(e.seq) ?? null }));
+    });
+  }
+
+  /** A page of a tenant's ledger, in order, after entry `afterSeq`. */
+  ledgerPage(tenantId: string, afterSeq: number, take: number): Promise<LedgerEntry[]> {
+    return this.database.serialized(async (db) =>
+      (await db.ledgerEntry.findMany({ where: { tenantId, seq: { gt: afterSeq } }, orderBy: { seq: 'asc' }, take })).map(asLedgerEntry),
+    );
+  }
+
+  /** The ids of every episode a tenant has. */
+  episodeIdsOf(tenantId: string): Promise<string[]> {
+    return this.database.serialized(async (db) => (await db.episode.findMany({ where: { tenantId }, select: { id: true } })).map((e) => e.id));
   }
 
   /** Action rows of several episodes at once (for the export), in step order. */
@@ -140,4 +162,8 @@ function sqlWhere(scope: AuditScope, f: EpisodeFilters): { clause: string; param
   if (f.minScoreMilli !== undefined) add('e.score_milli >= ?', f.minScoreMilli);
   if (f.maxScoreMilli !== undefined) add('e.score_milli <= ?', f.maxScoreMilli);
   return { clause: parts.join(' AND '), params };
+}
+
+function asLedgerEntry(row: PrismaLedgerEntry): LedgerEntry {
+  return { ...row, kind: row.kind as LedgerEntry['kind'] };
 }

@@ -69,7 +69,7 @@ export class AuditService {
   async verify(principal: Principal, episodeId: string, tenantSlug?: string): Promise<VerifyReportDto> {
     const episode = await this.require(principal, episodeId, tenantSlug);
     const rows = await this.audit.actionsOf(scopeOfEpisode(episode), [episode.id]);
-    return this.verifier.verify(episode, rows);
+    return this.verifier.verify(episode, rows, await this.audit.ledgerOfEpisode(episode.tenantId, episode.id));
   }
 
   /** The episode's actions scored again by today's grader on the task's current version; nothing is stored. */

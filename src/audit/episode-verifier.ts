@@ -10,7 +10,7 @@ import type { Episode } from '../generated/prisma/client';
 import { TaskCatalog } from '../tasks/task-catalog.service';
 import type { ActionRow, EpisodeWithSeal } from './audit-rows';
 import type { VerifyReportDto } from './dto/audit-responses.dto';
-import { ChainKeys, componentColumns, toPoints, verifyChain, type ChainFinding, type ComponentColumns, type StoredChain } from '../episodes';
+import { ChainKeys, componentColumns, episodeLedgerFinding, toPoints, verifyChain, type ChainFinding, type ComponentColumns, type LedgerEntryInContext, type StoredChain } from '../episodes';
 
 /**
  * Two independent checks of an episode's record: the hash chain (was any row or any of the episode's metadata
@@ -25,18 +25,25 @@ export class EpisodeVerifier {
     private readonly keys: ChainKeys,
   ) {}
 
-  async verify(episode: EpisodeWithSeal, rows: ActionRow[]): Promise<VerifyReportDto> {
+  async verify(episode: EpisodeWithSeal, rows: ActionRow[], ledger: LedgerEntryInContext[]): Promise<VerifyReportDto> {
     const chain =
       verifyChain(storedChainOf(episode), rows.map((row) => ({ ...row, episodeId: episode.id, action: JSON.parse(row.actionJson) as Action })), (id) =>
         this.keys.byId(id),
       ) ?? tagRowsFinding(episode);
     const task = await this.catalog.fetchInstance(episode.taskId, episode.taskVersion, episode.seed);
     const replay = this.replay(task, episode, rows);
-    const first = [chain, replay.finding].filter((f): f is ChainFinding => f !== null).sort((a, b) => a.index - b.index)[0];
+    const stored = storedChainOf(episode);
+    const inLedger = episodeLedgerFinding(
+      { ...stored, chainScheme: episode.chainScheme, chainKeyId: episode.chainKeyId, feedback: episode.feedback, status: episode.status, rowHashes: rows.map((r) => r.hash) },
+      ledger,
+      (id) => this.keys.byId(id),
+    );
+    const first = [chain, replay.finding, inLedger].filter((f): f is ChainFinding => f !== null).sort((a, b) => a.index - b.index)[0];
     return {
       episode_id: episode.id,
       chain_ok: chain === null,
       replay_ok: replay.finding === null,
+      ledger_ok: inLedger === null,
       chain_scheme: episode.chainScheme,
       chain_key_id: episode.legacySeal?.keyId ?? episode.chainKeyId,
       grader_version: episode.graderVersion,

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { join, resolve } from 'node:path';
 import { PROJECT_ROOT } from '../common/project-root';
 import { z } from 'zod';
@@ -47,8 +48,14 @@ const envSchema = z.object({
   HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
   MAX_SESSIONS_PER_TENANT: z.coerce.number().int().min(1).max(100_000).default(32),
   SESSION_IDLE_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(86_400_000).default(300_000),
+  LEDGER_CHECKPOINT_FILE: z.string().min(1).optional(),
+  LEDGER_CHECKPOINT_INTERVAL_MS: z.coerce.number().int().min(1_000).max(86_400_000).default(60_000),
   MAX_CONNECTIONS: z.coerce.number().int().min(1).max(1_000_000).default(1000),
   MAX_CONNECTIONS_PER_CLIENT: z.coerce.number().int().min(1).max(1_000_000).default(256),
+  TRUSTED_PROXIES: z.string().optional(),
+  WS_MAX_MESSAGES_PER_SECOND: z.coerce.number().int().min(0).max(1_000_000).default(2000),
+  WS_MAX_PENDING_MESSAGES: z.coerce.number().int().min(1).max(100_000).default(64),
+  WS_MAX_BUFFERED_BYTES: z.coerce.number().int().min(16 * 1024).max(1024 * 1024 * 1024).default(1024 * 1024),
 });
 
 /** The server's settings, validated once at boot; everything else reads this object, never process.env. */
@@ -97,9 +104,27 @@ export interface AppConfig {
   maxSessionsPerTenant: number;
   /** A WebSocket or MCP session with no message for this long is closed (its episode stays resumable). */
   sessionIdleTimeoutMs: number;
+  /**
+   * Where signed checkpoints of every tenant ledger's head are appended (default: beside the database, `<db>.ledger-checkpoints`);
+   * keep it on another volume, or ship the log, which carries each checkpoint too.
+   */
+  ledgerCheckpointFile: string;
+  /** How often a checkpoint is written when a ledger moved (and always at shutdown). */
+  ledgerCheckpointIntervalMs: number;
   /** Open connections the server holds at once, and per client address; past either, 503 and closed. */
   maxConnections: number;
   maxConnectionsPerClient: number;
+  /**
+   * Addresses and CIDR ranges of reverse proxies whose X-Forwarded-For/-Proto/-Host are believed (none by default):
+   * the client address used for limits and logs, and the scheme and host a browser Origin is compared with.
+   */
+  trustedProxies: string[];
+  /** /ws messages a connection may send a second (1 s of burst); faster ones wait unread. 0: no cap. */
+  wsMaxMessagesPerSecond: number;
+  /** /ws messages read but not yet answered, per connection; at this many, reading pauses. */
+  wsMaxPendingMessages: number;
+  /** Bytes of /ws answers a connection may leave unread; past it, no more are produced until the client reads. */
+  wsMaxBufferedBytes: number;
 }
 
 /** Never echoed in error messages; each may also be given as a file (`<NAME>_FILE`). */
@@ -129,6 +154,8 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
       }),
     );
   }
+  const proxies = parseTrustedProxies(present.TRUSTED_PROXIES);
+  problems.push(...proxies.problems);
   let databaseUrl = '';
   try {
     databaseUrl = resolveDatabaseUrl(present.DATABASE_URL);
@@ -167,9 +194,34 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
     headersTimeoutMs: e.HEADERS_TIMEOUT_MS,
     maxSessionsPerTenant: e.MAX_SESSIONS_PER_TENANT,
     sessionIdleTimeoutMs: e.SESSION_IDLE_TIMEOUT_MS,
+    ledgerCheckpointFile: resolve(e.LEDGER_CHECKPOINT_FILE ?? `${databaseUrl.slice('file:'.length)}.ledger-checkpoints`),
+    ledgerCheckpointIntervalMs: e.LEDGER_CHECKPOINT_INTERVAL_MS,
     maxConnections: e.MAX_CONNECTIONS,
     maxConnectionsPerClient: e.MAX_CONNECTIONS_PER_CLIENT,
+    trustedProxies: proxies.entries,
+    wsMaxMessagesPerSecond: e.WS_MAX_MESSAGES_PER_SECOND,
+    wsMaxPendingMessages: e.WS_MAX_PENDING_MESSAGES,
+    wsMaxBufferedBytes: e.WS_MAX_BUFFERED_BYTES,
   };
+}
+
+/** TRUSTED_PROXIES: comma-separated IP addresses and CIDR ranges (`10.0.0.5`, `172.30.0.0/24`, `::1`, `fd00::/8`). */
+function parseTrustedProxies(value: string | undefined): { entries: string[]; problems: string[] } {
+  const entries = (value ?? '').split(',').map((item) => item.trim()).filter(Boolean);
+  const bad = entries.filter((entry) => !isAddressOrCidr(entry));
+  return {
+    entries,
+    problems: bad.length === 0 ? [] : [`TRUSTED_PROXIES=${JSON.stringify(value)}: not an IP address or CIDR range: ${bad.join(', ')}`],
+  };
+}
+
+function isAddressOrCidr(entry: string): boolean {
+  const [address, bits, ...rest] = entry.split('/');
+  const family = isIP(address);
+  if (family === 0 || rest.length > 0) return false;
+  if (bits === undefined) return true;
+  const prefix = Number(bits);
+  return /^\d{1,3}$/.test(bits) && prefix <= (family === 4 ? 32 : 128);
 }
 
 /**

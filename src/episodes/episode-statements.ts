@@ -44,6 +44,8 @@ WHERE id = ? AND tenant_id = ? AND version = ?`,
 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   selectStepRequest: `SELECT action_hash AS actionHash, response_json AS responseJson
   FROM step_requests WHERE episode_id = ? AND request_id = ? AND tenant_id = ?`,
+  expireIdleEpisodes: `UPDATE episodes SET status = 'expired', version = version + 1
+WHERE status = 'active' AND updated_at < ? RETURNING id, tenant_id AS tenantId`,
   insertStepRequest: `INSERT INTO step_requests (episode_id, tenant_id, request_id, step_index, action_hash, response_json, created_at)
 VALUES (?, ?, ?, ?, ?, ?, ?)`,
 } as const;
@@ -192,4 +194,9 @@ export function insertStepRequest(
   sql
     .statement(EPISODE_STATEMENTS.insertStepRequest)
     .run(row.episodeId, row.tenantId, row.requestId, row.stepIndex, row.actionHash, row.responseJson, sqliteTimestamp(row.createdAt));
+}
+
+/** Marks every tenant's active episodes not stepped since `cutoff` expired; returns which. */
+export function expireIdleEpisodes(sql: SqlConnection, cutoff: Date): { id: string; tenantId: string }[] {
+  return sql.statement(EPISODE_STATEMENTS.expireIdleEpisodes).all(sqliteTimestamp(cutoff)) as { id: string; tenantId: string }[];
 }

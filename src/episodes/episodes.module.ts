@@ -1,9 +1,11 @@
 import { Module } from '@nestjs/common';
 import { TasksModule } from '../tasks/tasks.module';
-import { AdminChainController } from './admin-chain.controller';
+import { AdminLedgerController } from './admin-ledger.controller';
 import { ChainKeys } from './chain-keys';
 import { EpisodeExpiryService } from './episode-expiry.service';
 import { LegacyChainSeals } from './legacy-chain-seals';
+import { LedgerCheckpoints } from './ledger/ledger-checkpoints';
+import { LedgerEnrollment } from './ledger/ledger-enrollment';
 import { EpisodeRepository } from './episode.repository';
 import { EpisodesController } from './episodes.controller';
 import { EpisodesService } from './episodes.service';
@@ -12,14 +14,16 @@ import { SqliteEpisodeRepository } from './sqlite-episode.repository';
 
 @Module({
   imports: [TasksModule],
-  controllers: [EpisodesController, GraderController, AdminChainController],
+  controllers: [EpisodesController, GraderController, AdminLedgerController],
   providers: [
     EpisodesService,
     EpisodeExpiryService,
     ChainKeys,
     LegacyChainSeals,
+    LedgerEnrollment,
+    LedgerCheckpoints,
     { provide: EpisodeRepository, useClass: SqliteEpisodeRepository },
   ],
-  exports: [EpisodesService, ChainKeys],
+  exports: [EpisodesService, ChainKeys, LedgerCheckpoints],
 })
 export class EpisodesModule {}

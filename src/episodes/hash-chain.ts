@@ -83,7 +83,12 @@ export function legacySeal(key: ChainKey, metadata: EpisodeMetadata, sealedSteps
 }
 
 function metadataJson(m: EpisodeMetadata): string {
-  return canonicalJson({
+  return canonicalJson(metadataRecord(m));
+}
+
+/** The metadata an episode's chain commits to, as the plain record that is hashed (the tenant ledger reuses it). */
+export function metadataRecord(m: EpisodeMetadata) {
+  return {
     episode_id: m.episodeId,
     tenant_id: m.tenantId,
     task_id: m.taskId,
@@ -94,9 +99,9 @@ function metadataJson(m: EpisodeMetadata): string {
     tags: m.tags,
     api_key_id: m.apiKeyId,
     created_at: m.createdAt.toISOString(),
-  });
+  };
 }
 
-function hmac(key: ChainKey, text: string): string {
+export function hmac(key: ChainKey, text: string): string {
   return createHmac('sha256', key.secret).update(text, 'utf8').digest('hex');
 }

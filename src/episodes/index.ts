@@ -16,3 +16,6 @@ export { EPISODE_ID_MAX_LENGTH, EPISODE_ID_PATTERN } from './dto/episode-id';
 export { ScoreComponentDto, ActionLogEntryDto, PenaltyDto, EPISODE_STATUSES } from './dto/episode-responses.dto';
 export { ReplyDetailGradeDto } from './dto/reply-detail-grade.dto';
 export { presentReplyDetails } from './episode.presenter';
+export { LedgerCheckpoints, type Checkpoint } from './ledger/ledger-checkpoints';
+export { LEDGER_GENESIS, ledgerMac, factsRecord, type LedgerEntry, type LedgerKind } from './ledger/ledger-entry';
+export { entryMacHolds, episodeLedgerFinding, type EpisodeAsStored, type LedgerEntryInContext } from './ledger/ledger-verification';

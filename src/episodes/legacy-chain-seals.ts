@@ -15,7 +15,7 @@ export interface LegacySealing {
  * the chain key over each one's metadata and its chain as it stands, after which its later rows are keyed, so
  * rewriting their past is as detectable as for new episodes.
  *
- * Sealing happens only when the admin asks for it (POST /admin/chain/seal-legacy), right after the upgrade, and
+ * Sealing happens only when the admin asks for it (POST /admin/ledger/enroll), right after the upgrade, and
  * each sealing is recorded in the admin log. It never happens by itself: a rule such as "seal while no episode is
  * keyed yet" is a condition the database controls, so someone who can write the file (but has no key) could
  * re-chain episodes without the key, delete the seals and wait for a restart to have the server sign the forgery.

@@ -10,9 +10,12 @@ import type { EpisodeState } from '../engine/state';
 import { ActiveEpisodeCache } from './active-episode-cache';
 import { ChainKeys } from './chain-keys';
 import { CHAIN_SCHEMES, chainLink, chainStart, type ChainKey } from './hash-chain';
+import { createdEntry, expiredEntry, stepEntry } from './ledger/ledger-entry';
+import { appendLedgerEntry } from './ledger/ledger-statements';
 import { componentColumns } from './score-columns';
 import {
   countActiveEpisodes,
+  expireIdleEpisodes,
   insertActionLog,
   insertEpisode,
   insertStepRequest,
@@ -98,6 +101,8 @@ export class SqliteEpisodeRepository extends EpisodeRepository {
       };
       try {
         insertEpisode(sql, record, summaryOf(episode.state, episode.grade));
+        const facts = { metadata, feedback: record.feedback, chainScheme: record.chainScheme, chainKeyId: record.chainKeyId };
+        appendLedgerEntry(sql, key, tenantId, createdEntry(facts, record.chainHead));
       } catch (error) {
         const code = (error as { code?: string }).code;
         if (code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || code === 'SQLITE_CONSTRAINT_UNIQUE') {
@@ -199,6 +204,7 @@ export class SqliteEpisodeRepository extends EpisodeRepository {
       createdAt,
       hash,
     });
+    appendLedgerEntry(sql, this.keys.current, episode.tenantId, stepEntry(episode.id, entry.step, hash, state.status, createdAt));
     if (request) {
       insertStepRequest(sql, {
         episodeId: episode.id,
@@ -225,14 +231,14 @@ export class SqliteEpisodeRepository extends EpisodeRepository {
   }
 
   expireIdleEpisodesOfAllTenants(cutoff: Date): Promise<number> {
-    return this.database.serialized(async (db) => {
-      const { count } = await db.episode.updateMany({
-        where: { status: 'active', updatedAt: { lt: cutoff } },
-        // The version moves on so that a cached copy of an expired episode can no longer be written back.
-        data: { status: 'expired', version: { increment: 1 } },
-      });
-      if (count > 0) this.cache.clear();
-      return count;
+    return this.database.batched((sql) => {
+      // The version moves on so that a cached copy of an expired episode can no longer be written back; each
+      // expiry is a ledger entry of its tenant, so a later status change is not taken for one.
+      const expired = expireIdleEpisodes(sql, cutoff);
+      const at = this.clock.now();
+      for (const episode of expired) appendLedgerEntry(sql, this.keys.current, episode.tenantId, expiredEntry(episode.id, at));
+      if (expired.length > 0) this.cache.clear();
+      return expired.length;
     });
   }
 

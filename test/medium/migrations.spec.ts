@@ -53,6 +53,8 @@ it('the committed migrations produce exactly the schema in prisma/schema.prisma'
   expect(schemaOf(migrated).filter((o) => o.type === 'trigger').map((o) => o.name)).toEqual([
     'action_log_no_delete',
     'action_log_no_update',
+    'ledger_entries_no_delete',
+    'ledger_entries_no_update',
   ]);
   migrated.close();
   expected.close();

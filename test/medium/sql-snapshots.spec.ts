@@ -4,6 +4,9 @@ import BetterSqlite3 from 'better-sqlite3';
 import { scoreHistogramSql } from '../../src/audit/audit.repository';
 import type { AuditScope, EpisodeFilters } from '../../src/audit/audit-scope';
 import { EPISODE_STATEMENTS } from '../../src/episodes/episode-statements';
+import { CHECKPOINT_STATEMENTS } from '../../src/episodes/ledger/ledger-checkpoints';
+import { ENROLLMENT_STATEMENTS } from '../../src/episodes/ledger/ledger-enrollment';
+import { LEDGER_STATEMENTS } from '../../src/episodes/ledger/ledger-statements';
 import { freshDatabaseUrl } from '../support/test-app';
 
 /*
@@ -40,6 +43,16 @@ it('the step hot path statements (src/episodes/queries/episode-statements.sql)',
   expectSnapshot(
     'src/episodes/queries/episode-statements.sql',
     render('Statements of the step hot path (src/episodes/episode-statements.ts), on the direct connection.', Object.entries(EPISODE_STATEMENTS)),
+  );
+});
+
+it('the tenant ledger statements (src/episodes/queries/ledger-statements.sql)', () => {
+  expectSnapshot(
+    'src/episodes/queries/ledger-statements.sql',
+    render(
+      'Statements of the tenant ledger (src/episodes/ledger/): appends in the step hot path, checkpoints and enrolment.',
+      [...Object.entries(LEDGER_STATEMENTS), ...Object.entries(CHECKPOINT_STATEMENTS), ...Object.entries(ENROLLMENT_STATEMENTS)],
+    ),
   );
 });
 

@@ -64,6 +64,13 @@ export class VerifyReportDto {
   /** Replaying the logged actions through the engine gives the stored rewards, scores and final state. */
   replay_ok!: boolean;
   /**
+   * The tenant ledger holds the episode as it is: created (or enrolled) with its metadata, feedback mode and chain,
+   * each logged row recorded once and in order (none deleted, none played again from an earlier copy), an expiry
+   * recorded; every entry under a valid MAC. The ledger as a whole (deleted episodes, a cut tail) is checked by
+   * GET /ledger/verify.
+   */
+  ledger_ok!: boolean;
+  /**
    * How the chain is computed: "hmac-sha256-v2" (keyed with a key that does not live in the database, and covering
    * the episode's metadata), or "sha256-v1" for an episode chained before that: its rows from then were sealed
    * under the key at the upgrade, and its later rows are keyed.

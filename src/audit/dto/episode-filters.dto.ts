@@ -3,7 +3,7 @@ import { IsIn, IsInt, IsNumber, IsOptional, IsString, Matches, Max, Min } from '
 import { DATE_TIME_PATTERN, IsDateTime, MaxChars, QueryNumber } from '../../common/field-rules';
 import { EPISODE_STATUSES, TAG_PATTERN, type EpisodeRowStatus } from '../../episodes';
 
-const TENANT_SLUG = /^[a-z0-9][a-z0-9-]{0,62}$/;
+export const TENANT_SLUG = /^[a-z0-9][a-z0-9-]{0,62}$/;
 
 /** What the document says of a date-time filter: RFC 3339 with a zone, in the exact form the server reads. */
 const dateTime = (description: string) =>

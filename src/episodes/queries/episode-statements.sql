@@ -47,6 +47,12 @@ SELECT action_hash AS actionHash, response_json AS responseJson
 -- plan:
 --   SEARCH step_requests USING INDEX sqlite_autoindex_step_requests_1 (episode_id=? AND tenant_id=? AND request_id=?)
 
+-- expireIdleEpisodes
+UPDATE episodes SET status = 'expired', version = version + 1
+WHERE status = 'active' AND updated_at < ? RETURNING id, tenant_id AS tenantId;
+-- plan:
+--   SEARCH episodes USING COVERING INDEX episodes_status_updated_at_idx (status=? AND updated_at<?)
+
 -- insertStepRequest
 INSERT INTO step_requests (episode_id, tenant_id, request_id, step_index, action_hash, response_json, created_at)
 VALUES (?, ?, ?, ?, ?, ?, ?);

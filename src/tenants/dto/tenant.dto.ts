@@ -106,7 +106,7 @@ export class AdminEventsQueryDto {
 export class AdminEventDto {
   id!: number;
   at!: string;
-  @ApiProperty({ enum: ['tenant.created', 'key.issued', 'key.revoked', 'chain.legacy_sealed'] })
+  @ApiProperty({ enum: ['tenant.created', 'key.issued', 'key.revoked', 'chain.legacy_sealed', 'ledger.enrolled'] })
   action!: string;
   /** Slug of the tenant concerned. */
   tenant!: string;

@@ -1,0 +1,84 @@
+import { Injectable } from '@nestjs/common';
+import type { Principal } from '../access/principal';
+import { ForbiddenError } from '../common/errors/domain-errors';
+import { ChainKeys, entryMacHolds, LedgerCheckpoints, type LedgerEntry } from '../episodes';
+import { TenantsService } from '../tenants/tenants.service';
+import { AuditRepository } from './audit.repository';
+import type { LedgerReportDto } from './dto/ledger-report.dto';
+
+/** Entries read per database turn while walking a ledger. */
+const PAGE = 1000;
+/** Problems listed per tenant at most. */
+const MAX_PROBLEMS = 20;
+
+/**
+ * Walks a tenant's whole ledger: entries in sequence from 1, each under a valid MAC over the one before; every
+ * episode the ledger saw created still exists and every episode is in the ledger; and the ledger still reaches the
+ * newest checkpoint written outside the database. What it cannot see per episode (a deleted episode, a cut tail),
+ * this sees for the tenant.
+ */
+@Injectable()
+export class LedgerAuditService {
+  constructor(
+    private readonly audit: AuditRepository,
+    private readonly tenants: TenantsService,
+    private readonly keys: ChainKeys,
+    private readonly checkpoints: LedgerCheckpoints,
+  ) {}
+
+  async verify(principal: Principal, tenantSlug?: string): Promise<LedgerReportDto[]> {
+    if (principal.kind === 'tenant') {
+      if (tenantSlug !== undefined) throw new ForbiddenError('only the admin key may choose a tenant (tenant=)');
+      const slug = (await this.tenants.list()).find((t) => t.id === principal.tenantId)?.slug ?? principal.tenantId;
+      return [await this.verifyTenant(principal.tenantId, slug)];
+    }
+    if (tenantSlug !== undefined) return [await this.verifyTenant(await this.tenants.tenantIdOf(tenantSlug), tenantSlug)];
+    const reports: LedgerReportDto[] = [];
+    for (const tenant of await this.tenants.list()) reports.push(await this.verifyTenant(tenant.id, tenant.slug));
+    return reports;
+  }
+
+  private async verifyTenant(tenantId: string, slug: string): Promise<LedgerReportDto> {
+    const problems: string[] = [];
+    const note = (problem: string) => problems.length < MAX_PROBLEMS && problems.push(problem);
+    const inLedger = new Set<string>();
+    const checkpoint = this.checkpoints.latest(tenantId);
+    let checkpointReached = checkpoint === null;
+    let previous: LedgerEntry | null = null;
+    let entries = 0;
+    for (let page = await this.audit.ledgerPage(tenantId, 0, PAGE); page.length > 0; page = await this.audit.ledgerPage(tenantId, previous!.seq, PAGE)) {
+      for (const entry of page) {
+        entries++;
+        const expected = (previous?.seq ?? 0) + 1;
+        if (entry.seq !== expected) note(`ledger entries ${expected}-${entry.seq - 1} are missing`);
+        const broken = entryMacHolds({ ...entry, previousMac: entry.seq === expected ? (previous?.mac ?? null) : null }, (id) => this.keys.byId(id));
+        if (broken && entry.seq === expected) note(broken);
+        if (entry.kind === 'episode.created' || entry.kind === 'episode.enrolled') inLedger.add(entry.episodeId);
+        if (checkpoint && entry.seq === checkpoint.seq) {
+          checkpointReached = entry.mac === checkpoint.mac;
+          if (!checkpointReached) note(`ledger entry ${entry.seq} is not the one checkpointed at ${checkpoint.at}: the ledger was rewritten from there`);
+        }
+        previous = entry;
+      }
+    }
+    if (checkpoint && (previous?.seq ?? 0) < checkpoint.seq) {
+      note(`the ledger ends at entry ${previous?.seq ?? 0}, before the checkpoint of ${checkpoint.at} at entry ${checkpoint.seq}: its tail was cut`);
+    }
+    const episodes = await this.audit.episodeIdsOf(tenantId);
+    const present = new Set(episodes);
+    for (const id of inLedger) if (!present.has(id)) note(`episode "${id}" is in the ledger but no longer in the database: it was deleted`);
+    for (const id of episodes) {
+      if (!inLedger.has(id)) note(`episode "${id}" is not in the ledger: stored before it and not enrolled yet (POST /admin/ledger/enroll), or written without the key`);
+    }
+    const cut = problems.some((p) => p.includes('checkpoint'));
+    return {
+      tenant: slug,
+      entries,
+      episodes: episodes.length,
+      ledger_ok: problems.filter((p) => !p.includes('checkpoint')).length === 0,
+      checkpoint: checkpoint ? { seq: checkpoint.seq, at: checkpoint.at } : null,
+      checkpoint_ok: checkpointReached && !cut,
+      problems,
+    };
+  }
+}

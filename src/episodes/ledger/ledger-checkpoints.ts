@@ -1,0 +1,134 @@
+import { appendFileSync, readFileSync } from 'node:fs';
+import { Inject, Injectable, Logger, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
+import { canonicalJson } from '../../common/canonical-json';
+import { Clock } from '../../common/clock';
+import { APP_CONFIG, type AppConfig } from '../../config/app-config';
+import { Database } from '../../database/database.service';
+import { ChainKeys } from '../chain-keys';
+import { hmac } from '../hash-chain';
+import { LEDGER_STATEMENTS } from './ledger-statements';
+
+export const CHECKPOINT_STATEMENTS = {
+  selectTenantIds: `SELECT id FROM tenants ORDER BY id`,
+  selectLedgerEntryMac: `SELECT mac FROM ledger_entries WHERE tenant_id = ? AND seq = ?`,
+} as const;
+
+/** Where a tenant's ledger stood at a moment, signed under the chain key. */
+export interface Checkpoint {
+  tenantId: string;
+  seq: number;
+  mac: string;
+  at: string;
+  keyId: string;
+}
+
+/**
+ * Signed checkpoints of every tenant ledger's head, written outside the database: appended to a file of their own
+ * (LEDGER_CHECKPOINT_FILE, mode 0600) and to the log, every LEDGER_CHECKPOINT_INTERVAL_MS when a ledger moved and at
+ * shutdown. Someone who can write the database can cut a ledger's tail and make what is left consistent; they
+ * cannot make it reach a checkpoint again (its MAC needs the key), so verify sees the cut.
+ *
+ * A checkpoint is written only when the ledger still contains the previous one: a ledger that no longer does has
+ * been rewound, which is logged as an error and left for verify to report, never papered over by a new checkpoint.
+ */
+@Injectable()
+export class LedgerCheckpoints implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private readonly logger = new Logger('LedgerCheckpoints');
+  private readonly latestByTenant = new Map<string, Checkpoint>();
+  private timer: NodeJS.Timeout | null = null;
+
+  constructor(
+    private readonly database: Database,
+    private readonly keys: ChainKeys,
+    private readonly clock: Clock,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    for (const checkpoint of this.readFile()) this.latestByTenant.set(checkpoint.tenantId, checkpoint);
+    this.timer = setInterval(() => this.writeLoggingFailure(), this.config.ledgerCheckpointIntervalMs);
+    this.timer.unref();
+  }
+
+  /** Before the database closes (its own hook runs at onApplicationShutdown). */
+  beforeApplicationShutdown(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.writeLoggingFailure();
+  }
+
+  /** The newest valid checkpoint of a tenant's ledger, or null when none was written. */
+  latest(tenantId: string): Checkpoint | null {
+    return this.latestByTenant.get(tenantId) ?? null;
+  }
+
+  /** Writes a checkpoint of every ledger that moved since its last one; returns what was written. */
+  write(): Checkpoint[] {
+    const at = this.clock.now().toISOString();
+    const key = this.keys.current;
+    const written: Checkpoint[] = [];
+    this.database.read((sql) => {
+      for (const { id: tenantId } of sql.statement(CHECKPOINT_STATEMENTS.selectTenantIds).all() as { id: string }[]) {
+        const head = sql.statement(LEDGER_STATEMENTS.selectLedgerHead).get(tenantId) as { seq: number; mac: string } | undefined;
+        const previous = this.latestByTenant.get(tenantId);
+        if (!head || (previous && previous.seq === head.seq && previous.mac === head.mac)) continue;
+        if (previous) {
+          const then = sql.statement(CHECKPOINT_STATEMENTS.selectLedgerEntryMac).get(tenantId, previous.seq) as { mac: string } | undefined;
+          if (then?.mac !== previous.mac) {
+            this.logger.error(`the ledger of tenant ${tenantId} no longer contains its checkpoint at entry ${previous.seq} (${previous.at}): it was rewound or cut; no new checkpoint is written`);
+            continue;
+          }
+        }
+        written.push({ tenantId, seq: head.seq, mac: head.mac, at, keyId: key.id });
+      }
+    });
+    if (written.length === 0) return [];
+    const lines = written.map((c) => `${JSON.stringify({ ...checkpointRecord(c), sig: signature(this.keys.current.secret, c) })}\n`).join('');
+    appendFileSync(this.config.ledgerCheckpointFile, lines, { mode: 0o600 });
+    for (const checkpoint of written) this.latestByTenant.set(checkpoint.tenantId, checkpoint);
+    // The log is the second place outside the database that keeps them.
+    this.logger.log(`ledger checkpoint: ${JSON.stringify(written.map(checkpointRecord))}`);
+    return written;
+  }
+
+  private writeLoggingFailure(): void {
+    try {
+      this.write();
+    } catch (error) {
+      this.logger.error(`ledger checkpoint failed: ${(error as Error).message}`);
+    }
+  }
+
+  /** The file's checkpoints whose signature holds under a key this server has; others are reported and skipped. */
+  private readFile(): Checkpoint[] {
+    let text: string;
+    try {
+      text = readFileSync(this.config.ledgerCheckpointFile, 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+      throw error;
+    }
+    const valid: Checkpoint[] = [];
+    let rejected = 0;
+    for (const line of text.split('\n').filter(Boolean)) {
+      try {
+        const record = JSON.parse(line) as { tenant_id: string; seq: number; mac: string; at: string; key_id: string; sig: string };
+        const checkpoint = { tenantId: record.tenant_id, seq: record.seq, mac: record.mac, at: record.at, keyId: record.key_id };
+        const key = this.keys.byId(checkpoint.keyId);
+        if (key && signature(key.secret, checkpoint) === record.sig) valid.push(checkpoint);
+        else rejected++;
+      } catch {
+        rejected++;
+      }
+    }
+    if (rejected > 0) this.logger.error(`${rejected} line(s) of ${this.config.ledgerCheckpointFile} are not checkpoints signed with a key this server holds`);
+    return valid;
+  }
+}
+
+function checkpointRecord(c: Checkpoint) {
+  return { tenant_id: c.tenantId, seq: c.seq, mac: c.mac, at: c.at, key_id: c.keyId };
+}
+
+function signature(secret: string, c: Checkpoint): string {
+  return hmac({ id: c.keyId, secret }, `supportdesk/ledger-checkpoint/v1\n${canonicalJson(checkpointRecord(c))}`);
+}

@@ -1,0 +1,196 @@
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import BetterSqlite3 from 'better-sqlite3';
+import request from 'supertest';
+import { ManualClock } from '../src/common/clock';
+import { EpisodeExpiryService } from '../src/episodes/episode-expiry.service';
+import { LedgerCheckpoints } from '../src/episodes/ledger/ledger-checkpoints';
+import { SOLUTIONS } from './fixtures/solutions';
+import { ADMIN_KEY, CHAIN_KEY, asAdmin, bearer, tenantWithKey } from './support/tenants';
+import { freshDatabaseUrl, startTestApp } from './support/test-app';
+
+/*
+ * The tenant ledger against someone who can write the database file but not read CHAIN_KEY: each forgery of the
+ * red team's report (a rewind of a failed episode, a deleted episode, a cut ledger, a changed feedback mode), done
+ * with the file, and caught by verify; honest activity (steps, expiry, enrolment of older episodes) verifies.
+ */
+
+const billing = SOLUTIONS.billing_duplicate_charge.actions;
+const env = { ADMIN_API_KEY: ADMIN_KEY, CHAIN_KEY };
+
+type App = Awaited<ReturnType<typeof startTestApp>>;
+
+const withFile = (url: string, work: (db: BetterSqlite3.Database) => void) => {
+  const db = new BetterSqlite3(url.slice('file:'.length));
+  try {
+    work(db);
+  } finally {
+    db.close();
+  }
+};
+const dropTriggers = (db: BetterSqlite3.Database) =>
+  db.exec(
+    'DROP TRIGGER IF EXISTS action_log_no_update; DROP TRIGGER IF EXISTS action_log_no_delete; ' +
+      'DROP TRIGGER IF EXISTS ledger_entries_no_update; DROP TRIGGER IF EXISTS ledger_entries_no_delete;',
+  );
+
+const verify = async (app: App, id: string) => (await request(app.http).get(`/episodes/${id}/verify`).set(asAdmin).expect(200)).body;
+const ledgerOf = async (app: App, slug: string) => (await request(app.http).get(`/ledger/verify?tenant=${slug}`).set(asAdmin).expect(200)).body.tenants[0];
+
+async function play(app: App, key: string, actions: object[], body: object = { variant: 'canonical' }): Promise<string> {
+  const id = (await request(app.http).post('/reset').set(bearer(key)).send(body).expect(200)).body.episode_id;
+  for (const action of actions) await request(app.http).post('/step').set(bearer(key)).send({ episode_id: id, action }).expect(200);
+  return id;
+}
+
+describe('honest activity', () => {
+  it('steps, an idle expiry and two tenants all verify, episode by episode and ledger by ledger; a reader sees its own', async () => {
+    const clock = new ManualClock('2026-11-30T12:00:00Z');
+    const app = await startTestApp(freshDatabaseUrl(), env, { clock });
+    try {
+      const a = await tenantWithKey(app.http, 'ledger-a');
+      const b = await tenantWithKey(app.http, 'ledger-b');
+      const solved = await play(app, a.key, billing);
+      const idle = await play(app, a.key, billing.slice(0, 2));
+      await play(app, b.key, billing.slice(0, 1));
+      clock.advance(25 * 3_600_000);
+      expect(await app.app.get(EpisodeExpiryService).sweep()).toBe(2);
+      for (const id of [solved, idle]) expect(await verify(app, id)).toMatchObject({ chain_ok: true, replay_ok: true, ledger_ok: true });
+      const reports = (await request(app.http).get('/ledger/verify').set(asAdmin).expect(200)).body.tenants;
+      for (const report of reports) expect([report.tenant, report.ledger_ok, report.problems]).toEqual([report.tenant, true, []]);
+      // 2 creations, 6 + 2 steps and 1 expiry in tenant a (the other expiry is tenant b's).
+      expect(reports.find((r: { tenant: string }) => r.tenant === 'ledger-a')).toMatchObject({ entries: 11, episodes: 2, checkpoint_ok: true });
+      const own = (await request(app.http).get('/ledger/verify').set(bearer(b.readerKey)).expect(200)).body.tenants;
+      expect(own.map((r: { tenant: string }) => r.tenant)).toEqual(['ledger-b']);
+      await request(app.http).get('/ledger/verify?tenant=ledger-a').set(bearer(b.readerKey)).expect(403);
+      await request(app.http).get('/ledger/verify').set(bearer(b.key)).expect(403);
+    } finally {
+      await app.app.close();
+    }
+  });
+});
+
+describe('forgeries with the database file', () => {
+  let url: string;
+  let app: App;
+  let key: string;
+  beforeEach(async () => {
+    url = freshDatabaseUrl();
+    app = await startTestApp(url, env);
+    key = (await tenantWithKey(app.http, 'lab')).key;
+  });
+  afterEach(() => app.app.close());
+
+  /** The file changed behind the server's back, then the server started again (so nothing cached survives). */
+  async function behindItsBack(work: (db: BetterSqlite3.Database) => void): Promise<void> {
+    await app.app.close();
+    withFile(url, work);
+    app = await startTestApp(url, env);
+  }
+
+  it('a rewind: a failed final-mode attempt restored from a copy taken after reset and played again is caught', async () => {
+    const id = (await request(app.http).post('/reset').set(bearer(key)).send({ variant: 'canonical', feedback: 'final' }).expect(200)).body.episode_id;
+    let snapshot: Record<string, unknown> = {};
+    withFile(url, (db) => (snapshot = db.prepare('SELECT * FROM episodes WHERE id = ?').get(id) as Record<string, unknown>));
+    await request(app.http).post('/step').set(bearer(key)).send({ episode_id: id, action: billing[0] }).expect(200);
+    await request(app.http).post('/step').set(bearer(key)).send({ episode_id: id, action: { type: 'resolve_ticket', resolution: 'no_action_needed' } }).expect(200);
+    expect(await verify(app, id)).toMatchObject({ stored_score: expect.any(Number), ledger_ok: true });
+
+    await behindItsBack((db) => {
+      dropTriggers(db);
+      db.prepare('DELETE FROM action_log WHERE episode_id = ?').run(id);
+      const columns = Object.keys(snapshot);
+      db.prepare(`UPDATE episodes SET ${columns.map((c) => `${c} = ?`).join(', ')} WHERE id = ?`).run(...columns.map((c) => snapshot[c] as never), id);
+    });
+    // The server signs the second attempt's rows itself: its chain and replay hold; the ledger remembers the first.
+    for (const action of billing) await request(app.http).post('/step').set(bearer(key)).send({ episode_id: id, action }).expect(200);
+    const report = await verify(app, id);
+    expect(report).toMatchObject({ chain_ok: true, replay_ok: true, ledger_ok: false, stored_score: 1, first_bad_index: 1 });
+    expect(report.problem).toMatch(/step 1 twice.*rewind/);
+  });
+
+  it('a deleted episode is caught by the tenant ledger', async () => {
+    const failed = await play(app, key, [{ type: 'resolve_ticket', resolution: 'no_action_needed' }], { variant: 'canonical', tags: ['eval'] });
+    await play(app, key, billing, { variant: 'canonical', tags: ['eval'] });
+    expect((await ledgerOf(app, 'lab')).ledger_ok).toBe(true);
+    await behindItsBack((db) => {
+      dropTriggers(db);
+      for (const table of ['action_log', 'episode_tags', 'step_requests']) db.prepare(`DELETE FROM ${table} WHERE episode_id = ?`).run(failed);
+      db.prepare('DELETE FROM episodes WHERE id = ?').run(failed);
+    });
+    const report = await ledgerOf(app, 'lab');
+    expect(report).toMatchObject({ ledger_ok: false, episodes: 1 });
+    expect(report.problems).toEqual([expect.stringMatching(new RegExp(`"${failed}" is in the ledger but no longer in the database`))]);
+  });
+
+  it("a cut ledger (the tail's entries and episode deleted) is caught against the checkpoint written outside the database", async () => {
+    await play(app, key, billing.slice(0, 2));
+    const failed = await play(app, key, [{ type: 'resolve_ticket', resolution: 'no_action_needed' }]);
+    const [checkpoint] = app.app.get(LedgerCheckpoints).write().filter((c) => c.seq > 0 && c.tenantId !== 'public');
+    expect(checkpoint.seq).toBe(5);
+    await behindItsBack((db) => {
+      dropTriggers(db);
+      db.prepare('DELETE FROM ledger_entries WHERE episode_id = ?').run(failed);
+      for (const table of ['action_log', 'episode_tags']) db.prepare(`DELETE FROM ${table} WHERE episode_id = ?`).run(failed);
+      db.prepare('DELETE FROM episodes WHERE id = ?').run(failed);
+    });
+    const report = await ledgerOf(app, 'lab');
+    expect(report).toMatchObject({ ledger_ok: true, checkpoint: { seq: 5 }, checkpoint_ok: false, entries: 3 });
+    expect(report.problems).toEqual([expect.stringMatching(/ends at entry 3, before the checkpoint .* at entry 5: its tail was cut/)]);
+    // Played on from the cut, the ledger passes entry 5 again, but not the checkpointed one; no new checkpoint papers over it.
+    await play(app, key, billing.slice(0, 1));
+    expect(await ledgerOf(app, 'lab')).toMatchObject({ checkpoint_ok: false, problems: [expect.stringMatching(/entry 5 is not the one checkpointed/)] });
+    expect(app.app.get(LedgerCheckpoints).write().filter((c) => c.tenantId === checkpoint.tenantId)).toEqual([]);
+  });
+
+  it("an episode's feedback mode changed from final to dense is caught", async () => {
+    const id = (await request(app.http).post('/reset').set(bearer(key)).send({ variant: 'canonical', feedback: 'final' }).expect(200)).body.episode_id;
+    await behindItsBack((db) => db.prepare("UPDATE episodes SET feedback = 'dense' WHERE id = ?").run(id));
+    expect(await verify(app, id)).toMatchObject({ chain_ok: true, ledger_ok: false, first_bad_index: 0, problem: expect.stringMatching(/feedback mode/) });
+  });
+
+  it('an expiry written into the file (to hide an episode from the active count) is caught', async () => {
+    const id = await play(app, key, billing.slice(0, 1));
+    await behindItsBack((db) => db.prepare("UPDATE episodes SET status = 'expired' WHERE id = ?").run(id));
+    expect(await verify(app, id)).toMatchObject({ replay_ok: true, ledger_ok: false, problem: expect.stringMatching(/expiry is not in the ledger/) });
+  });
+
+  it('a forged checkpoint line is not taken for one', async () => {
+    await play(app, key, billing.slice(0, 1));
+    app.app.get(LedgerCheckpoints).write();
+    const file = `${url.slice('file:'.length)}.ledger-checkpoints`;
+    await behindItsBack(() => {
+      const lines = readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+      writeFileSync(file, lines.map((l) => JSON.stringify({ ...l, seq: 1 })).join('\n') + '\n');
+    });
+    expect((await ledgerOf(app, 'lab')).checkpoint).toBeNull();
+  });
+});
+
+describe('episodes stored before the ledger', () => {
+  it('are reported until the admin enrols them, then verify and go on', async () => {
+    const url = freshDatabaseUrl();
+    let app = await startTestApp(url, env);
+    const { key } = await tenantWithKey(app.http, 'early');
+    const id = await play(app, key, billing.slice(0, 2));
+    await app.app.close();
+    // As the previous release left it: the same rows, no ledger and no checkpoints.
+    withFile(url, (db) => {
+      dropTriggers(db);
+      db.prepare('DELETE FROM ledger_entries').run();
+    });
+    rmSync(`${url.slice('file:'.length)}.ledger-checkpoints`);
+    app = await startTestApp(url, env);
+    try {
+      expect(await verify(app, id)).toMatchObject({ chain_ok: true, ledger_ok: false, problem: expect.stringMatching(/not in its tenant ledger.*enroll/) });
+      expect((await ledgerOf(app, 'early')).problems).toEqual([expect.stringMatching(/not in the ledger/)]);
+      expect((await request(app.http).post('/admin/ledger/enroll').set(asAdmin).expect(200)).body).toMatchObject({ sealed: 0, enrolled: 1 });
+      for (const action of billing.slice(2)) await request(app.http).post('/step').set(bearer(key)).send({ episode_id: id, action }).expect(200);
+      expect(await verify(app, id)).toMatchObject({ chain_ok: true, replay_ok: true, ledger_ok: true, stored_score: 1 });
+      expect(await ledgerOf(app, 'early')).toMatchObject({ ledger_ok: true, entries: 5 });
+      const events = (await request(app.http).get('/admin/events').set(asAdmin).expect(200)).body.events;
+      expect(events[0]).toMatchObject({ action: 'ledger.enrolled', tenant: 'early', detail: { episodes: '1' } });
+    } finally {
+      await app.app.close();
+    }
+  });
+});
