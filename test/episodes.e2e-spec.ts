@@ -250,6 +250,22 @@ describe('GET /tasks', () => {
 });
 
 describe('POST /baseline', () => {
+  it('is bounded per tenant: BASELINE_RUNS_PER_HOUR runs in an hour, then a 429 that says when to come back', async () => {
+    const bounded = await startTestApp(undefined, { BASELINE_RUNS_PER_HOUR: '1' });
+    try {
+      const before = (await request(bounded.http).get('/episodes').expect(200)).body.items.length;
+      await request(bounded.http).post('/baseline').send({ task_ids: ['billing_duplicate_charge'] }).expect(200);
+      const written = (await request(bounded.http).get('/episodes?limit=100').expect(200)).body.items.length;
+      const refused = await request(bounded.http).post('/baseline').send({ task_ids: ['billing_duplicate_charge'] }).expect(429);
+      expect(refused.body.message).toMatch(/BASELINE_RUNS_PER_HOUR/);
+      expect(Number(refused.headers['retry-after'])).toBeGreaterThan(3000);
+      expect((await request(bounded.http).get('/episodes?limit=100').expect(200)).body.items.length).toBe(written);
+      expect(written).toBeGreaterThan(before);
+    } finally {
+      await bounded.app.close();
+    }
+  });
+
   it('runs every task as persisted episodes and reports scores and the mean', async () => {
     const res = await request(http).post('/baseline').send({}).expect(200);
     expect(res.body.results.map((r: any) => r.task_id)).toEqual([

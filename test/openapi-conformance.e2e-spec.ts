@@ -274,7 +274,7 @@ describe('the OpenAPI document describes the server exactly', () => {
   let keyed: Server;
 
   beforeAll(async () => {
-    keyed = await startServer({ REQUIRE_API_KEY: 'true', RATE_LIMIT_PER_MINUTE: '0', AUTH_FAILURES_PER_MINUTE: '0' });
+    keyed = await startServer({ REQUIRE_API_KEY: 'true', RATE_LIMIT_PER_MINUTE: '0', AUTH_FAILURES_PER_MINUTE: '0', BASELINE_RUNS_PER_HOUR: '0' });
     await seedState(keyed);
   });
 

@@ -17,7 +17,7 @@ export class BaselineController {
   @HttpCode(200)
   @ApiOperation({ operationId: 'runBaseline', summary: 'Run the built-in heuristic policy on tasks as persisted episodes' })
   @ApiOkResponse({ type: BaselineResponseDto })
-  @ApiErrors({ status: 422, example: 'task_ids must contain no more than 20 elements', field: 'task_ids' }, { status: 429, description: 'Over a rate limit, or the tenant already holds MAX_ACTIVE_EPISODES_PER_TENANT active episodes; `Retry-After` says when to come back (for the rate limits)' })
+  @ApiErrors({ status: 422, example: 'task_ids must contain no more than 20 elements', field: 'task_ids' }, { status: 429, description: 'Over a rate limit, over BASELINE_RUNS_PER_HOUR runs of this tenant in the last hour, a run of this tenant still in progress, or the tenant already holds MAX_ACTIVE_EPISODES_PER_TENANT active episodes; `Retry-After` says when to come back (for the rate limits and the baseline quota)' })
   run(@CurrentCaller() caller: EpisodeCaller, @Body() body: BaselineRequestDto): Promise<BaselineResponseDto> {
     return this.baseline.run(caller, body.task_ids);
   }

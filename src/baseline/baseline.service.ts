@@ -1,19 +1,26 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { EpisodeCaller } from '../access/principal';
+import { Clock } from '../common/clock';
 import { InvalidFieldError } from '../common/errors/domain-errors';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { EpisodesService } from '../episodes';
 import { TaskCatalog } from '../tasks/task-catalog.service';
+import { BaselineQuota } from './baseline-quota';
 import { BASELINE_POLICY, runBaseline, type BaselineEnvironment } from './baseline-run';
 import type { BaselineResponseDto } from './dto/baseline.dto';
 
 @Injectable()
 export class BaselineService {
+  private readonly quota: BaselineQuota;
+
   constructor(
     private readonly episodes: EpisodesService,
     private readonly catalog: TaskCatalog,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {}
+    clock: Clock,
+  ) {
+    this.quota = new BaselineQuota(config.baselineRunsPerHour, () => clock.now().getTime());
+  }
 
   /** Runs the heuristic policy on each task (all when none are named) as real, persisted episodes of the tenant. */
   run(caller: EpisodeCaller, taskIds?: string[]): Promise<BaselineResponseDto> {
@@ -23,7 +30,7 @@ export class BaselineService {
     if (unknown.length > 0) {
       throw new InvalidFieldError('task_ids', `unknown task(s): ${unknown.join(', ')}; known tasks: ${known.join(', ')}`);
     }
-    return runBaseline(this.environmentFor(caller), ids, this.config);
+    return this.quota.run(caller.tenantId, () => runBaseline(this.environmentFor(caller), ids, this.config));
   }
 
   private environmentFor(caller: EpisodeCaller): BaselineEnvironment {

@@ -47,6 +47,7 @@ const envSchema = z.object({
   REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(30_000),
   HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
   MAX_SESSIONS_PER_TENANT: z.coerce.number().int().min(1).max(100_000).default(32),
+  BASELINE_RUNS_PER_HOUR: z.coerce.number().int().min(0).max(100_000).default(12),
   SESSION_IDLE_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(86_400_000).default(300_000),
   LEDGER_CHECKPOINT_FILE: z.string().min(1).optional(),
   LEDGER_CHECKPOINT_INTERVAL_MS: z.coerce.number().int().min(1_000).max(86_400_000).default(60_000),
@@ -102,6 +103,8 @@ export interface AppConfig {
   headersTimeoutMs: number;
   /** Concurrent WebSocket sessions, and MCP sessions, a tenant may hold (each counted on its own). */
   maxSessionsPerTenant: number;
+  /** POST /baseline runs a tenant may start in any hour (one at a time); 0: no hourly cap. */
+  baselineRunsPerHour: number;
   /** A WebSocket or MCP session with no message for this long is closed (its episode stays resumable). */
   sessionIdleTimeoutMs: number;
   /**
@@ -193,6 +196,7 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
     requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
     headersTimeoutMs: e.HEADERS_TIMEOUT_MS,
     maxSessionsPerTenant: e.MAX_SESSIONS_PER_TENANT,
+    baselineRunsPerHour: e.BASELINE_RUNS_PER_HOUR,
     sessionIdleTimeoutMs: e.SESSION_IDLE_TIMEOUT_MS,
     ledgerCheckpointFile: resolve(e.LEDGER_CHECKPOINT_FILE ?? `${databaseUrl.slice('file:'.length)}.ledger-checkpoints`),
     ledgerCheckpointIntervalMs: e.LEDGER_CHECKPOINT_INTERVAL_MS,
