@@ -23,10 +23,12 @@ RUN npm run build && npm prune --omit=dev
 
 FROM ${NODE_IMAGE}
 # A container is reached from outside it: it listens on every interface and answers any Host name (put the
-# public name in ALLOWED_HOSTS to refuse others). Anonymous requests act as the built-in public tenant, as with
-# `npm start`, so a single-user container (a laptop, a Hugging Face Space) works with no set-up; shared
-# deployments set REQUIRE_API_KEY=true with ADMIN_API_KEY and CHAIN_KEY, or their *_FILE forms for Docker
-# secrets (docker-compose.yml does).
+# public name in ALLOWED_HOSTS to refuse others). Browser pages of other web origins are refused whatever the Host:
+# behind a TLS proxy, name it in TRUSTED_PROXIES (or the page's origin in ALLOWED_ORIGINS, e.g. a Hugging Face
+# Space's https://<space>.hf.space) so the Swagger UI's own https origin is recognised. Anonymous requests act as
+# the built-in public tenant, as with `npm start`, so a single-user container (a laptop, a Hugging Face Space) works
+# with no set-up; shared deployments set REQUIRE_API_KEY=true with ADMIN_API_KEY and CHAIN_KEY, or their *_FILE
+# forms for Docker secrets (docker-compose.yml does).
 ENV NODE_ENV=production \
     PORT=7860 \
     HOST=0.0.0.0 \

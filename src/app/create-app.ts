@@ -3,12 +3,13 @@ import { NestFactory } from '@nestjs/core';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { SwaggerModule } from '@nestjs/swagger';
 import type { DestinationStream, Logger } from 'pino';
-import type { Clock } from '../common/clock';
+import { SystemClock, type Clock } from '../common/clock';
 import type { AppConfig } from '../config/app-config';
 import { RequestAuthentication } from '../auth/request-authentication';
 import { registerAuthentication } from '../http/authentication-hook';
 import { limitConnections } from '../http/connection-limits';
 import { createHttpAdapter } from '../http/http-platform';
+import { ProxyTrust } from '../http/proxy-trust';
 import { createLogger, PinoNestLogger } from '../http/request-logging';
 import { ApiDocumentService } from '../openapi/api-document.service';
 import { buildOpenApiDocument } from '../openapi/openapi-document';
@@ -26,7 +27,8 @@ export interface CreateAppOptions {
 /** Builds the full application for a configuration, ready to serve but not listening (main.ts, tests and tools). */
 export async function createApp(config: AppConfig, options: CreateAppOptions = {}): Promise<NestFastifyApplication> {
   const logger = options.logger ?? createLogger(config, options.logDestination);
-  const app = await NestFactory.create<NestFastifyApplication>(AppModule.register(config, options.clock), createHttpAdapter(config, logger), {
+  const clock = options.clock ?? new SystemClock();
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule.register(config, clock), createHttpAdapter(config, logger, clock), {
     bodyParser: false,
     bufferLogs: true,
   });
@@ -39,7 +41,7 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
   // those deadlines every second: see createHttpAdapter).
   const server = app.getHttpServer() as Server;
   server.timeout = config.requestTimeoutMs;
-  limitConnections(server, config);
+  limitConnections(server, config, ProxyTrust.of(config));
   const document = buildOpenApiDocument(app);
   app.get(ApiDocumentService).set(document);
   SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'openapi.json', yamlDocumentUrl: 'openapi.yaml' });

@@ -28,6 +28,11 @@ export class Authenticator {
     private readonly clock: Clock,
   ) {}
 
+  /** Whether this is the admin key (compared in constant time; no database involved). */
+  isAdminKey(key: string): boolean {
+    return this.config.adminApiKey !== null && sameSecret(key, this.config.adminApiKey);
+  }
+
   async identify(key: string | null): Promise<Principal> {
     if (key === null) {
       if (this.config.requireApiKey) {
@@ -35,7 +40,7 @@ export class Authenticator {
       }
       return { kind: 'tenant', tenantId: PUBLIC_TENANT.id, keyId: null, scope: 'anonymous' };
     }
-    if (this.config.adminApiKey !== null && sameSecret(key, this.config.adminApiKey)) return { kind: 'admin' };
+    if (this.isAdminKey(key)) return { kind: 'admin' };
     const record = await this.tenants.findKeyByHash(hashApiKey(key));
     if (!record || record.revokedAt !== null) throw new UnauthenticatedError('the API key is not valid');
     await this.touch(record.id);

@@ -38,6 +38,11 @@ const ERRORS: Record<number, ErrorDoc> = {
     message: 'the Host header "attacker.example" is not one this server answers to (ALLOWED_HOSTS)',
   },
   404: { description: 'No such episode for the caller', code: 'NOT_FOUND', message: 'no episode "0b9c2f4e-5d6a-4f0e-9a51-2c0d3f7e8b11"' },
+  408: {
+    description: 'The request (headers within HEADERS_TIMEOUT_MS, all of it within REQUEST_TIMEOUT_MS) took too long to arrive; the connection is closed',
+    code: 'REQUEST_TIMEOUT',
+    message: 'the request took too long to arrive',
+  },
   409: {
     description: 'Conflicts with the current state',
     code: 'CONFLICT',
@@ -47,6 +52,11 @@ const ERRORS: Record<number, ErrorDoc> = {
     description: 'The body is larger than BODY_LIMIT_BYTES',
     code: 'PAYLOAD_TOO_LARGE',
     message: 'the request body is larger than this server accepts (BODY_LIMIT_BYTES)',
+  },
+  414: {
+    description: 'A path segment of the URL (an id) is longer than 100 characters; no id is that long',
+    code: 'URI_TOO_LONG',
+    message: 'a path segment of the URL is longer than 100 characters; no id is that long',
   },
   415: {
     description: 'The body is not UTF-8 JSON (every body is application/json, or a +json type)',
@@ -63,6 +73,11 @@ const ERRORS: Record<number, ErrorDoc> = {
     description: 'Over a rate limit; `Retry-After` says when to come back',
     code: 'RATE_LIMITED',
     message: "this tenant's rate limit of 60000 requests a minute (RATE_LIMIT_PER_MINUTE) is used up; retry in 12 s",
+  },
+  431: {
+    description: 'The request line and headers together are larger than the server reads (16 KB); the connection is closed',
+    code: 'HEADERS_TOO_LARGE',
+    message: 'the request headers are too large',
   },
   503: {
     description: 'The database is busy, or the server is shutting down; nothing was changed, retry after `Retry-After`',

@@ -94,3 +94,18 @@ describe('secrets from files', () => {
     expect(() => loadConfig({ DATABASE_URL: '/x.db' })).toThrow(/DATABASE_URL must be a SQLite file URL starting with "file:"/);
   });
 });
+
+describe('trusted proxies and /ws flow control', () => {
+  it('reads TRUSTED_PROXIES as addresses and CIDR ranges, none by default', () => {
+    expect(loadConfig({}).trustedProxies).toEqual([]);
+    expect(loadConfig({ TRUSTED_PROXIES: '172.30.86.2, 10.0.0.0/8,::1 , fd00::/8' }).trustedProxies).toEqual(['172.30.86.2', '10.0.0.0/8', '::1', 'fd00::/8']);
+  });
+
+  it.each(['proxy.example', '10.0.0.0/33', '10.0.0.1/8/1', '::1/129'])('refuses TRUSTED_PROXIES=%s, naming it', (entry) => {
+    expect(() => loadConfig({ TRUSTED_PROXIES: entry })).toThrow(new RegExp(`TRUSTED_PROXIES=.*not an IP address or CIDR range: ${entry.replace(/[./]/g, '\\$&')}`));
+  });
+
+  it('has /ws flow-control defaults that never slow a single sequential client', () => {
+    expect(loadConfig({})).toMatchObject({ wsMaxMessagesPerSecond: 2000, wsMaxPendingMessages: 64, wsMaxBufferedBytes: 1024 * 1024 });
+  });
+});

@@ -1,10 +1,15 @@
 import { createServer, type IncomingMessage, type RequestListener } from 'node:http';
 import { FastifyAdapter } from '@nestjs/platform-fastify';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
+import { errorCodeOf, reasonPhrase } from '../common/errors/error-translator';
+import type { ErrorBodyDto } from '../common/error-body.dto';
+import type { Clock } from '../common/clock';
 import type { AppConfig } from '../config/app-config';
 import { answerClientError } from './client-error-handler';
 import { registerHostCheck } from './host-allow-list';
 import { registerJsonBodyParser } from './json-body-parser';
+import { ProxyTrust } from './proxy-trust';
 import { requestIdFrom } from './request-id';
 import { registerRequestLogging } from './request-logging';
 
@@ -14,16 +19,20 @@ import { registerRequestLogging } from './request-logging';
  * request, the JSON body parser with its limits and checks, and the service's error body for requests Node's
  * parser rejects. Paths match as express matched them (a trailing slash and letter case do not matter).
  */
-export function createHttpAdapter(config: AppConfig, logger: Logger): FastifyAdapter {
+export function createHttpAdapter(config: AppConfig, logger: Logger, clock: Clock): FastifyAdapter {
   const adapter = new FastifyAdapter({
     bodyLimit: config.bodyLimitBytes,
     genReqId: (request: IncomingMessage) => requestIdFrom(request.headers),
     // Requests are logged once, by registerRequestLogging; the platform's own logger stays off.
     logger: false,
     clientErrorHandler: answerClientError,
+    // URLs the router refuses before any route runs (a path parameter over 100 characters, a malformed
+    // percent-encoding) get the service's error body too.
+    frameworkErrors: answerFrameworkError,
     routerOptions: { ignoreTrailingSlash: true, caseSensitive: false },
-    // No proxy is trusted: the client address used for connection caps and logs is the socket's.
-    trustProxy: false,
+    // Only the proxies in TRUSTED_PROXIES (none by default) are believed about the client's address, scheme and
+    // host; the same decision is made for the /ws upgrade and the connection caps (ProxyTrust).
+    trustProxy: ProxyTrust.of(config).forFastify(),
     // Node checks the headers and request deadlines of open connections every `connectionsCheckingInterval`
     // (30 s by default), so a client trickling its headers was cut off up to 30 s late; checked every second here.
     serverFactory: (handler: RequestListener) =>
@@ -37,8 +46,20 @@ export function createHttpAdapter(config: AppConfig, logger: Logger): FastifyAda
       ),
   });
   const instance = adapter.getInstance();
-  registerRequestLogging(instance, logger);
+  registerRequestLogging(instance, logger, clock);
   registerHostCheck(instance, config);
   registerJsonBodyParser(instance, config.bodyLimitBytes);
   return adapter;
+}
+
+const FRAMEWORK_ERRORS: Record<string, [number, string]> = {
+  FST_ERR_MAX_PARAM_LENGTH: [414, 'a path segment of the URL is longer than 100 characters; no id is that long'],
+  FST_ERR_BAD_URL: [400, 'the URL is not valid: a malformed percent-encoding'],
+};
+
+/** Fastify's own refusals of a URL, in the service's error body (the URL itself is not echoed). */
+function answerFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  const [status, message] = FRAMEWORK_ERRORS[error.code] ?? [400, 'the request could not be routed'];
+  const body: ErrorBodyDto = { statusCode: status, error: reasonPhrase(status), code: errorCodeOf(status), message, request_id: request.id };
+  void reply.code(status).header('x-request-id', request.id).send(body);
 }

@@ -8,6 +8,7 @@ import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import type { EpisodeCaller } from '../access/principal';
 import { KeyRevocations } from '../tenants/key-revocations';
 import { EpisodeTools, toToolResult, type ToolCaller } from './episode-tools.service';
+import { answerParamErrorsPlainly } from './mcp-param-errors';
 import type { ToolSchemaVariant } from './tool-schemas';
 
 interface SessionBase {
@@ -36,6 +37,16 @@ export interface SessionCapacity {
 }
 
 /**
+ * A place in a tenant's session count, taken before the (asynchronous) work of opening a session starts, so that
+ * concurrent opens cannot all see room for one more. Opening the session takes the place over; anything else
+ * must release it (releasing twice is harmless).
+ */
+export interface SessionPlace {
+  readonly tenantId: string;
+  release(): void;
+}
+
+/**
  * The /mcp sessions of both kinds. A session belongs to the tenant and key that opened it (anyone else is told it
  * does not exist), counts against the tenant's MAX_SESSIONS_PER_TENANT (the /ws sessions have a cap of the same
  * size of their own), ends when its key is revoked, and is closed after SESSION_IDLE_TIMEOUT_MS of silence. Closing
@@ -45,6 +56,8 @@ export interface SessionCapacity {
 export class McpSessions implements OnModuleDestroy {
   private readonly logger = new Logger(McpSessions.name);
   private readonly sessions = new Map<string, Session>();
+  /** Places taken by sessions still being opened, per tenant. */
+  private readonly opening = new Map<string, number>();
   private readonly sweeper: NodeJS.Timeout;
 
   constructor(
@@ -67,18 +80,38 @@ export class McpSessions implements OnModuleDestroy {
     return session as Extract<Session, { kind: K }>;
   }
 
-  /** The tenant's session count when it has no room for another, or null. */
-  full(tenantId: string): SessionCapacity | null {
-    const active = [...this.sessions.values()].filter((s) => s.caller.tenantId === tenantId).length;
-    return active >= this.config.maxSessionsPerTenant ? { active_sessions: active, max_sessions: this.config.maxSessionsPerTenant } : null;
+  /**
+   * Takes a place for a new session of the tenant, or says it has none left. Counting and taking happen in one
+   * synchronous step, and places being opened count as sessions, so MAX_SESSIONS_PER_TENANT holds however many
+   * opens run at once.
+   */
+  reserve(tenantId: string): SessionPlace | SessionCapacity {
+    const active = [...this.sessions.values()].filter((s) => s.caller.tenantId === tenantId).length + (this.opening.get(tenantId) ?? 0);
+    if (active >= this.config.maxSessionsPerTenant) return { active_sessions: active, max_sessions: this.config.maxSessionsPerTenant };
+    this.opening.set(tenantId, (this.opening.get(tenantId) ?? 0) + 1);
+    let held = true;
+    return {
+      tenantId,
+      release: () => {
+        if (!held) return;
+        held = false;
+        const left = (this.opening.get(tenantId) ?? 1) - 1;
+        if (left <= 0) this.opening.delete(tenantId);
+        else this.opening.set(tenantId, left);
+      },
+    };
   }
 
-  /** A new transport and server for an initialize request; the session is stored once the SDK assigns its id. */
-  async openMcp(caller: ToolCaller, variant: ToolSchemaVariant): Promise<StreamableHTTPServerTransport> {
+  /**
+   * A new transport and server for an initialize request, on a place taken with `reserve`; the session is stored
+   * (and takes the place over) once the SDK assigns its id.
+   */
+  async openMcp(caller: ToolCaller, variant: ToolSchemaVariant, place: SessionPlace): Promise<StreamableHTTPServerTransport> {
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       enableJsonResponse: true,
       onsessioninitialized: (id) => {
+        place.release();
         this.sessions.set(id, { kind: 'mcp', transport, caller, variant, lastUsed: Date.now() });
       },
     });
@@ -89,8 +122,10 @@ export class McpSessions implements OnModuleDestroy {
     return transport;
   }
 
-  openOpenEnv(caller: ToolCaller, variant: ToolSchemaVariant): string {
+  /** Stores an OpenEnv session on a place taken with `reserve`. */
+  openOpenEnv(caller: ToolCaller, variant: ToolSchemaVariant, place: SessionPlace): string {
     const id = randomUUID();
+    place.release();
     this.sessions.set(id, { kind: 'openenv', caller, variant, lastUsed: Date.now() });
     return id;
   }
@@ -122,6 +157,7 @@ export class McpSessions implements OnModuleDestroy {
       if (outcome.kind === 'unknown_tool') throw new McpError(ErrorCode.InvalidParams, outcome.message);
       return toToolResult(outcome) as never;
     });
+    answerParamErrorsPlainly(server);
     return server;
   }
 

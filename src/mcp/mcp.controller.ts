@@ -72,21 +72,28 @@ export class McpController {
         .send(rpcError(id, JSON_RPC.serverError, 'no session: send initialize first (MCP), or openenv/session/create (OpenEnv)'));
       return;
     }
-    const full = this.sessions.full(caller.tenantId);
-    if (full) {
+    // Taken before anything is awaited, so concurrent initializes cannot all find room for one more.
+    const place = this.sessions.reserve(caller.tenantId);
+    if (!('release' in place)) {
       await reply
         .code(200)
-        .send(rpcError(id, JSON_RPC.serverError, `Session capacity reached: this tenant has ${full.active_sessions} of ${full.max_sessions} sessions open`, full));
+        .send(rpcError(id, JSON_RPC.serverError, `Session capacity reached: this tenant has ${place.active_sessions} of ${place.max_sessions} sessions open`, place));
       return;
     }
-    const boundEpisodeId = await this.boundEpisode(request, caller);
-    if (boundEpisodeId === false) {
-      await reply.code(200).send(rpcError(id, JSON_RPC.invalidParams, 'the episode to bind (x-episode-id) does not exist for this tenant'));
-      return;
+    try {
+      const boundEpisodeId = await this.boundEpisode(request, caller);
+      if (boundEpisodeId === false) {
+        await reply.code(200).send(rpcError(id, JSON_RPC.invalidParams, 'the episode to bind (x-episode-id) does not exist for this tenant'));
+        return;
+      }
+      const transport = await this.sessions.openMcp({ ...caller, boundEpisodeId }, variant, place);
+      reply.hijack();
+      await transport.handleRequest(request.raw, reply.raw, body);
+      // An initialize the SDK refused opened no session: its transport is not kept.
+      if (transport.sessionId === undefined) await transport.close();
+    } finally {
+      place.release();
     }
-    const transport = await this.sessions.openMcp({ ...caller, boundEpisodeId }, variant);
-    reply.hijack();
-    await transport.handleRequest(request.raw, reply.raw, body);
   }
 
   @Access.Agent()

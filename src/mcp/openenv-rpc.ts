@@ -64,16 +64,19 @@ export class OpenEnvRpc {
     const { tool_schema, ...resetFields } = params;
     const variant = parseToolSchemaVariant(tool_schema);
     if (variant === null) return invalidToolSchema(id);
-    const full = this.sessions.full(caller.tenantId);
-    if (full) {
-      return rpcError(id, JSON_RPC.serverError, `Session capacity reached: this tenant has ${full.active_sessions} of ${full.max_sessions} sessions open`, full);
+    // The place is taken before the reset is awaited: concurrent creates cannot all find room for one more.
+    const place = this.sessions.reserve(caller.tenantId);
+    if (!('release' in place)) {
+      return rpcError(id, JSON_RPC.serverError, `Session capacity reached: this tenant has ${place.active_sessions} of ${place.max_sessions} sessions open`, place);
     }
     try {
       const started = await this.episodes.reset(caller, await validateBody(ResetRequestDto, resetFields));
-      const sessionId = this.sessions.openOpenEnv({ ...caller, boundEpisodeId: started.episode_id }, variant);
+      const sessionId = this.sessions.openOpenEnv({ ...caller, boundEpisodeId: started.episode_id }, variant, place);
       return rpcResult(id, { session_id: sessionId, tool_schema: variant, ...started });
     } catch (error) {
       return this.errorOf(id, error);
+    } finally {
+      place.release();
     }
   }
 

@@ -13,7 +13,8 @@ const DESCRIPTION =
   'Reset an episode on a task, step it with typed actions, and read observations, partial-progress rewards and ' +
   'an explained grade.\n\nEvery error has one body (`ErrorBody`); every operation lists each status it can answer, ' +
   'including those of the HTTP layer: 401/403 (keys, and a Host or browser Origin not in ALLOWED_HOSTS), 429 (rate ' +
-  'limits), 400/413/415 (bodies), 503 (the database busy or the server shutting down).';
+  'limits), 400/413/415 (bodies), 400/414/431/408 (a malformed or oversized URL or headers, a request too slow to arrive), 503 ' +
+  '(the database busy, the server shutting down, or its connections all busy).';
 
 type Operation = {
   security?: Record<string, string[]>[];
@@ -80,21 +81,18 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
   return document;
 }
 
-function operationsOf(document: OpenAPIObject): [string, Operation][] {
-  return Object.values(document.paths).flatMap((item) =>
-    METHODS.filter((method) => item[method]).map((method) => [method, item[method] as unknown as Operation] as [string, Operation]),
-  );
-}
-
 /**
  * What the HTTP layer does before (and around) every route, stated on each operation with an example of each
  * status: the Host/Origin allow-list (403) and the rate limiter (429) everywhere; on routes that take a key, the
  * key check (401, 403 for a key of the wrong scope) and the database behind it (503); on routes that read a body
- * (DELETE too: the platform reads one if it is sent), the body parser (400, 413, 415). In open mode a request
- * without a key is the public tenant, so the security of tenant routes allows none.
+ * (DELETE too: the platform reads one if it is sent), the body parser (400, 413, 415). Everywhere, what Node and
+ * the router refuse before a route is known: a malformed URL (400), a path segment over 100 characters (414, on
+ * routes with path parameters), headers over 16 KB (431), a request too slow to arrive (408), and the connection
+ * caps (503). In open mode a request without a key is the public tenant, so the security of tenant routes allows
+ * none.
  */
 function declareHttpLayer(document: OpenAPIObject, config: AppConfig): void {
-  for (const [method, operation] of operationsOf(document)) {
+  for (const [path, method, operation] of operationsWithPaths(document)) {
     const access = operation[ACCESS_EXTENSION];
     if (!access) throw new Error(`an operation has no ${ACCESS_EXTENSION}: every route declares @Access`);
     const secured = access !== 'public';
@@ -111,23 +109,36 @@ function declareHttpLayer(document: OpenAPIObject, config: AppConfig): void {
         'The key may not use this route (a reader key on a run, an agent key on an audit, a tenant key on /admin, the admin key on an episode), ' +
           'or the Host header or a browser Origin is not allowed (ALLOWED_HOSTS, ALLOWED_ORIGINS)',
       );
-      add(429, 'Over the tenant’s rate limit (RATE_LIMIT_PER_MINUTE), or too many failed authentications from this address; `Retry-After` says when to come back');
-      add(503);
+      add(429, 'Over the tenant’s rate limit (RATE_LIMIT_PER_MINUTE), or a failing key from an address with too many failed authentications; `Retry-After` says when to come back');
+      add(503, `${errorResponseObject(503).description}; or every connection the server may hold is busy (MAX_CONNECTIONS, MAX_CONNECTIONS_PER_CLIENT)`);
     } else {
       add(403);
       add(429, 'Over the rate limit of this client address (RATE_LIMIT_PER_MINUTE); `Retry-After` says when to come back');
+      add(503, 'Every connection the server may hold is busy (MAX_CONNECTIONS, MAX_CONNECTIONS_PER_CLIENT), or the server is shutting down; retry after `Retry-After`');
     }
+    const malformedUrl = 'or the URL is malformed (a broken percent-encoding), or the request is not valid HTTP';
     if ((operation.requestBody || method === 'delete') && !operation[JSON_RPC_EXTENSION]) {
       const none = method === 'delete' ? ' (this route takes no body; one sent anyway is read)' : '';
-      add(400, `${errorResponseObject(400).description}${none}`);
+      add(400, `${errorResponseObject(400).description}${none}; ${malformedUrl}`);
       add(413, `${errorResponseObject(413).description}${none}`);
       add(415, `${errorResponseObject(415).description}${none}`);
+    } else {
+      add(400, `The request could not be read: the URL is malformed (a broken percent-encoding), or the request is not valid HTTP`);
     }
+    if (path.includes('{')) add(414);
+    add(431);
+    add(408);
     // An empty body is an empty object: a body whose fields are all optional may be left out.
     const body = operation.requestBody?.content['application/json']?.schema;
     const bodySchema = body?.$ref ? (document.components!.schemas as Schemas)[body.$ref.replace('#/components/schemas/', '')] : undefined;
     if (operation.requestBody && bodySchema && !(bodySchema.required ?? []).length) operation.requestBody.required = false;
   }
+}
+
+function operationsWithPaths(document: OpenAPIObject): [string, string, Operation][] {
+  return Object.entries(document.paths).flatMap(([path, item]) =>
+    METHODS.filter((method) => item[method]).map((method) => [path, method, item[method] as unknown as Operation] as [string, string, Operation]),
+  );
 }
 
 /**

@@ -1,16 +1,18 @@
 import type { IncomingMessage, Server } from 'node:http';
-import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { Inject, Injectable, Logger, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { TenantPrincipal } from '../access/principal';
 import { RequestAuthentication } from '../auth/request-authentication';
+import { Clock } from '../common/clock';
 import { translateError } from '../common/errors/error-translator';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { EpisodesService } from '../episodes';
 import { hostOrOriginRefusal } from '../http/host-allow-list';
+import { ProxyTrust } from '../http/proxy-trust';
 import { answerRawAndClose } from '../http/raw-http-answer';
+import { requestIdFrom } from '../http/request-id';
 import { EpisodeTools } from '../mcp';
 import { KeyRevocations } from '../tenants/key-revocations';
 import { errorMessage, WS_ERROR_CODES } from './ws-protocol';
@@ -41,6 +43,7 @@ export class WsGateway implements OnApplicationBootstrap, BeforeApplicationShutd
     private readonly tools: EpisodeTools,
     revocations: KeyRevocations,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly clock: Clock,
   ) {
     // A revoked key's sessions end at once (other processes' revocations are caught by the per-message check).
     revocations.onRevoked((keyId) => {
@@ -57,17 +60,19 @@ export class WsGateway implements OnApplicationBootstrap, BeforeApplicationShutd
     server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
       socket.on('error', () => undefined); // a client that vanishes mid-handshake is not the server's error
       const url = new URL(request.url ?? '/', 'http://localhost');
+      const requestId = requestIdFrom(request.headers);
       // Node hands every Upgrade request to this listener and nothing else answers it: a socket left unanswered
       // here would be held forever.
       if (url.pathname !== WS_PATH) {
-        return answerRawAndClose(socket, 404, `upgrades are served only at ${WS_PATH} (WebSocket); ${url.pathname} has none`);
+        return answerRawAndClose(socket, 404, `upgrades are served only at ${WS_PATH} (WebSocket); ${url.pathname.slice(0, 200)} has none`, { requestId });
       }
       if (request.headers.upgrade?.toLowerCase() !== 'websocket') {
-        return answerRawAndClose(socket, 400, `${WS_PATH} upgrades to WebSocket only`);
+        return answerRawAndClose(socket, 400, `${WS_PATH} upgrades to WebSocket only`, { requestId });
       }
-      const refusal = hostOrOriginRefusal(request.headers, this.config);
-      if (refusal) return answerRawAndClose(socket, 403, refusal);
-      this.upgrade(request, socket, head, url).catch((error: unknown) => {
+      // The same Host and Origin rules as HTTP and /mcp: a web page on another origin cannot open a session.
+      const refusal = hostOrOriginRefusal(request, this.config);
+      if (refusal) return answerRawAndClose(socket, 403, refusal, { requestId });
+      this.upgrade(request, socket, head, url, requestId).catch((error: unknown) => {
         this.logger.error(`WebSocket upgrade failed: ${String(error)}`);
         socket.destroy();
       });
@@ -75,13 +80,13 @@ export class WsGateway implements OnApplicationBootstrap, BeforeApplicationShutd
     this.sweeper = setInterval(() => this.closeIdle(), Math.min(10_000, this.config.sessionIdleTimeoutMs)).unref();
   }
 
-  private async upgrade(request: IncomingMessage, socket: Duplex, head: Buffer, url: URL): Promise<void> {
+  private async upgrade(request: IncomingMessage, socket: Duplex, head: Buffer, url: URL, requestId: string): Promise<void> {
     let principal: TenantPrincipal;
     try {
       // The one key check and rate limit, as for HTTP; this is the only place a key may come in the query string.
       const found = await this.authentication.authenticate('agent', {
         headers: request.headers,
-        clientAddress: (socket as Socket).remoteAddress ?? 'unknown',
+        clientAddress: ProxyTrust.of(this.config).clientAddress(request),
         queryKey: url.searchParams.get('api_key'),
         acceptsQueryKey: true,
       });
@@ -90,7 +95,7 @@ export class WsGateway implements OnApplicationBootstrap, BeforeApplicationShutd
     } catch (error) {
       const translated = translateError(error);
       if (translated.unexpected) this.logger.error(`WebSocket authentication failed: ${error instanceof Error ? error.stack : String(error)}`);
-      return answerRawAndClose(socket, translated.status, translated.message, translated.headers);
+      return answerRawAndClose(socket, translated.status, translated.message, { headers: translated.headers, requestId });
     }
     this.wss!.handleUpgrade(request, socket, head, (ws) => this.accept(ws, principal));
   }
@@ -109,13 +114,13 @@ export class WsGateway implements OnApplicationBootstrap, BeforeApplicationShutd
       ws.close(1013, 'capacity reached');
       return;
     }
-    const session = new WsSession(principal, ws, this.episodes, this.tools, this.authentication);
+    const session = new WsSession(principal, ws, this.episodes, this.tools, this.authentication, this.config, this.clock);
     this.sessions.set(ws, session);
     ws.on('message', (data: Buffer, isBinary) => {
       if (data.length > this.config.bodyLimitBytes) {
         session.refuse(`the message is ${data.length} bytes, more than BODY_LIMIT_BYTES (${this.config.bodyLimitBytes})`);
       } else {
-        session.receive(isBinary ? '' : data.toString());
+        session.receive(data, isBinary);
       }
     });
     ws.on('close', () => this.sessions.delete(ws));
@@ -127,7 +132,7 @@ export class WsGateway implements OnApplicationBootstrap, BeforeApplicationShutd
     for (const [ws, session] of this.sessions) {
       if (session.lastActive < cutoff) {
         session.send(errorMessage(WS_ERROR_CODES.session, 'session closed after inactivity; the episode can be resumed over HTTP'));
-        ws.close(1001, 'idle timeout');
+        session.close(1001, 'idle timeout');
         this.sessions.delete(ws);
       }
     }
@@ -136,7 +141,7 @@ export class WsGateway implements OnApplicationBootstrap, BeforeApplicationShutd
   /** Sessions are closed (1001) before the HTTP server closes, so shutdown is not held open by sockets. */
   beforeApplicationShutdown(): void {
     if (this.sweeper) clearInterval(this.sweeper);
-    for (const ws of this.sessions.keys()) ws.close(1001, 'server shutting down');
+    for (const session of this.sessions.values()) session.close(1001, 'server shutting down');
     this.sessions.clear();
     this.wss?.close();
   }

@@ -2,6 +2,7 @@ import { Logger } from '@nestjs/common';
 import type { WebSocket } from 'ws';
 import { callerOf, type EpisodeCaller, type TenantPrincipal } from '../access/principal';
 import type { RequestAuthentication } from '../auth/request-authentication';
+import type { Clock } from '../common/clock';
 import { UnauthenticatedError } from '../common/errors/domain-errors';
 import { APP_VERSION } from '../common/app-version';
 import { translateError } from '../common/errors/error-translator';
@@ -11,20 +12,23 @@ import { ResetRequestDto, StepRequestDto, type EpisodesService } from '../episod
 import { isJsonRpcMessage, JSON_RPC, rpcError } from '../common/json-rpc';
 import { parseToolSchemaVariant, toToolResult, type EpisodeTools } from '../mcp';
 import { parseToolMessage, type ToolMessage } from './tool-messages';
+import { WsFlowControl, type Incoming, type WsFlowLimits } from './ws-flow-control';
 import { errorMessage, WS_ERROR_CODES, type WsErrorCode } from './ws-protocol';
 
 /**
  * One OpenEnv WebSocket session: bound to the principal of its upgrade request (tenant and key) and to its current
- * episode. Messages are handled one at a time in arrival order; each is checked like an HTTP request (the key is
- * still valid, the tenant is within its rate), and every step goes through the same service as HTTP, so it is
- * persisted, hash-chained and tenant-scoped exactly like an HTTP step.
+ * episode. Messages are handled one at a time in arrival order, under the connection's flow control (WsFlowControl:
+ * a bounded queue, a message rate, and no more answers while the client leaves its earlier ones unread). Each
+ * message, valid or not, is checked like an HTTP request (the key is still valid, the tenant is within its rate),
+ * and every step goes through the same service as HTTP, so it is persisted, hash-chained and tenant-scoped exactly
+ * like an HTTP step.
  */
 export class WsSession {
   episodeId: string | null = null;
   lastActive = Date.now();
   readonly caller: EpisodeCaller;
-  private queue: Promise<void> = Promise.resolve();
   private readonly logger = new Logger('WsSession');
+  private readonly flow: WsFlowControl;
 
   constructor(
     private readonly principal: TenantPrincipal,
@@ -32,31 +36,48 @@ export class WsSession {
     private readonly episodes: EpisodesService,
     private readonly tools: EpisodeTools,
     private readonly authentication: RequestAuthentication,
+    limits: WsFlowLimits,
+    clock: Clock,
   ) {
     this.caller = callerOf(principal);
+    this.flow = new WsFlowControl(socket, limits, clock, (incoming) => this.handle(incoming), this.logger);
   }
 
   /** Ends the session with a reason (its episode stays resumable over HTTP with a valid key). */
   end(reason: string): void {
     this.send(errorMessage(WS_ERROR_CODES.session, reason));
-    this.socket.close(1008, 'policy violation');
+    this.close(1008, 'policy violation');
   }
 
-  receive(raw: string): void {
+  /** Closes the connection; one whose client has stopped reading is ended at once (see WsFlowControl.stalled). */
+  close(code: number, reason: string): void {
+    if (this.flow.stalled()) this.socket.terminate();
+    else this.socket.close(code, reason);
+  }
+
+  receive(data: Buffer, binary: boolean): void {
     this.lastActive = Date.now();
-    this.queue = this.queue.then(() => this.handle(raw)).catch(() => undefined);
+    this.flow.push({ kind: 'message', data, binary });
   }
 
   /** Answers a message refused before it was read (too large), in its turn among the others. */
   refuse(reason: string): void {
     this.lastActive = Date.now();
-    this.queue = this.queue.then(() => this.send(errorMessage(WS_ERROR_CODES.validation, reason)));
+    this.flow.push({ kind: 'refused', reason });
   }
 
-  private async handle(raw: string): Promise<void> {
+  private async handle(incoming: Incoming): Promise<void> {
+    // Every message counts against the tenant's rate, whatever it holds: an invalid one costs the server too.
+    try {
+      await this.authentication.checkMessage(this.principal);
+    } catch (error) {
+      if (error instanceof UnauthenticatedError) return this.end(error.message);
+      return this.sendError(error);
+    }
+    if (incoming.kind === 'refused') return this.send(errorMessage(WS_ERROR_CODES.validation, incoming.reason));
     let message: { type?: unknown; data?: unknown };
     try {
-      message = JSON.parse(raw);
+      message = JSON.parse(incoming.binary ? '' : incoming.data.toString());
     } catch {
       return this.send(errorMessage(WS_ERROR_CODES.invalidJson, 'the message is not valid JSON'));
     }
@@ -65,12 +86,6 @@ export class WsSession {
     }
     const problem = jsonInputProblem(message, 'the message');
     if (problem) return this.send(errorMessage(WS_ERROR_CODES.invalidJson, problem));
-    try {
-      await this.authentication.checkMessage(this.principal);
-    } catch (error) {
-      if (error instanceof UnauthenticatedError) return this.end(error.message);
-      return this.sendError(error);
-    }
     try {
       switch (message.type) {
         case 'reset':
@@ -204,7 +219,7 @@ export class WsSession {
   }
 
   send(message: unknown): void {
-    if (this.socket.readyState === this.socket.OPEN) this.socket.send(JSON.stringify(message));
+    this.flow.send(JSON.stringify(message));
   }
 }
 

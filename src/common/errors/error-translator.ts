@@ -23,6 +23,7 @@ export const ERROR_CODES = [
   'CONFLICT',
   'REQUEST_TIMEOUT',
   'PAYLOAD_TOO_LARGE',
+  'URI_TOO_LONG',
   'UNSUPPORTED_MEDIA_TYPE',
   'VALIDATION_FAILED',
   'RATE_LIMITED',
@@ -52,6 +53,7 @@ const CODE_OF_STATUS: Record<number, ErrorCode> = {
   408: 'REQUEST_TIMEOUT',
   409: 'CONFLICT',
   413: 'PAYLOAD_TOO_LARGE',
+  414: 'URI_TOO_LONG',
   415: 'UNSUPPORTED_MEDIA_TYPE',
   422: 'VALIDATION_FAILED',
   429: 'RATE_LIMITED',
@@ -89,6 +91,11 @@ export function translateError(error: unknown): TranslatedError {
   if (error instanceof UnavailableError) return known(503, error.message, { headers: RETRY_SHORTLY });
   if (error instanceof HttpException) return fromHttpException(error, known);
   return fromDatabaseError(error, known) ?? unexpected();
+}
+
+/** The code an error status is answered with (INTERNAL for one no rule gives). */
+export function errorCodeOf(status: number): ErrorCode {
+  return CODE_OF_STATUS[status] ?? 'INTERNAL';
 }
 
 /** The standard reason phrase of a status ("Unprocessable Entity"). */

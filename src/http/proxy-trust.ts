@@ -1,0 +1,103 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import { BlockList, isIP } from 'node:net';
+import type { AppConfig } from '../config/app-config';
+
+/** What the trust decisions read of a request: its headers and the address of the socket it came on. */
+export interface ForwardedRequest {
+  headers: IncomingHttpHeaders;
+  socket: { remoteAddress?: string; encrypted?: boolean } | null;
+}
+
+/**
+ * The reverse proxies named in TRUSTED_PROXIES, and what their X-Forwarded-* headers say. Only a connection from a
+ * trusted proxy is believed: the client address is the nearest X-Forwarded-For hop that is not itself a trusted
+ * proxy (as Fastify's `trustProxy` computes `request.ip`, which gets the same rule), and X-Forwarded-Proto/-Host
+ * (their last value, the one the nearest proxy set) give the scheme and host the client used. Anyone else's
+ * X-Forwarded-* headers are ignored, so no client can choose the address it is limited and logged under.
+ * One instance per configuration, shared by HTTP, the /ws upgrade and the connection caps.
+ */
+export class ProxyTrust {
+  private static readonly byConfig = new WeakMap<object, ProxyTrust>();
+  private readonly list: BlockList | null;
+
+  static of(config: Pick<AppConfig, 'trustedProxies'>): ProxyTrust {
+    let trust = ProxyTrust.byConfig.get(config);
+    if (!trust) {
+      trust = new ProxyTrust(config.trustedProxies);
+      ProxyTrust.byConfig.set(config, trust);
+    }
+    return trust;
+  }
+
+  constructor(entries: readonly string[]) {
+    if (entries.length === 0) {
+      this.list = null;
+      return;
+    }
+    const list = new BlockList();
+    for (const entry of entries) {
+      const [address, bits] = entry.split('/');
+      const type = isIP(address) === 6 ? 'ipv6' : 'ipv4';
+      if (bits === undefined) list.addAddress(address, type);
+      else list.addSubnet(address, Number(bits), type);
+    }
+    this.list = list;
+  }
+
+  /** Whether this address (a socket's, or a forwarded hop) is one of the trusted proxies. */
+  trusts(address: string | undefined): boolean {
+    if (this.list === null || address === undefined) return false;
+    const plain = unmapped(address);
+    const family = isIP(plain);
+    return family !== 0 && this.list.check(plain, family === 6 ? 'ipv6' : 'ipv4');
+  }
+
+  /** Fastify's `trustProxy` option: the same decision, so `request.ip`, `.protocol` and `.host` agree with this. */
+  forFastify(): false | ((address: string) => boolean) {
+    return this.list === null ? false : (address: string) => this.trusts(address);
+  }
+
+  /** The client's address: the socket's, or behind trusted proxies the nearest forwarded hop that is not one. */
+  clientAddress(request: ForwardedRequest): string {
+    const socketAddress = request.socket?.remoteAddress ?? 'unknown';
+    if (!this.trusts(socketAddress)) return unmapped(socketAddress);
+    const hops = headerValue(request.headers['x-forwarded-for'])
+      .split(',')
+      .map((hop) => hop.trim())
+      .filter(Boolean)
+      .reverse();
+    let address = socketAddress;
+    for (const hop of hops) {
+      if (!this.trusts(address)) break;
+      address = hop;
+    }
+    return unmapped(address);
+  }
+
+  /**
+   * The scheme and `host[:port]` the client addressed, as the server sees them: the socket's scheme and the Host
+   * header, or a trusted proxy's X-Forwarded-Proto and X-Forwarded-Host.
+   */
+  requestedOrigin(request: ForwardedRequest): { scheme: string; host: string | undefined } {
+    const viaProxy = this.trusts(request.socket?.remoteAddress);
+    const forwardedProto = viaProxy ? lastValue(request.headers['x-forwarded-proto']) : undefined;
+    const forwardedHost = viaProxy ? lastValue(request.headers['x-forwarded-host']) : undefined;
+    const scheme = (forwardedProto ?? (request.socket?.encrypted ? 'https' : 'http')).toLowerCase();
+    return { scheme, host: forwardedHost ?? request.headers.host };
+  }
+}
+
+/** `::ffff:10.0.0.5` (an IPv4 client of a dual-stack socket) as `10.0.0.5`. */
+function unmapped(address: string): string {
+  return /^::ffff:\d+\.\d+\.\d+\.\d+$/i.test(address) ? address.slice(7) : address;
+}
+
+function headerValue(value: string | string[] | undefined): string {
+  return Array.isArray(value) ? value.join(',') : (value ?? '');
+}
+
+/** A proxy appends to a list header: its own value is the last. */
+function lastValue(value: string | string[] | undefined): string | undefined {
+  const last = headerValue(value).split(',').pop()?.trim();
+  return last ? last : undefined;
+}
