@@ -152,6 +152,34 @@ describe('A. /ws flow control and the session caps', () => {
     }
   });
 
+  it('a connection’s queue is served one message per turn of the event loop: /health is not held until it runs dry', async () => {
+    const ctx = await listening();
+    try {
+      // From another process, as a real client: 1,000 messages answered without any I/O (handled back to back, they
+      // would hold the event loop until the last one), then GET /health; how many answers had come when it did.
+      const script = `
+        const WebSocket = require(${JSON.stringify(require.resolve('ws'))});
+        const http = require('node:http');
+        const ws = new WebSocket('ws://127.0.0.1:${ctx.port}/ws');
+        let answers = 0;
+        ws.on('message', () => answers++);
+        ws.on('open', () => {
+          const frame = Buffer.concat([Buffer.from([0x81, 0x80 | 44, 0, 0, 0, 0]), Buffer.from('{"type":"step","data":{"type":"list_tools"}}')]);
+          ws._socket.write(Buffer.concat(Array(1000).fill(frame)));
+          http.get('http://127.0.0.1:${ctx.port}/health', (res) => {
+            res.resume();
+            res.on('end', () => { process.stdout.write(JSON.stringify({ status: res.statusCode, answers })); ws.terminate(); });
+          });
+        });`;
+      const out = await new Promise<string>((resolve, reject) => execFile(process.execPath, ['-e', script], (e, stdout) => (e ? reject(e) : resolve(stdout))));
+      const { status, answers } = JSON.parse(out) as { status: number; answers: number };
+      expect(status).toBe(200);
+      expect(answers).toBeLessThan(500);
+    } finally {
+      await ctx.app.close();
+    }
+  });
+
   it("every /ws message counts against the tenant's rate limit, invalid JSON included", async () => {
     const clock = new ManualClock('2026-12-01T12:00:00Z');
     const ctx = await listening({ RATE_LIMIT_PER_MINUTE: '5' }, { clock });

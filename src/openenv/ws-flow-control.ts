@@ -17,7 +17,8 @@ const ONE_READ_OF_FRAMES = 16_384;
 
 /**
  * Flow control for one /ws connection, so a client is served as fast as it reads and no faster:
- * - messages wait in a bounded queue and are handled one at a time, in arrival order;
+ * - messages wait in a bounded queue and are handled one at a time, in arrival order, one per turn of the event
+ *   loop (so one connection's queue never holds up other requests);
  * - at most WS_MAX_MESSAGES_PER_SECOND are handled a second (a second's worth of burst); later ones wait their turn;
  * - while more than WS_MAX_BUFFERED_BYTES of answers are unread by the client, no more are produced;
  * - when WS_MAX_PENDING_MESSAGES messages (or WS_MAX_BUFFERED_BYTES of them) are waiting, the socket is no longer
@@ -102,6 +103,9 @@ export class WsFlowControl {
           this.logger.debug('/ws reading resumed');
         }
         await this.handle(incoming).catch(() => undefined);
+        // A message whose handling never waits on I/O resolves in microtasks alone: without a turn of the event loop
+        // between messages, one connection's queue would hold every other request (and /health) until it ran dry.
+        await new Promise<void>((resolve) => setImmediate(resolve));
       }
     } finally {
       this.running = false;
