@@ -17,6 +17,8 @@ it('behind trusted proxies, the client is the nearest forwarded hop that is not 
   expect(trust.clientAddress(from('172.30.86.2', { 'x-forwarded-for': '1.2.3.4, 203.0.113.7, 10.1.2.3' }))).toBe('203.0.113.7');
   expect(trust.clientAddress(from('::ffff:172.30.86.2', { 'x-forwarded-for': '203.0.113.8' }))).toBe('203.0.113.8');
   expect(trust.clientAddress(from('172.30.86.3', { 'x-forwarded-for': '203.0.113.7' }))).toBe('172.30.86.3');
+  // As Fastify's request.ip gives it, so HTTP and the /ws upgrade count one client under one name.
+  expect(trust.clientAddress(from('::ffff:198.51.100.9', { 'x-forwarded-for': '203.0.113.7' }))).toBe('::ffff:198.51.100.9');
   expect(trust.requestedOrigin(from('172.30.86.2', { 'x-forwarded-proto': 'http, https', host: 'sd.example' }))).toEqual({ scheme: 'https', host: 'sd.example' });
   expect(trust.requestedOrigin(from('172.30.86.2', { 'x-forwarded-host': 'a.example, sd.example', host: 'supportdesk:7860' }))).toEqual({ scheme: 'http', host: 'sd.example' });
 });

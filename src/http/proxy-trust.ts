@@ -57,10 +57,14 @@ export class ProxyTrust {
     return this.list === null ? false : (address: string) => this.trusts(address);
   }
 
-  /** The client's address: the socket's, or behind trusted proxies the nearest forwarded hop that is not one. */
+  /**
+   * The client's address: the socket's, or behind trusted proxies the nearest forwarded hop that is not one. Given
+   * as Fastify's `request.ip` gives it (an IPv4 client of a dual-stack socket stays `::ffff:…`), so the /ws upgrade
+   * and HTTP count one client under one name.
+   */
   clientAddress(request: ForwardedRequest): string {
     const socketAddress = request.socket?.remoteAddress ?? 'unknown';
-    if (!this.trusts(socketAddress)) return unmapped(socketAddress);
+    if (!this.trusts(socketAddress)) return socketAddress;
     const hops = headerValue(request.headers['x-forwarded-for'])
       .split(',')
       .map((hop) => hop.trim())
@@ -71,7 +75,7 @@ export class ProxyTrust {
       if (!this.trusts(address)) break;
       address = hop;
     }
-    return unmapped(address);
+    return address;
   }
 
   /**
@@ -87,7 +91,7 @@ export class ProxyTrust {
   }
 }
 
-/** `::ffff:10.0.0.5` (an IPv4 client of a dual-stack socket) as `10.0.0.5`. */
+/** `::ffff:10.0.0.5` (an IPv4 client of a dual-stack socket) as `10.0.0.5`, to compare it with TRUSTED_PROXIES. */
 function unmapped(address: string): string {
   return /^::ffff:\d+\.\d+\.\d+\.\d+$/i.test(address) ? address.slice(7) : address;
 }
