@@ -1,6 +1,6 @@
 import type { GraderVersion } from './grader-version';
 import { penaltiesOf, type PenaltyGrade } from './penalties';
-import { judgeReplies, type ReplyDetailVerdict } from './reply-grading';
+import { judgeReplies, unreadableReplySteps, type ReplyDetailVerdict } from './reply-grading';
 import type { EpisodeState } from './state';
 import type { Task } from './task.schema';
 
@@ -116,7 +116,8 @@ export function grade(task: Task, state: EpisodeState): GradeBreakdown {
       ? 'no reply has been sent on the ticket that needs action'
       : // Why the others miss only once the episode has ended: mid-episode, "1 not a sentence" would tell an agent
         // probing with candidate values which one matched.
-        `${covered} of ${details.length} required detail(s) told to the customer${state.done ? missSummary(details) : ''}`,
+        `${covered} of ${details.length} required detail(s) told to the customer${state.done ? missSummary(details) : ''}` +
+          unreadableNote(unreadableReplySteps(task, state, version)),
   );
 
   add('resolution', ...gradeResolution(task, state));
@@ -127,6 +128,16 @@ export function grade(task: Task, state: EpisodeState): GradeBreakdown {
   const owed = penalties.reduce((sum, p) => sum + p.penalty_milli, 0);
   const score = Math.max(0, Math.min(1000, earned - owed));
   return { score_milli: score, grader_version: version, components, reply_details: details, penalties };
+}
+
+/**
+ * "; the reply at step 4 is unreadable: ...": a reply over the reading budget was not read, so none of its details
+ * count. Said while the episode runs too: it tells the agent nothing about the answer, only that the reply was not read.
+ */
+function unreadableNote(steps: number[]): string {
+  if (steps.length === 0) return '';
+  const [which, its] = steps.length === 1 ? [`the reply at step ${steps[0]} is`, 'its'] : [`the replies at steps ${steps.join(', ')} are`, 'their'];
+  return `; ${which} unreadable: over the reading budget (too many words in a sentence with no full stop or line break), so none of ${its} details count`;
 }
 
 /** "; 1 negated, 1 not stated": why the others are missing, without saying what they are. */

@@ -6,6 +6,7 @@ import { codePointLength } from '../common/field-rules';
 import type { EpisodeCaller } from '../access/principal';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { canonicalAction, type Action } from '../engine/actions';
+import { readLength } from '../engine/claims';
 import { reset, step } from '../engine/engine';
 import { grade } from '../engine/grader';
 import type { Observation } from '../engine/observation';
@@ -123,10 +124,19 @@ export class EpisodesService {
     }, mayStep);
   }
 
-  /** Reply and query limits are configuration, so they are checked here rather than in the static DTO. */
+  /**
+   * Reply and query limits are configuration, so they are checked here rather than in the static DTO. A reply is
+   * counted as written and as the grader reads it, after NFKC normalisation, which can make one character several.
+   */
   private checkConfiguredLimits(action: Action): void {
     if (action.type === 'send_reply' && codePointLength(action.message) > this.config.maxMessageLength) {
       throw new InvalidFieldError('action.message', `message must be at most ${this.config.maxMessageLength} characters`);
+    }
+    if (action.type === 'send_reply' && readLength(action.message) > this.config.maxMessageLength) {
+      throw new InvalidFieldError(
+        'action.message',
+        `message must be at most ${this.config.maxMessageLength} characters once Unicode-normalised (NFKC); it has ${readLength(action.message)}`,
+      );
     }
     if (action.type === 'search_policy' && codePointLength(action.query) > this.config.maxQueryLength) {
       throw new InvalidFieldError('action.query', `query must be at most ${this.config.maxQueryLength} characters`);

@@ -19,10 +19,20 @@ import { REPLY_GRADING_COMMAND } from './bench.commands';
  * - the same later step if every earlier reply were read again at each grade (what storing the analyses saves).
  * Replies are the validity fixtures' replies chained and cut at 500 characters. Each figure is the median and 99th
  * percentile of every call over ROUNDS rounds after a warm-up; run it a few times, machines here are shared.
+ *
+ * Then hostile replies (docs/grading.md, "What reading a reply may cost"): the same send_reply step on replies built to
+ * be expensive to read, each the median of ROUNDS / 4 runs (at least one) after one warm-up: the red team's reply
+ * (letters that NFKC expands, ") ", 166 x "no. "), the same filling the largest allowed MAX_MESSAGE_LENGTH
+ * (8,000) after normalisation, its plain-ASCII form, the slowest reply a generated corpus of hostile replies found,
+ * and replies right at the reading budget. The target is that every reply the API accepts at 8,000 grades in at
+ * most 50 ms.
  */
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 20);
 const LENGTH = 500;
+const HOSTILE_ROUNDS = Math.max(1, Math.floor(ROUNDS / 4));
+/** LIMITS.messageLengthCeiling: the largest MAX_MESSAGE_LENGTH a server may be configured with. */
+const CEILING = 8000;
 
 function percentiles(samples: number[]): { median: number; p99: number } {
   const sorted = [...samples].sort((a, b) => a - b);
@@ -76,6 +86,40 @@ function measure(task: Task, replies: string[]) {
   return { sendReply: percentiles(sendReply), otherBefore: percentiles(otherBefore), otherAfter: percentiles(otherAfter), rereading: percentiles(rereading) };
 }
 
+/** Units of a "no. " tail: each is a full stop the splitter must judge, after a growing run of letters. */
+const TAIL = ') ' + 'no. '.repeat(166);
+
+/** Replies built to be expensive to read, each with the limit (in code points after NFKC) it fits. */
+function hostileReplies(): { name: string; message: string }[] {
+  const fill = (unit: string, room: number) => unit.repeat(Math.floor(room / unit.normalize('NFKC').length));
+  return [
+    // What the red team sent: 2,000 code points as written, 7,336 once NFKC has expanded each "㌶" into five letters.
+    { name: 'red team: "㌶" x 1,334 + ") " + "no. " x 166', message: '㌶'.repeat(2000 - TAIL.length) + TAIL },
+    { name: 'red team, filling 8,000 after NFKC', message: fill('㌶', CEILING - TAIL.length) + TAIL },
+    { name: 'red team in plain ASCII, 8,000', message: 'a'.repeat(CEILING - TAIL.length) + TAIL },
+    // The slowest the generated corpus found: a thousand short sentences of money values, each judged by every claim.
+    { name: 'corpus worst: "? $1 $1 " x 1,000', message: '? $1 $1 '.repeat(CEILING / 8) },
+    // At the reading budget: the most one-word lines, and the longest single sentence, that are still read.
+    { name: 'one-word lines at the budget: "a\\n" x 1,733', message: 'a\n'.repeat(1733) },
+    { name: 'one sentence at the budget: "if " x 968', message: 'if '.repeat(968) },
+  ];
+}
+
+function measureHostile(task: Task): void {
+  const base = opened(task);
+  console.log(`\nHostile replies on ${task.id}, ms per send_reply step (median of ${HOSTILE_ROUNDS} after a warm-up)`);
+  console.log('| reply | code points | after NFKC | send_reply step |');
+  console.log('| --- | ---: | ---: | ---: |');
+  for (const { name, message } of hostileReplies()) {
+    const action: Action = { type: 'send_reply', message };
+    step(task, base, action);
+    const samples: number[] = [];
+    for (let round = 0; round < HOSTILE_ROUNDS; round++) samples.push(timed(() => step(task, base, action)));
+    const points = (text: string) => [...text].length.toLocaleString('en');
+    console.log(`| ${name} | ${points(message)} | ${points(message.normalize('NFKC'))} | ${percentiles(samples).median.toFixed(2)} |`);
+  }
+}
+
 function main(): void {
   readCommandLine(REPLY_GRADING_COMMAND);
   const tasks = new Map(loadTaskFiles(DEFAULT_TASKS_DIR).map((loaded) => [loaded.task.id, loaded.task]));
@@ -92,6 +136,7 @@ function main(): void {
     const r = measure(task, replies);
     console.log(`| ${taskId} | ${replies.length} | ${ms(r.sendReply)} | ${ms(r.otherBefore)} | ${ms(r.otherAfter)} | ${ms(r.rereading)} |`);
   }
+  for (const task of tasks.values()) measureHostile(task);
 }
 
 main();

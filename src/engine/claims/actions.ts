@@ -2,6 +2,7 @@ import type { AnalysedSentence } from './analyse';
 import type { ActionClaim } from './claim.schema';
 import { isVerbish } from './english';
 import { formsOf, objectVariants, type VerbForm } from './morphology';
+import { firstPhraseAt, indexPhrases, phraseWithPossessiveAt } from './phrases';
 import { tokenize } from './text';
 
 /**
@@ -30,6 +31,8 @@ export interface ActionHit {
 
 interface Matcher {
   verbs: { head: Map<string, VerbForm>; particle: string | null }[];
+  /** The verbs (in their order) that have each written form: only those are tried at a token. */
+  verbsByForm: Map<string, Matcher['verbs']>;
   phrasalNouns: Set<string>;
   objects: string[][];
   qualifiers: string[][] | null;
@@ -52,8 +55,17 @@ function matcherFor(claim: ActionClaim): Matcher {
     }
     return { head: forms, particle: particle ?? null };
   });
+  const verbsByForm = new Map<string, Matcher['verbs']>();
+  for (const v of verbs) {
+    for (const form of v.head.keys()) {
+      const list = verbsByForm.get(form);
+      if (list) list.push(v);
+      else verbsByForm.set(form, [v]);
+    }
+  }
   m = {
     verbs,
+    verbsByForm,
     phrasalNouns,
     // Longest first, so "video call" is found as a whole rather than as "video".
     objects: longestFirst(claim.objects.flatMap((o) => objectVariants(tokenize(o)))),
@@ -69,22 +81,24 @@ function longestFirst(phrases: string[][]): string[][] {
 }
 
 function phraseAt(tokens: string[], i: number, phrase: string[]): boolean {
-  return phrase.every((w, k) => tokens[i + k] === w);
+  for (let k = 0; k < phrase.length; k++) if (tokens[i + k] !== phrase[k]) return false;
+  return true;
 }
 
 /** A phrase, its last word possibly with "'s" ("your account's locked", "the account's been locked"). */
-function objectAt(tokens: string[], i: number, phrase: string[]): boolean {
-  const last = phrase.length - 1;
-  return phrase.every((w, k) => tokens[i + k] === w || (k === last && tokens[i + k] === `${w}'s`));
-}
+const objectAt = phraseWithPossessiveAt;
 
 function findPhrases(tokens: string[], phrases: string[][]): { start: number; end: number }[] {
+  const index = indexPhrases(phrases);
   const out: { start: number; end: number }[] = [];
   for (let i = 0; i < tokens.length; i++) {
-    for (const p of phrases) if (objectAt(tokens, i, p)) { out.push({ start: i, end: i + p.length }); break; }
+    const p = firstPhraseAt(index, tokens, i);
+    if (p) out.push({ start: i, end: i + p.length });
   }
   return out;
 }
+
+const NO_VERBS: Matcher['verbs'] = [];
 
 interface VerbHit {
   at: number;
@@ -97,7 +111,7 @@ function findVerbs(tokens: string[], m: Matcher): VerbHit[] {
   for (let i = 0; i < tokens.length; i++) {
     const t = tokens[i];
     if (m.phrasalNouns.has(t)) { out.push({ at: i, end: i + 1, form: 'noun' }); continue; }
-    for (const v of m.verbs) {
+    for (const v of m.verbsByForm.get(t) ?? NO_VERBS) {
       const form = v.head.get(t);
       if (!form) continue;
       if (v.particle) {
@@ -185,30 +199,35 @@ function predicateBetween(tokens: string[], a: number, b: number): boolean {
 export function findActions(claim: ActionClaim, sentences: AnalysedSentence[]): ActionHit[] {
   const m = matcherFor(claim);
   const hits: ActionHit[] = [];
+  // The objects named in each sentence, found once: a pronoun looks back two sentences, and many pronouns must not
+  // read those sentences again each.
+  const objectsIn: { start: number; end: number }[][] = [];
+  const objectsOf = (k: number) => (objectsIn[k] ??= findPhrases(sentences[k].tokens, m.objects));
+  const qualifiers = m.qualifiers ? new QualifierScan(sentences, m.qualifiers) : null;
   for (let si = 0; si < sentences.length; si++) {
     const s = sentences[si];
     const tokens = s.tokens;
     const verbs = findVerbs(tokens, m);
     if (verbs.length === 0) continue;
-    const objects = findPhrases(tokens, m.objects);
+    const objects = objectsOf(si);
     // "it" stands for one thing: "I can see both renewal payments ... I've refunded it" is not about both.
     const fits = (pronoun: string, words: string[], o: { end: number }) => !['it', 'its'].includes(pronoun) || !/[^s]s$/.test(words[o.end - 1]);
     const objectEarlier = (pos: number) =>
       objects.some((o) => o.end <= pos && fits(tokens[pos], tokens, o)) ||
-      [1, 2].some((d) => si - d >= 0 && findPhrases(sentences[si - d].tokens, m.objects).some((o) => fits(tokens[pos], sentences[si - d].tokens, o)));
+      [1, 2].some((d) => si - d >= 0 && objectsOf(si - d).some((o) => fits(tokens[pos], sentences[si - d].tokens, o)));
     for (const v of verbs) {
       let best: { start: number; end: number } | null = null;
       for (const o of objects) {
-        // "MFA was disabled on your account": a noun after a preposition is where it happened, not what was acted on.
-        const nounReading = v.form === 'noun' || (NOUN_READING.has(tokens[v.at]) && DETERMINERS.has(tokens[v.at - 1] ?? ''));
-        // (Before the verb too: "MFA was disabled on your account" does not make the account its subject.)
-        // ("arranged for your identity to be verified": "for" introduces the subject of what follows, not a place.)
-        const places = o.start >= v.end ? ['on', 'in', 'from', 'for', 'at', 'with', 'across'] : ['on', 'in', 'from', 'at', 'with', 'across'];
-        if (!nounReading && places.includes(prepositionBefore(tokens, o.start))) continue;
         // "signed every active session out": the object between the verb and its particle.
         const between = o.start > v.at && o.end < v.end;
         const gap = between ? 0 : o.start >= v.end ? o.start - v.end : v.at - o.end;
         if (gap > 12 || gap < -1) continue;
+        // "MFA was disabled on your account": a noun after a preposition is where it happened, not what was acted on.
+        const nounReading = v.form === 'noun' || (NOUN_READING.has(tokens[v.at]) && DETERMINERS.has(tokens[v.at - 1] ?? ''));
+        // (Before the verb too: "MFA was disabled on your account" does not make the account its subject.)
+        // ("arranged for your identity to be verified": "for" introduces the subject of what follows, not a place.)
+        const places = o.start >= v.end ? PLACES_AFTER_VERB : PLACES_BEFORE_VERB;
+        if (!nounReading && places.includes(prepositionBefore(tokens, o.start))) continue;
         const [a, b] = between ? [v.at, v.at] : o.start >= v.end ? [v.end, o.start] : [o.end, v.at];
         if (tokens.slice(a, b).some((t) => t === ';' || t === '.') || newSubjectBetween(tokens, a, b)) continue;
         // "your current session only and revoked all keys": a verb opening a new predicate takes what follows.
@@ -227,8 +246,8 @@ export function findActions(claim: ActionClaim, sentences: AnalysedSentence[]): 
       const lo = Math.min(v.at, best.start);
       const hi = Math.max(v.end, best.end);
       let qualifierDisjunct = false;
-      if (m.qualifiers) {
-        const q = findQualifier(sentences, si, lo, hi, m.qualifiers);
+      if (qualifiers) {
+        const q = findQualifier(sentences, si, lo, hi, qualifiers);
         if (!q) continue;
         qualifierDisjunct = q.disjunct;
       }
@@ -258,6 +277,8 @@ export function findActions(claim: ActionClaim, sentences: AnalysedSentence[]): 
   return hits;
 }
 
+const PLACES_AFTER_VERB = ['on', 'in', 'from', 'for', 'at', 'with', 'across'];
+const PLACES_BEFORE_VERB = ['on', 'in', 'from', 'at', 'with', 'across'];
 const NOUN_READING = new Set(['lock', 'check', 'freeze', 'block', 'reset', 'end', 'close']);
 const DETERMINERS = new Set(['a', 'an', 'the', 'this', 'that', 'your', 'our', 'its', 'any', 'every']);
 
@@ -325,28 +346,77 @@ function combine(clause: string, governed: string): string {
   return governed;
 }
 
-function findQualifier(sentences: AnalysedSentence[], si: number, lo: number, hi: number, qualifiers: string[][]): { disjunct: boolean } | null {
+function findQualifier(sentences: AnalysedSentence[], si: number, lo: number, hi: number, scan: QualifierScan): { disjunct: boolean } | null {
   const tokens = sentences[si].tokens;
-  for (const q of findPhrases(tokens, qualifiers)) {
+  for (const q of scan.hitsIn(si)) {
     const inside = q.start >= lo && q.end <= hi;
     const before = q.end <= lo && lo - q.end <= 8 && !tokens.slice(q.end, lo).includes(';') && !predicateBetween(tokens, q.end - 1, lo);
     const after = q.start >= hi && q.start - hi <= 10 && !tokens.slice(hi, q.start).includes(';') && !predicateBetween(tokens, hi - 1, q.start);
     // "so no video call is needed": the qualifier denied is a conflicting value.
     if (inside || before || after) return { disjunct: disjunctAround(tokens, q.start, q.end, 3, 5) || sentences[si].moods[q.start] === 'n' };
   }
-  // "verify your identity on that call", after "...set up a video call": a definite noun naming the qualifier.
+  // "verify your identity on that call", after "...set up a video call": a definite noun naming the qualifier, one
+  // named earlier in this sentence or in the two before. (The noun a definite phrase would repeat: "call" of "video
+  // call", or the word after a one-word qualifier.)
+  const named: string[] = [];
+  for (let k = Math.max(0, lo - 8); k < Math.min(tokens.length - 1, hi + 8); k++) if (['that', 'the', 'this'].includes(tokens[k])) named.push(tokens[k + 1]);
+  if (named.length === 0) return null;
   for (let d = 0; d <= 2 && si - d >= 0; d++) {
-    const earlier = d === 0 ? tokens.slice(0, lo) : sentences[si - d].tokens;
-    for (const q of findPhrases(earlier, qualifiers)) {
-      // The noun a definite phrase would repeat: "call" of "video call", or the word after a one-word qualifier.
-      const head = q.end - q.start > 1 ? earlier[q.end - 1] : earlier[q.end];
-      if (!head || !/^[a-z]+$/.test(head)) continue;
-      for (let k = Math.max(0, lo - 8); k < Math.min(tokens.length - 1, hi + 8); k++) {
-        if (['that', 'the', 'this'].includes(tokens[k]) && tokens[k + 1] === head) return { disjunct: false };
-      }
-    }
+    const heads = d === 0 ? scan.headsBefore(si, lo) : scan.headsIn(si - d);
+    if (named.some((noun) => heads.has(noun))) return { disjunct: false };
   }
   return null;
+}
+
+/**
+ * Where a claim's qualifiers stand in each sentence, found once per sentence rather than once per verb: a sentence
+ * of many verbs read its whole length again for each of them.
+ */
+class QualifierScan {
+  private readonly hits: { start: number; end: number }[][] = [];
+  private readonly heads: Set<string>[] = [];
+
+  constructor(
+    private readonly sentences: AnalysedSentence[],
+    private readonly qualifiers: string[][],
+  ) {}
+
+  /** The qualifiers found in sentence k, in order (what findPhrases finds). */
+  hitsIn(k: number): { start: number; end: number }[] {
+    return (this.hits[k] ??= findPhrases(this.sentences[k].tokens, this.qualifiers));
+  }
+
+  /** The heads of the qualifiers named in sentence k. */
+  headsIn(k: number): Set<string> {
+    let heads = this.heads[k];
+    if (!heads) {
+      const tokens = this.sentences[k].tokens;
+      heads = new Set();
+      for (const q of this.hitsIn(k)) addHead(heads, q.end - q.start > 1 ? tokens[q.end - 1] : tokens[q.end]);
+      this.heads[k] = heads;
+    }
+    return heads;
+  }
+
+  /**
+   * The heads of the qualifiers named in sentence k before token `lo`: those the sentence's tokens up to `lo` hold
+   * on their own (a phrase that runs past `lo` gives way to the first one that ends by it).
+   */
+  headsBefore(k: number, lo: number): Set<string> {
+    const tokens = this.sentences[k].tokens;
+    const heads = new Set<string>();
+    for (const q of this.hitsIn(k)) {
+      if (q.start >= lo) break;
+      const end = q.end <= lo ? q.end : q.start + (this.qualifiers.find((p) => q.start + p.length <= lo && objectAt(tokens, q.start, p))?.length ?? 0);
+      if (end === q.start) continue;
+      addHead(heads, end - q.start > 1 ? tokens[end - 1] : end < lo ? tokens[end] : undefined);
+    }
+    return heads;
+  }
+}
+
+function addHead(heads: Set<string>, head: string | undefined): void {
+  if (head && /^[a-z]+$/.test(head)) heads.add(head);
 }
 
 /** "then unlocked it again and restored the sessions", "then reinstated them": an undone action is denied. */

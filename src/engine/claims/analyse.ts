@@ -6,6 +6,7 @@ import { hasInternalCode, hasRunbookMarker, preparePolicies, quotesPolicy, type 
 import { disclaims, retractionAt, stanceOf } from './polarity';
 import { functionWordCount, isLabelLine, shapeOf } from './prose';
 import { clauseIds } from './clauses';
+import { withinReadingBudget } from './budget';
 import { cleanText, splitSentences, tokenize } from './text';
 
 export type SentenceStatus = 'prose' | 'telegraphic' | 'not_a_sentence' | 'other_language' | 'quoted_policy';
@@ -33,6 +34,11 @@ export interface ReplyAnalysis {
   clock: string;
   sentences: AnalysedSentence[];
   mentions: ValueMention[];
+  /**
+   * The reply was over the reading budget (budget.ts) and was not read: it has no sentences and no values, so it
+   * covers no detail and says nothing a penalty could be taken for. Absent for every reply that was read.
+   */
+  unreadable?: true;
 }
 
 export interface ExtractOptions {
@@ -54,6 +60,8 @@ export interface People {
 export function extractMentions(reply: string, clock: string, options: ExtractOptions = {}): ReplyAnalysis {
   const policies = preparePolicies(options.policies ?? []);
   const raw = splitSentences(cleanText(reply));
+  const tokenized = raw.map((s) => tokenize(s.text));
+  if (!withinReadingBudget(tokenized)) return unreadableAnalysis(clock);
   const sentences: AnalysedSentence[] = [];
   const mentions: ValueMention[] = [];
   let quotedParagraph = -1;
@@ -61,7 +69,7 @@ export function extractMentions(reply: string, clock: string, options: ExtractOp
   /** Sentences whose verb is understood from a label or a question: they count only beside prose. */
   const framed = new Set<number>();
   for (const [index, s] of raw.entries()) {
-    const tokens = tokenize(s.text);
+    const tokens = tokenized[index];
     const taken = new Array<boolean>(tokens.length).fill(false);
     const spans: Span[] = [];
     for (const m of findMoney(tokens, taken)) {
@@ -70,7 +78,8 @@ export function extractMentions(reply: string, clock: string, options: ExtractOp
     }
     spans.push(...findDates(tokens, taken, clock));
     spans.push(...findDurations(tokens, taken));
-    const stance = stanceOf(tokens, new Set(spans.map((m) => m.start)));
+    const clauses = clauseIds(tokens);
+    const stance = stanceOf(tokens, new Set(spans.map((m) => m.start)), clauses);
     let status: SentenceStatus = shapeOf(tokens);
     const previous = sentences[sentences.length - 1];
     const answersQuestion =
@@ -94,13 +103,18 @@ export function extractMentions(reply: string, clock: string, options: ExtractOp
       paragraph: s.paragraph,
       tokens,
       moods: stance.moods.join(''),
-      clauses: clauseIds(tokens),
+      clauses,
       negators: stance.negators,
     });
     for (const m of spans) mentions.push({ ...m, sentence: index });
   }
   applyReplyRules(sentences, framed, options.people);
   return { version: 1, clock, sentences, mentions };
+}
+
+/** A reply over the reading budget: nothing in it is read. */
+export function unreadableAnalysis(clock: string): ReplyAnalysis {
+  return { version: 1, clock, sentences: [], mentions: [], unreadable: true };
 }
 
 /**
@@ -113,8 +127,22 @@ function isHeading(tokens: string[]): boolean {
 }
 
 /** "Here is our policy:", "the relevant policy says:": what follows is pasted, to the end of the reply. */
-function introducesPolicy(text: string): boolean {
-  return /\b(here is|here's|below is|this is) (our|the) (relevant |applicable )?(policy|policies|runbook|procedure|guideline)s?\b.*:\s*$/i.test(text) || /\b(the )?(relevant )?policy (says|states|reads)\s*:\s*$/i.test(text);
+export function introducesPolicy(text: string): boolean {
+  const colon = finalColon(text);
+  if (colon < 0) return false;
+  // The introduction and the colon on one line: what `.*` between them could cross. (As one pattern, `.*:\s*$` read to
+  // the end of the text again after every introduction it found.)
+  const lineStart = Math.max(text.lastIndexOf('\n', colon), text.lastIndexOf('\r', colon), text.lastIndexOf('\u2028', colon), text.lastIndexOf('\u2029', colon)) + 1;
+  return INTRODUCTION.test(text.slice(lineStart, colon)) || /\b(the )?(relevant )?policy (says|states|reads)\s*:\s*$/i.test(text);
+}
+
+const INTRODUCTION = /\b(here is|here's|below is|this is) (our|the) (relevant |applicable )?(policy|policies|runbook|procedure|guideline)s?\b/i;
+
+/** The index of a ":" that only whitespace follows, or -1. */
+function finalColon(text: string): number {
+  let end = text.length;
+  while (end > 0 && /\s/.test(text[end - 1])) end--;
+  return text[end - 1] === ':' ? end - 1 : -1;
 }
 
 function isSalutation(tokens: string[]): boolean {

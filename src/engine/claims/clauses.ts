@@ -38,6 +38,8 @@ export function clauseIds(tokens: string[]): number[] {
   let id = 0;
   /** Where an open relative clause ("that you didn't create") began, or -1. */
   let relativeFrom = -1;
+  /** The clause of the last negation so far ("no", "not", "skipped", "...n't"), or -1. */
+  let negatedClause = -1;
   for (let i = 0; i < tokens.length; i++) {
     const t = tokens[i];
     // "The key that you didn't create has been revoked": the main clause's auxiliary ends the relative one.
@@ -56,29 +58,34 @@ export function clauseIds(tokens: string[]): number[] {
     const afterComma = tokens[i + 1];
     const timeWord = afterComma === 'before' || afterComma === 'after';
     // ", locked the account and signed out...": a comma before a past-tense verb opens a new coordinated predicate.
-    const newPredicate = /^[a-z]+ed$/.test(afterComma ?? '') && DETERMINERS_AFTER_VERB.has(tokens[i + 2] ?? '');
+    // (Each test below only where its word is: they are read for every token of every sentence.)
+    const newPredicate = t === ',' && /^[a-z]+ed$/.test(afterComma ?? '') && DETERMINERS_AFTER_VERB.has(tokens[i + 2] ?? '');
     if (t === ',' && (COMMA_STARTERS.has(afterComma) || opensSubject(tokens, i + 1) || newPredicate || (timeWord && finiteSoon(tokens, i + 2)))) {
       id++;
       ids[i] = id;
       continue;
     }
     // "has been cancelled and no longer works": a negated predicate of its own, which does not reach back.
-    const negatedPredicate = /^(no|not|never|cannot)$/.test(tokens[i + 1] ?? '') || /n't$/.test(tokens[i + 1] ?? '');
+    const coordinator = t === 'and' || t === 'but' || t === 'or';
+    const negatedPredicate = coordinator && (/^(no|not|never|cannot)$/.test(tokens[i + 1] ?? '') || /n't$/.test(tokens[i + 1] ?? ''));
     // "skipped the usual trace and dispatched a replacement": a new predicate of its own.
     // (Only past a negation, which must not reach it; under a hedge the whole report stays hedged.)
     const pastPredicate =
-      t === 'and' && /^[a-z]+ed$/.test(tokens[i + 1] ?? '') && DETERMINERS_AFTER_VERB.has(tokens[i + 2] ?? '') &&
-      tokens.slice(0, i).some((w, k) => ids[k] === id && (/^(no|not|never|skipped|skip|without)$/.test(w) || /n't$/.test(w)));
-    if ((t === 'and' || t === 'but' || t === 'or') && (opensSubject(tokens, i + 1) || negatedPredicate || pastPredicate) && tokens[i - 1] !== ',') id++;
+      t === 'and' && negatedClause === id && /^[a-z]+ed$/.test(tokens[i + 1] ?? '') && DETERMINERS_AFTER_VERB.has(tokens[i + 2] ?? '');
+    if (coordinator && (opensSubject(tokens, i + 1) || negatedPredicate || pastPredicate) && tokens[i - 1] !== ',') id++;
     else if ((t === 'that' || t === 'which' || t === 'who') && i > 0 && PRONOUNS.has(tokens[i + 1] ?? '') && tokens[i + 1] !== 'that') {
       id++;
       relativeFrom = i;
     }
     else if (SUBORDINATORS.has(t) && i > 0 && tokens[i - 1] !== ',' && (t === 'if' || t === 'whether' || t === 'unless' || finiteSoon(tokens, i + 1))) id++;
     ids[i] = id;
+    // (Clause numbers only grow, so the last negation's clause is the current one if any earlier negation's is.)
+    if (NEGATION_WORDS.has(t) || t.endsWith("n't")) negatedClause = id;
   }
   return ids;
 }
+
+const NEGATION_WORDS = new Set(['no', 'not', 'never', 'skipped', 'skip', 'without']);
 
 /** The hard segment (between ";", ":", a free dash, brackets and sentence edges) a token lies in. */
 export function hardSegment(tokens: string[], i: number): [number, number] {

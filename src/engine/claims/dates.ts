@@ -118,8 +118,12 @@ function numeric(token: string): [number, number, number | null] | null {
   return b >= 1 && b <= 12 && a >= 1 && a <= 31 ? [b, a, y] : null;
 }
 
+/** The last clock read: a reply's sentences are all read against one clock. */
+let lastClock: { clock: string; day: number } | null = null;
+
 export function findDates(tokens: string[], taken: boolean[], clock: string): Span[] {
-  const today = clockDay(clock);
+  if (lastClock?.clock !== clock) lastClock = { clock, day: clockDay(clock) };
+  const today = lastClock.day;
   const out: Span[] = [];
   const push = (ms: number | null, start: number, end: number) => {
     if (ms !== null) out.push({ value: { kind: 'date', date: iso(ms) }, start, end });

@@ -4,6 +4,7 @@ export type {
   ReplyClaim, MoneyClaim, DurationClaim, DateClaim, ActionClaim, OptionClaim, NearMiss, Currency, DurationUnit,
 } from './claim.schema';
 export { extractMentions } from './analyse';
+export { readLength } from './text';
 export type { ReplyAnalysis, AnalysedSentence, SentenceStatus, ExtractOptions, People } from './analyse';
 export type { PolicyText } from './policy';
 export type { MentionValue, ValueMention } from './mentions';

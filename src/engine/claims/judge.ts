@@ -52,21 +52,37 @@ const USABLE = new Set<SentenceStatus>(['prose', 'telegraphic']);
 
 /** The stance of a span: a denial anywhere in it wins; a contrast counts only where the span begins. */
 function spanMood(moods: string, start: number, end: number): string {
-  const part = moods.slice(start, Math.max(end, start + 1));
-  for (const c of ['r', 'o', 'n', 'h']) if (part.includes(c)) return c;
-  return part[0] === 'c' ? 'c' : 'a';
+  // Read in place, in the order of strength r, o, n, h (a span's moods were sliced and searched four times).
+  let strongest = 4;
+  for (let k = start; k < Math.max(end, start + 1) && k < moods.length; k++) {
+    const rank = STRENGTH.indexOf(moods[k]);
+    if (rank >= 0 && rank < strongest) strongest = rank;
+  }
+  if (strongest < 4) return STRENGTH[strongest];
+  return moods[start] === 'c' ? 'c' : 'a';
 }
+
+const STRENGTH = 'ronh';
 
 export function judgeClaims(claims: ReplyClaim[], analyses: ReplyAnalysis[]): ClaimVerdict[] {
-  return claims.map((claim) => judgeOne(claim, analyses));
+  if (claims.length === 0) return [];
+  // A later reply that withdraws the earlier ones ("please disregard my previous email") retracts what they said.
+  const withdrawnBefore = analyses.reduce((last, a, k) => (a.sentences.some((s) => withdrawsEarlierReplies(s.tokens)) ? k : last), -1);
+  return claims.map((claim) => judgeOne(claim, analyses, withdrawnBefore));
 }
 
-function judgeOne(claim: ReplyClaim, analyses: ReplyAnalysis[]): ClaimVerdict {
+function judgeOne(claim: ReplyClaim, analyses: ReplyAnalysis[], withdrawnBefore: number): ClaimVerdict {
   const matches: Evidence[] = [];
   const conflicts: Evidence[] = [];
-  // A later reply that withdraws the earlier ones ("please disregard my previous email") retracts what they said.
   const earlierValues: Evidence[] = [];
-  const withdrawnBefore = analyses.reduce((last, a, k) => (a.sentences.some((s) => withdrawsEarlierReplies(s.tokens)) ? k : last), -1);
+  // Whether a sentence names what the claim is about, once per sentence however many values it holds.
+  const named = new WeakMap<string[], boolean>();
+  const anchorWords = [...(claim.about ?? []), ...(claim.anchors ?? [])];
+  const namesOf = (tokens: string[]) => {
+    let names = named.get(tokens);
+    if (names === undefined) named.set(tokens, (names = anchorWords.some((word) => containsWords(tokens, word))));
+    return names;
+  };
 
   analyses.forEach((analysis, reply) => {
     const sentences = analysis.sentences;
@@ -84,8 +100,17 @@ function judgeOne(claim: ReplyClaim, analyses: ReplyAnalysis[]): ClaimVerdict {
         : [...valueSpans(claim, analysis.mentions, sentences), ...(claim.kind === 'duration' ? windowsAsDates(claim, analysis) : [])]
     ).filter(
       // A sentence that cannot tell anything keeps its spans, so the miss is reported for what it is.
-      (sp) => !USABLE.has(sentences[sp.sentence].status) || (!aboutSomethingElse(claim, clauseOf(sentences[sp.sentence], sp.start)) && anchored(claim, sentences, sp)),
+      (sp) => !USABLE.has(sentences[sp.sentence].status) || (!aboutSomethingElse(claim, clauseOf(sentences[sp.sentence], sp.start)) && anchored(claim, sentences, sp, namesOf)),
     );
+    // Each span is compared with the spans of its own sentence only: grouped once, not searched for in the whole reply.
+    const bySentence = new Map<number, ClaimSpan[]>();
+    for (const sp of spans) {
+      const same = bySentence.get(sp.sentence);
+      if (same) same.push(sp);
+      else bySentence.set(sp.sentence, [sp]);
+    }
+    const listedIn = new Map<number, boolean>();
+    const anyMatch = spans.some((other) => other.match);
     for (const sp of spans) {
       const s = sentences[sp.sentence];
       const e = { reply, sentence: sp.sentence, status: s.status, mood: spanMood(s.moods, sp.start, sp.end) };
@@ -93,8 +118,9 @@ function judgeOne(claim: ReplyClaim, analyses: ReplyAnalysis[]): ClaimVerdict {
         matches.push(e);
         continue;
       }
-      const coordinated = spans.some((other) => other.match && other.sentence === sp.sentence && coordinatedWith(s.tokens, sp, other));
-      if (e.mood === 'a' && !spans.some((other) => other.match)) earlierValues.push(e);
+      const same = bySentence.get(sp.sentence)!;
+      const coordinated = same.some((other) => other.match && coordinatedWith(s.tokens, sp, other));
+      if (e.mood === 'a' && !anyMatch) earlierValues.push(e);
       // A rival option competes when it is given as the means ("by standard ground") or said of the claim's
       // event; "standard ground takes 3-5 days" only describes the rival.
       const competes =
@@ -102,8 +128,9 @@ function judgeOne(claim: ReplyClaim, analyses: ReplyAnalysis[]): ClaimVerdict {
       // "which leaves 2 business days to spare": a margin, not the delivery window.
       if (s.tokens[sp.end] === 'to' && s.tokens[sp.end + 1] === 'spare') continue;
       // "...; if the courier is full we'll use express shipping instead": an alternative held in reserve beside the value.
-      const reserve = e.mood === 'h' && !sp.match && spans.some((other) => other.match && other.sentence === sp.sentence);
-      const listed = inAList(s.tokens, spans.filter((other) => other.sentence === sp.sentence));
+      const reserve = e.mood === 'h' && !sp.match && same.some((other) => other.match);
+      let listed = listedIn.get(sp.sentence);
+      if (listed === undefined) listedIn.set(sp.sentence, (listed = inAList(s.tokens, same)));
       if ((sp.nearMiss && e.mood === 'a' && competes) || reserve || ((coordinated || listed) && (e.mood === 'a' || e.mood === 'h'))) conflicts.push(e);
     }
   });
@@ -111,7 +138,8 @@ function judgeOne(claim: ReplyClaim, analyses: ReplyAnalysis[]): ClaimVerdict {
   // One value per slot across replies too: a different value stated plainly in an earlier reply is the one the
   // customer was told first, and a later correction does not earn the detail (trying values until the reward
   // moves must not pay).
-  for (const e of earlierValues) if (matches.some((m) => m.reply > e.reply)) conflicts.push(e);
+  const lastMatchingReply = matches.reduce((last, m) => Math.max(last, m.reply), -1);
+  for (const e of earlierValues) if (lastMatchingReply > e.reply) conflicts.push(e);
   for (const e of [...matches, ...conflicts]) if (e.reply < withdrawnBefore) e.mood = 'r';
   const usable = (e: Evidence) => USABLE.has(e.status);
   const sentenceOf = (e: Evidence) => analyses[e.reply].sentences[e.sentence].text;
@@ -163,7 +191,22 @@ function givenAsMeans(tokens: string[], start: number): boolean {
 }
 
 function namesEvent(claim: ReplyClaim, tokens: string[]): boolean {
-  return (claim.about ?? []).some((word) => containsWords(tokens, word));
+  return remembered(eventNamed, claim, tokens, () => (claim.about ?? []).some((word) => containsWords(tokens, word)));
+}
+
+/*
+ * What a claim finds in a clause, kept per claim and clause (clauseOf gives each clause one array): a sentence of
+ * many values asked the same of one clause for each of them, reading it again each time.
+ */
+const eventNamed = new WeakMap<ReplyClaim, WeakMap<string[], boolean>>();
+const otherThingNamed = new WeakMap<ReplyClaim, WeakMap<string[], boolean>>();
+
+function remembered(memo: WeakMap<ReplyClaim, WeakMap<string[], boolean>>, claim: ReplyClaim, tokens: string[], answer: () => boolean): boolean {
+  let byTokens = memo.get(claim);
+  if (!byTokens) memo.set(claim, (byTokens = new WeakMap()));
+  let known = byTokens.get(tokens);
+  if (known === undefined) byTokens.set(tokens, (known = answer()));
+  return known;
 }
 
 /**
@@ -173,11 +216,10 @@ function namesEvent(claim: ReplyClaim, tokens: string[]): boolean {
  * file", "I worked on your case overnight" tell nothing about a refund or a courier. Claims without `about` (an
  * action names its own object) need nothing more.
  */
-function anchored(claim: ReplyClaim, sentences: AnalysedSentence[], span: { sentence: number; end: number }): boolean {
+function anchored(claim: ReplyClaim, sentences: AnalysedSentence[], span: { sentence: number; end: number }, names: (tokens: string[]) => boolean): boolean {
   const words = [...(claim.about ?? []), ...(claim.anchors ?? [])];
   if (claim.kind === 'action' || words.length === 0) return true;
   const at = span.sentence;
-  const names = (tokens: string[]) => words.some((word) => containsWords(tokens, word));
   // "you're getting $348.00 back": money given back is a refund, whatever the verb.
   if (names(sentences[at].tokens) || (claim.kind === 'money' && sentences[at].tokens[span.end] === 'back')) return true;
   const previous = sentences[at - 1];
@@ -193,6 +235,18 @@ function anchored(claim: ReplyClaim, sentences: AnalysedSentence[], span: { sent
  * which can take up to 5 business days" is about the trace).
  */
 function clauseOf(s: AnalysedSentence, at: number): string[] {
+  let byId = clausesOf.get(s);
+  if (!byId) clausesOf.set(s, (byId = new Map()));
+  const id = s.clauses[at];
+  let clause = byId.get(id);
+  if (!clause) byId.set(id, (clause = readClause(s, at)));
+  return clause;
+}
+
+/** The words of each clause of a sentence, by clause number, once each. */
+const clausesOf = new WeakMap<AnalysedSentence, Map<number, string[]>>();
+
+function readClause(s: AnalysedSentence, at: number): string[] {
   const id = s.clauses[at];
   const first = s.clauses.indexOf(id);
   const relative = ['which', 'that', 'where', 'who', 'whose'].includes(s.tokens[first + (s.tokens[first] === ',' || s.tokens[first] === '(' ? 1 : 0)]);
@@ -201,6 +255,10 @@ function clauseOf(s: AnalysedSentence, at: number): string[] {
 
 /** The clause names something else the value is said of (`not_about`) and not the claim's event (`about`). */
 function aboutSomethingElse(claim: ReplyClaim, tokens: string[]): boolean {
+  return remembered(otherThingNamed, claim, tokens, () => namesSomethingElse(claim, tokens));
+}
+
+function namesSomethingElse(claim: ReplyClaim, tokens: string[]): boolean {
   if (!claim.not_about || namesEvent(claim, tokens)) return false;
   // "credited back to your card" is how some say refunded.
   return claim.not_about.some((word) => containsWords(tokens, word, (end) => !CREDITED_BACK.test(tokens.slice(end, end + 3).join(' '))));
@@ -211,12 +269,17 @@ const CREDITED_BACK = /^(back|to (your|the) (card|visa|mastercard|amex|original)
 
 const wordLists = new Map<string, string[]>();
 
+function wordsAt(tokens: string[], i: number, words: string[]): boolean {
+  for (let k = 0; k < words.length; k++) if (tokens[i + k] !== words[k]) return false;
+  return true;
+}
+
 /** Whether the words of `phrase` occur together in the tokens (optionally checked at the end of the match). */
 function containsWords(tokens: string[], phrase: string, accept: (end: number) => boolean = () => true): boolean {
   let words = wordLists.get(phrase);
   if (!words) wordLists.set(phrase, (words = phrase.toLowerCase().split(/\s+/)));
   for (let i = 0; i + words.length <= tokens.length; i++) {
-    if (words.every((w, k) => tokens[i + k] === w) && accept(i + words.length)) return true;
+    if (tokens[i] === words[0] && wordsAt(tokens, i, words) && accept(i + words.length)) return true;
   }
   return false;
 }
@@ -234,15 +297,17 @@ function valueSpans(claim: Extract<ReplyClaim, { kind: 'money' | 'duration' | 'd
   const nearMisses = claim.near_misses ?? [];
   const out: ClaimSpan[] = [];
   for (const m of mentions) {
-    const base = { sentence: m.sentence, start: m.start, end: m.end };
+    const span = (match: boolean, nearMiss: boolean): ClaimSpan => ({ sentence: m.sentence, start: m.start, end: m.end, match, nearMiss });
+    const same = sameValue(target, m.value);
     // The right date with a later time than the deadline ("Friday 27 November, by 18:00") is another commitment.
-    const late = claim.kind === 'date' && claim.by_time !== undefined && laterThan(sentences[m.sentence].tokens, m, claim.by_time);
     // "$150.00 per kit" is a rate, another figure than "$150.00".
-    const rate = m.value.kind === 'money' && perUnit(sentences[m.sentence].tokens, m.end);
-    if (sameValue(target, m.value) && (late || rate)) out.push({ ...base, match: false, nearMiss: true });
-    else if (sameValue(target, m.value)) out.push({ ...base, match: true, nearMiss: false });
-    else if (nearMisses.some((n) => sameValue(n, m.value))) out.push({ ...base, match: false, nearMiss: true });
-    else if (m.value.kind === target.kind && !compatible(target, m.value)) out.push({ ...base, match: false, nearMiss: false });
+    const other = () =>
+      (claim.kind === 'date' && claim.by_time !== undefined && laterThan(sentences[m.sentence].tokens, m, claim.by_time)) ||
+      (m.value.kind === 'money' && perUnit(sentences[m.sentence].tokens, m.end));
+    if (same && other()) out.push(span(false, true));
+    else if (same) out.push(span(true, false));
+    else if (nearMisses.some((n) => sameValue(n, m.value))) out.push(span(false, true));
+    else if (m.value.kind === target.kind && !compatible(target, m.value)) out.push(span(false, false));
   }
   return out;
 }
@@ -276,10 +341,49 @@ function optionSpans(claim: Extract<ReplyClaim, { kind: 'option' }>, sentences: 
 /** Alternatives in one breath: "or" / "either" between them, or "between X and Y". */
 function coordinatedWith(tokens: string[], a: ClaimSpan, b: ClaimSpan): boolean {
   const [first, second] = a.start < b.start ? [a, b] : [b, a];
-  const between = tokens.slice(first.end, second.start);
-  if (between.some((t) => t === '.' || t === ';' || t === '?' || t === '!')) return false;
-  if (between.includes('or') || tokens[first.start - 1] === 'either') return true;
-  return tokens[first.start - 1] === 'between' && between.includes('and');
+  const counts = countsOf(tokens);
+  if (countBetween(counts.stops, first.end, second.start) > 0) return false;
+  if (countBetween(counts.ors, first.end, second.start) > 0 || tokens[first.start - 1] === 'either') return true;
+  return tokens[first.start - 1] === 'between' && countBetween(counts.ands, first.end, second.start) > 0;
+}
+
+/**
+ * Running counts over a sentence's tokens, so that what lies between two positions is counted in one step rather
+ * than read again for every pair of values (a sentence of many values made that the cube of its length).
+ */
+interface TokenCounts {
+  /** Sentence marks: ".", ";", "?", "!". */
+  stops: Int32Array;
+  ors: Int32Array;
+  ands: Int32Array;
+  /** Tokens that carry meaning (not LIGHT). */
+  heavy: Int32Array;
+}
+
+const countsByTokens = new WeakMap<string[], TokenCounts>();
+
+function countsOf(tokens: string[]): TokenCounts {
+  let counts = countsByTokens.get(tokens);
+  if (!counts) {
+    const n = tokens.length;
+    counts = { stops: new Int32Array(n + 1), ors: new Int32Array(n + 1), ands: new Int32Array(n + 1), heavy: new Int32Array(n + 1) };
+    for (let k = 0; k < n; k++) {
+      const t = tokens[k];
+      counts.stops[k + 1] = counts.stops[k] + (t === '.' || t === ';' || t === '?' || t === '!' ? 1 : 0);
+      counts.ors[k + 1] = counts.ors[k] + (t === 'or' ? 1 : 0);
+      counts.ands[k + 1] = counts.ands[k] + (t === 'and' ? 1 : 0);
+      counts.heavy[k + 1] = counts.heavy[k] + (LIGHT.has(t) ? 0 : 1);
+    }
+    countsByTokens.set(tokens, counts);
+  }
+  return counts;
+}
+
+/** How many of the tokens in [from, to) are counted (none when the range is empty, as `slice` would give). */
+function countBetween(prefix: Int32Array, from: number, to: number): number {
+  const a = Math.min(Math.max(from, 0), prefix.length - 1);
+  const b = Math.min(Math.max(to, 0), prefix.length - 1);
+  return b > a ? prefix[b] - prefix[a] : 0;
 }
 
 /**
@@ -324,7 +428,7 @@ const LIGHT = new Set(['be', 'been', 'a', 'an', 'any', 'the']);
  * one; "will not be charged for the replacement" two, and denies the charge, not the replacement.
  */
 function wordsBetween(tokens: string[], from: number, to: number): number {
-  return tokens.slice(from + 1, to).filter((t) => !LIGHT.has(t)).length;
+  return countBetween(countsOf(tokens).heavy, from + 1, to);
 }
 
 /** Minutes after midnight of the times of day a deadline is written with. */
@@ -381,15 +485,22 @@ function perUnit(tokens: string[], end: number): boolean {
 const DAY = 86_400_000;
 
 /** Business days from the clock's day to a date (weekends skipped; no holiday calendar). */
-function businessDaysUntil(clock: string, date: string): number {
+export function businessDaysUntil(clock: string, date: string): number {
   const from = Date.UTC(Number(clock.slice(0, 4)), Number(clock.slice(5, 7)) - 1, Number(clock.slice(8, 10)));
   const to = Date.parse(`${date}T00:00:00Z`);
-  let days = 0;
-  for (let t = from + DAY; t <= to; t += DAY) {
-    const weekday = new Date(t).getUTCDay();
-    if (weekday !== 0 && weekday !== 6) days++;
+  if (to < from) return -1;
+  // Counted by whole weeks, then the days left: a date thousands of years ahead ("9999-12-31") costs no more to
+  // count than tomorrow (day by day, each such date cost millions of steps).
+  const days = Math.floor((to - from) / DAY);
+  if (!(days > 0)) return 0;
+  const weeks = Math.floor(days / 7);
+  const first = new Date(from).getUTCDay();
+  let count = weeks * 5;
+  for (let k = 1; k <= days - weeks * 7; k++) {
+    const weekday = (first + k) % 7;
+    if (weekday !== 0 && weekday !== 6) count++;
   }
-  return to < from ? -1 : days;
+  return count;
 }
 
 /**

@@ -14,6 +14,9 @@ const TENS: Record<string, number> = {
 
 /** A digit token as a number, or null. */
 export function digitValue(token: string): number | null {
+  // Every form below starts with a digit; most tokens do not, and are turned away before any pattern is tried.
+  const first = token.charCodeAt(0);
+  if (!(first >= 48 && first <= 57)) return null;
   if (/^\d{1,3}(,\d{3})+(\.\d+)?$/.test(token)) return Number(token.replace(/,/g, ''));
   if (/^\d+(\.\d+)?$/.test(token)) return Number(token);
   if (/^\d+,\d{2}$/.test(token)) return Number(token.replace(',', '.'));
@@ -21,9 +24,13 @@ export function digitValue(token: string): number | null {
 }
 
 function smallWord(token: string): number | null {
+  // Number words (and the names `in` also finds on every object, "constructor", "__proto__") start with a letter or
+  // "_": anything else is turned away before the lookups, as it would be by them.
+  const first = token.charCodeAt(0);
+  if (!((first >= 97 && first <= 122) || first === 95)) return null;
   if (token in UNITS) return UNITS[token];
   if (token in TENS) return TENS[token];
-  const m = /^([a-z]+)-([a-z]+)$/.exec(token);
+  const m = token.includes('-') ? /^([a-z]+)-([a-z]+)$/.exec(token) : null;
   if (m && m[1] in TENS && m[2] in UNITS && UNITS[m[2]] > 0 && UNITS[m[2]] < 10) return TENS[m[1]] + UNITS[m[2]];
   return null;
 }

@@ -30,6 +30,11 @@ function phrasesOf(claim: OptionClaim): { option: string; words: string[] }[] {
   return list;
 }
 
+function wordsAt(tokens: string[], i: number, words: string[]): boolean {
+  for (let k = 0; k < words.length; k++) if (tokens[i + k] !== words[k]) return false;
+  return true;
+}
+
 export function findOptions(claim: OptionClaim, sentences: AnalysedSentence[]): OptionHit[] {
   const phrases = phrasesOf(claim);
   const hits: OptionHit[] = [];
@@ -37,7 +42,7 @@ export function findOptions(claim: OptionClaim, sentences: AnalysedSentence[]): 
     const t = s.tokens;
     for (let i = 0; i < t.length; i++) {
       for (const p of phrases) {
-        if (p.words.every((w, k) => t[i + k] === w)) {
+        if (t[i] === p.words[0] && wordsAt(t, i, p.words)) {
           hits.push({ sentence: si, start: i, end: i + p.words.length, option: p.option });
           i += p.words.length - 1;
           break;

@@ -22,10 +22,10 @@ const NEGATORS = new Set([
   'declined', 'impossible', 'denied',
 ]);
 /** Negative words that do not deny: bounds ("no later than") and emphasis ("not only"). */
-const NOT_DENIALS: string[][] = [
+const NOT_DENIALS = byFirstWord([
   ['no', 'later', 'than'], ['no', 'more', 'than'], ['not', 'later', 'than'], ['not', 'more', 'than'], ['no', 'longer', 'than'],
   ['not', 'only'], ['no', 'matter'], ['no', 'charge'], ['no', 'cost'], ['no', 'extra'], ['no', 'additional'], ['not', 'just'], ['no', 'problem'], ['no', 'worries'], ['never', 'mind'],
-];
+]);
 const MODALS = new Set([
   'would', 'might', 'could', 'possibly', 'perhaps', 'maybe', 'probably', 'hope', 'hoping', 'hoped', 'consider',
   'considering', 'considered', 'discuss', 'discussed', 'discussing', 'pending', 'decide', 'deciding', 'approval',
@@ -33,14 +33,14 @@ const MODALS = new Set([
   'tentatively', 'undecided', 'unsure', 'assess', 'assessing', 'evaluate', 'evaluating', 'optional', 'recommend',
   'recommended', 'suggest', 'suggested', 'seems', 'seem', 'apparently', 'hopefully', 'ideally',
 ]);
-const MODAL_PHRASES: string[][] = [
+const MODAL_PHRASES = byFirstWord([
   ['looking', 'into'], ['under', 'review'], ['too', 'early'], ['not', 'sure'], ['in', 'principle'],
   ['procedure', 'is', 'to'], ['policy', 'is', 'to'], ['process', 'is', 'to'], ['practice', 'is', 'to'],
   ['standard', 'procedure'], ['at', 'some', 'point'], ['look', 'into'], ['look', 'at'], ['looking', 'at'],
   ['take', 'a', 'look'], ['was', 'going', 'to'], ['were', 'going', 'to'], ['supposed', 'to'], ['meant', 'to'],
   ['intended', 'to'], ['was', 'about', 'to'], ['were', 'about', 'to'], ['aim', 'to'], ['aiming', 'to'], ['aims', 'to'],
   ['aim', 'for'], ['aiming', 'for'], ['appears', 'to', 'be'], ['appears', 'to', 'have'], ['appear', 'to', 'be'], ['should', 'be', 'able', 'to'], ['promise', 'anything'], ['no', 'guarantee'], ['not', 'guaranteed'],
-];
+]);
 const DECISIONS = new Set([
   'decide', 'decides', 'confirm', 'confirms', 'review', 'reviews', 'approve', 'approves', 'agree', 'agrees',
   'determine', 'determines', 'hear', 'hears', 'receive', 'receives', 'through', 'processed', 'approved',
@@ -55,14 +55,14 @@ const IMPERATIVES = new Set([
   'let', 'please', 'just', 'reply', 'contact', 'get', 'call', 'email', 'write', 'feel', 'do', "don't", 'check', 'see',
   'keep', 'reach', 'drop', 'give', 'tell', 'ask', 'send', 'respond', 'ping', 'chase',
 ]);
-const CONTRAST_FORWARD: string[][] = [
+const CONTRAST_FORWARD = byFirstWord([
   ['instead', 'of'], ['rather', 'than'], ['than'], ['unlike'], ['compared', 'to'], ['compared', 'with'], ['as', 'opposed', 'to'],
   ['beyond'],
-];
+]);
 const REFERENT_CONTRAST = new Set(['original', 'originally', 'previous', 'previously', 'old', 'earlier', 'initial']);
 const USUAL = new Set(['usual', 'standard', 'normal', 'regular', 'typical']);
 /** Cues that withdraw what the reply said before them; kept narrow ("charged in error" withdraws nothing). */
-const RETRACTIONS: string[][] = [
+const RETRACTIONS = byFirstWord([
   ['scratch', 'that'], ['correction', ':'], ['correction', ','], ['correction', '-'], ['email', 'was', 'sent', 'in', 'error'],
   ['message', 'was', 'sent', 'in', 'error'], ['reply', 'was', 'sent', 'in', 'error'], ['sent', 'to', 'you', 'in', 'error'],
   ['drafted', 'in', 'error'], ['please', 'disregard'], ['so', 'disregard'], ['disregard', 'that'], ['disregard', 'this'],
@@ -77,22 +77,42 @@ const RETRACTIONS: string[][] = [
   ['forget', 'everything'], ['forget', 'what', 'i'], ['forget', 'the', 'above'], ['forget', 'my', 'previous'], ['ignore', 'the', 'last'],
   ['disregard', 'the', 'last'], ['previous', 'email', 'was', 'sent'], ['sent', 'to', 'you', 'by', 'mistake'],
   ['ignore', 'the', 'first', 'part'], ['disregard', 'the', 'first', 'part'], ['ignore', 'the', 'earlier', 'part'],
-];
+]);
 /** Disclaimers that leave everything said before them undecided: "These figures may change and are not final." */
-const DISCLAIMERS: string[][] = [
+const DISCLAIMERS = byFirstWord([
   ['may', 'change'], ['might', 'change'], ['could', 'change'], ['subject', 'to', 'change'], ['not', 'final'], ['are', 'provisional'],
   ['is', 'provisional'], ['estimates', 'only'], ['not', 'binding'], ['not', 'confirmed', 'yet'], ['nothing', 'is', 'confirmed'],
   ['nothing', 'has', 'been', 'processed'], ['nothing', 'has', 'been', 'done'], ["can't", 'promise'], ['cannot', 'promise'],
   ['no', 'promises'],
-];
+]);
 
 function phraseAt(tokens: string[], i: number, phrase: string[]): boolean {
-  return phrase.every((w, k) => tokens[i + k] === w);
+  for (let k = 0; k < phrase.length; k++) if (tokens[i + k] !== phrase[k]) return false;
+  return true;
 }
 
-function anyPhraseAt(tokens: string[], i: number, phrases: string[][]): string[] | null {
-  for (const p of phrases) if (phraseAt(tokens, i, p)) return p;
+/**
+ * The first of the phrases (in their order) that starts at tokens[i], or null. Each word is looked up in many such
+ * lists, so each list is indexed by its phrases' first words once, and only the phrases that can start at the
+ * token are compared.
+ */
+function anyPhraseAt(tokens: string[], i: number, phrases: PhraseList): string[] | null {
+  const candidates = phrases.get(tokens[i]);
+  if (candidates) for (const p of candidates) if (phraseAt(tokens, i, p)) return p;
   return null;
+}
+
+/** Phrases by their first word, each list in the phrases' order. */
+type PhraseList = Map<string, string[][]>;
+
+function byFirstWord(phrases: string[][]): PhraseList {
+  const index: PhraseList = new Map();
+  for (const p of phrases) {
+    const list = index.get(p[0]);
+    if (list) list.push(p);
+    else index.set(p[0], [p]);
+  }
+  return index;
 }
 
 /**
@@ -150,8 +170,7 @@ const CLAUSE_LINKS = new Set([
   'is', 'are', 'was', 'were', 'will', 'would', 'can', 'could', 'do', 'does', 'did', 'have', 'has', 'had',
 ]);
 
-export function stanceOf(tokens: string[], valueStarts: Set<number>): Stance {
-  const ids = clauseIds(tokens);
+export function stanceOf(tokens: string[], valueStarts: Set<number>, ids: number[] = clauseIds(tokens)): Stance {
   const n = tokens.length;
   const neg = new Array<boolean>(n).fill(false);
   const hyp = new Array<boolean>(n).fill(false);
@@ -339,11 +358,13 @@ export function disclaims(tokens: string[]): boolean {
   return false;
 }
 
+const UNDONE = byFirstWord([['back', 'the', 'way', 'it', 'was'], ['back', 'to', 'normal'], ['log', 'in', 'again', 'as', 'normal']]);
+
 /** "Please disregard my previous email": a reply that withdraws the replies sent before it. */
 export function withdrawsEarlierReplies(tokens: string[]): boolean {
   for (let i = 0; i < tokens.length; i++) {
     // "...log in again as normal, everything is back the way it was": what was done is undone.
-    if (anyPhraseAt(tokens, i, [['back', 'the', 'way', 'it', 'was'], ['back', 'to', 'normal'], ['log', 'in', 'again', 'as', 'normal']])) return true;
+    if (anyPhraseAt(tokens, i, UNDONE)) return true;
     if (!['disregard', 'ignore', 'forget', 'withdraw', 'retract'].includes(tokens[i])) continue;
     if (tokens.slice(i + 1, i + 5).some((t) => /^(previous|earlier|last|prior|above)$/.test(t))) return true;
   }

@@ -1,5 +1,6 @@
 import type { ReplyAnalysis } from './analyse';
 import { objectVariants } from './morphology';
+import { firstPhraseAt, indexPhrases, phraseWithPossessiveAt } from './phrases';
 import { tokenize } from './text';
 
 /**
@@ -47,9 +48,7 @@ export interface ContextualObjects {
   context: string[];
 }
 
-function at(tokens: string[], i: number, phrase: string[]): boolean {
-  return phrase.every((w, k) => tokens[i + k] === w || (k === phrase.length - 1 && tokens[i + k] === `${w}'s`));
-}
+const at = phraseWithPossessiveAt;
 
 /** Object lists are few and fixed (the tasks' and the service's), so their word forms are worked out once. */
 const phrasesByList = new Map<string, string[][]>();
@@ -64,20 +63,37 @@ function phrasesOf(objects: string[]): string[][] {
   return phrases;
 }
 
+const NO_PHRASES: string[][] = [];
+
+/** The objects and, in a sentence about signing in, the generic ones too: longest first, in a stable order. */
+const merged = new WeakMap<string[][], WeakMap<string[][], string[][]>>();
+
+function mergedOf(phrases: string[][], generic: string[][]): string[][] {
+  let byGeneric = merged.get(phrases);
+  if (!byGeneric) merged.set(phrases, (byGeneric = new WeakMap()));
+  let list = byGeneric.get(generic);
+  if (!list) byGeneric.set(generic, (list = [...phrases, ...generic].sort((a, b) => b.length - a.length)));
+  return list;
+}
+
 /** The first sentence of the reply that asks for one of the objects, or null. */
 export function findRequest(objects: string[], analysis: ReplyAnalysis, contextual?: ContextualObjects): number | null {
   const phrases = phrasesOf(objects);
-  const generic = contextual ? phrasesOf(contextual.objects) : [];
-  const context = contextual ? phrasesOf(contextual.context) : [];
+  const generic = contextual ? phrasesOf(contextual.objects) : NO_PHRASES;
+  const context = indexPhrases(contextual ? phrasesOf(contextual.context) : NO_PHRASES);
+  const plain = indexPhrases(phrases);
+  const widened = indexPhrases(mergedOf(phrases, generic));
   for (const [si, s] of analysis.sentences.entries()) {
     const tokens = s.tokens;
-    const aboutSigningIn = context.some((c) => tokens.some((_, k) => at(tokens, k, c)));
-    const candidates = aboutSigningIn ? [...phrases, ...generic].sort((a, b) => b.length - a.length) : phrases;
+    const aboutSigningIn = tokens.some((_, k) => firstPhraseAt(context, tokens, k) !== undefined);
+    const candidates = aboutSigningIn ? widened : plain;
+    let lastCueBack: number | undefined;
     for (let i = 0; i < tokens.length; i++) {
-      const object = candidates.find((p) => at(tokens, i, p));
+      const object = firstPhraseAt(candidates, tokens, i);
       if (!object || s.moods[i] === 'n' || COMPOUND_HEADS.has(tokens[i + object.length]) || OTHER_KINDS.has(tokens[i - 1])) continue;
       if (generic.includes(object) && NOT_CREDENTIALS.has(tokens[i - 1])) continue;
-      if (asksFor(tokens, s.moods, i)) return si;
+      lastCueBack ??= lastCuePointingBack(tokens, s.moods);
+      if (asksFor(tokens, s.moods, i, lastCueBack)) return si;
     }
   }
   return null;
@@ -89,17 +105,29 @@ export function findRequest(objects: string[], analysis: ReplyAnalysis, contextu
  * texted a one-time code to your phone; please reply with it", "…backup codes, please send us one or two of them").
  * A negated cue asks nothing ("please don't share it with anyone").
  */
-function asksFor(tokens: string[], moods: string, i: number): boolean {
-  const cueAt = (k: number) => CUES.find((c) => at(tokens, k, c));
+function asksFor(tokens: string[], moods: string, i: number, lastCueBack: number): boolean {
   for (let k = i - 1; k >= Math.max(0, i - 10); k--) {
-    const cue = cueAt(k);
+    const cue = cueAt(tokens, k);
     if (cue && moods[k] !== 'n' && !TO_THE_CUSTOMER.has(tokens[k + cue.length]) && !tokens.slice(k + cue.length, i).some((t) => ABOUT_NOT_FOR.has(t))) return true;
   }
-  for (let k = i + 1; k < tokens.length; k++) {
-    const cue = cueAt(k);
+  return lastCueBack > i;
+}
+
+function cueAt(tokens: string[], k: number): string[] | undefined {
+  return CUES.find((c) => at(tokens, k, c));
+}
+
+/**
+ * The last cue in the sentence that points back to something named before it ("please reply with it"), or -1: an
+ * object asks for itself when such a cue follows it anywhere in the sentence. Found once per sentence; looking
+ * for it again after each object cost the sentence's length for every object in it.
+ */
+function lastCuePointingBack(tokens: string[], moods: string): number {
+  for (let k = tokens.length - 1; k >= 0; k--) {
+    const cue = cueAt(tokens, k);
     if (!cue || moods[k] === 'n') continue;
     const after = tokens.slice(k + cue.length, k + cue.length + 5);
-    if (!TO_THE_CUSTOMER.has(after[0]) && after.some((t) => BACK_REFERENCES.has(t))) return true;
+    if (!TO_THE_CUSTOMER.has(after[0]) && after.some((t) => BACK_REFERENCES.has(t))) return k;
   }
-  return false;
+  return -1;
 }

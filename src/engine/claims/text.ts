@@ -3,6 +3,17 @@
  * against words, not against the many ways a writer can type the same characters.
  */
 
+/**
+ * A reply's length as the grader reads it: code points after NFKC normalisation, which can turn one character into
+ * several ("㌶" is five letters, "ﷺ" eighteen). Limits on replies count this as well as the length as written, so
+ * no reply is longer to read than the limit says.
+ */
+export function readLength(text: string): number {
+  let length = 0;
+  for (const _ of text.normalize('NFKC')) length++;
+  return length;
+}
+
 /** Unicode forms, dash and quote variants and Markdown emphasis differ between writers, not in meaning. */
 export function cleanText(text: string): string {
   return text
@@ -13,11 +24,23 @@ export function cleanText(text: string): string {
     .replace(/\*\*|__|`/g, '')
     .replace(/\r\n?/g, '\n')
     // Markdown tables: "| Courier | Overnight priority |" reads "Courier: Overnight priority"; rules go.
-    .replace(/^[ \t]*\|?[ \t:|-]*-{3,}[ \t:|-]*\|?[ \t]*$/gm, '')
+    .replace(LINE, (line) => (isTableRule(line) ? '' : line))
     .replace(/^[ \t]*\|([^|\n]+)\|([^|\n]+)\|[ \t]*$/gm, (_row, label: string, value: string) => (label.trim() ? `${label.trim()}: ${value.trim()}` : value.trim()))
     // Markdown headings: "### When you'll have it" is the line "When you'll have it".
     .replace(/^[ \t]*#{1,6}[ \t]+/gm, '')
     .replace(/[ \t\u00a0]+/g, ' ');
+}
+
+/** A line's text, between line terminators (what `^` and `$` delimit in a multiline pattern). */
+const LINE = /[^\n\r\u2028\u2029]+/g;
+
+/**
+ * "|---|:---:|", "------": a line of only spaces, tabs, colons, pipes and dashes with three dashes in a row. (As a
+ * single pattern with a quantified class on each side of the dashes it backtracked cubically on a long line of
+ * dashes; this reads the line once.)
+ */
+function isTableRule(line: string): boolean {
+  return /^[ \t:|-]+$/.test(line) && line.includes('---');
 }
 
 /**
@@ -32,8 +55,19 @@ export function tokenize(text: string): string[] {
   return text.toLowerCase().match(TOKEN) ?? [];
 }
 
+/** `token` is `word` + "'s" ("account's"), compared in place: phrase scans ask this of every token. */
+export function isPossessiveOf(token: string, word: string): boolean {
+  return token.length === word.length + 2 && token.endsWith("'s") && token.startsWith(word);
+}
+
 export function isWord(token: string): boolean {
-  return /[\p{L}\p{N}]/u.test(token);
+  // Most tokens are ASCII: a letter or digit there settles it without the Unicode classes.
+  for (let k = 0; k < token.length; k++) {
+    const c = token.charCodeAt(k);
+    if (c >= 128) return /[\p{L}\p{N}]/u.test(token);
+    if ((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57)) return true;
+  }
+  return false;
 }
 
 /** Abbreviations whose full stop does not end a sentence. */
@@ -65,13 +99,10 @@ export function splitSentences(text: string): RawSentence[] {
       const line = rawLine.trim().replace(bulletMark, '');
       if (!line) continue;
       let start = 0;
-      const boundary = /[.!?]+["')\]]*(?=\s)/g;
-      let m: RegExpExecArray | null;
-      while ((m = boundary.exec(line))) {
-        const before = line.slice(start, m.index);
-        const lastWord = (before.match(/[\p{L}\p{N}.]+$/u)?.[0] ?? '').toLowerCase();
-        if (m[0] === '.' && (ABBREVIATIONS.has(lastWord) || /^\d{1,2}(\.\d{1,2})?$/.test(lastWord) && /^\s+[a-z]/.test(line.slice(m.index + 1)))) continue;
-        const end = m.index + m[0].length;
+      for (const m of boundaries(line)) {
+        const lastWord = lastWordBefore(line, start, m.index);
+        if (m.text === '.' && (ABBREVIATIONS.has(lastWord) || /^\d{1,2}(\.\d{1,2})?$/.test(lastWord) && lowercaseAfterSpace(line, m.index + 1))) continue;
+        const end = m.index + m.text.length;
         push(line.slice(start, end));
         start = end;
       }
@@ -83,4 +114,62 @@ export function splitSentences(text: string): RawSentence[] {
     }
   });
   return out;
+}
+
+/**
+ * Where a sentence may end: a run of ".", "!" or "?", then any closing quotes or brackets, followed by a space (what
+ * `/[.!?]+["')\]]*(?=\s)/g` finds, read once: as a pattern it went back over a long run of marks with no space after
+ * it from every mark in the run).
+ */
+function* boundaries(line: string): Generator<{ index: number; text: string }> {
+  let i = 0;
+  while (i < line.length) {
+    if (!SENTENCE_MARKS.has(line[i])) {
+      i++;
+      continue;
+    }
+    const index = i;
+    while (i < line.length && SENTENCE_MARKS.has(line[i])) i++;
+    while (i < line.length && CLOSERS.has(line[i])) i++;
+    if (i < line.length && SPACE.test(line[i])) yield { index, text: line.slice(index, i) };
+  }
+}
+
+const SENTENCE_MARKS = new Set(['.', '!', '?']);
+const CLOSERS = new Set(['"', "'", ')', ']']);
+/** One character of `\s` (none lies outside the Basic Multilingual Plane). */
+const SPACE = /^\s$/;
+
+/** Only abbreviations and day or month numbers are looked up, and none is longer than this. */
+const LONGEST_WORD_LOOKED_UP = 8;
+const WORD_CHARACTER = /^[\p{L}\p{N}.]$/u;
+
+/**
+ * The run of letters, digits and dots that ends at `end` (not before `start`), lowercased, or "" when there is none
+ * or it is longer than any word looked up. It reads at most a few characters back: matching `[\p{L}\p{N}.]+$`
+ * against the text before each full stop read the whole run again from each of its characters, and a run of letters
+ * before many abbreviations ("no. no. no. ...") cost the square of the run for each of them.
+ */
+function lastWordBefore(line: string, start: number, end: number): string {
+  let from = end;
+  while (from > start) {
+    const unit = line.charCodeAt(from - 1);
+    // A letter outside the Basic Multilingual Plane is two code units.
+    const width = unit >= 0xdc00 && unit <= 0xdfff && from - 2 >= start && isHighSurrogate(line.charCodeAt(from - 2)) ? 2 : 1;
+    if (!WORD_CHARACTER.test(line.slice(from - width, from))) break;
+    from -= width;
+    if (end - from > LONGEST_WORD_LOOKED_UP) return '';
+  }
+  return line.slice(from, end).toLowerCase();
+}
+
+function isHighSurrogate(unit: number): boolean {
+  return unit >= 0xd800 && unit <= 0xdbff;
+}
+
+/** "27.11. and": whitespace and then a lowercase letter at `at` (what `/^\s+[a-z]/` said of the rest of the line). */
+function lowercaseAfterSpace(line: string, at: number): boolean {
+  const sticky = /\s+[a-z]/y;
+  sticky.lastIndex = at;
+  return sticky.test(line);
 }
