@@ -30,6 +30,11 @@ export function createHttpAdapter(config: AppConfig, logger: Logger, clock: Cloc
     // percent-encoding) get the service's error body too.
     frameworkErrors: answerFrameworkError,
     routerOptions: { ignoreTrailingSlash: true, caseSensitive: false },
+    // On SIGTERM the server stops accepting connections and closes idle ones, but a request that reaches it on an
+    // open connection meanwhile (sent before the signal, read after it) is served like any other, not answered
+    // with Fastify's bare 503: the database closes only once the HTTP server has finished (the crash test's
+    // graceful phase requires every in-flight request answered).
+    return503OnClosing: false,
     // Only the proxies in TRUSTED_PROXIES (none by default) are believed about the client's address, scheme and
     // host; the same decision is made for the /ws upgrade and the connection caps (ProxyTrust).
     trustProxy: ProxyTrust.of(config).forFastify(),
