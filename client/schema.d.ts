@@ -1085,7 +1085,7 @@ export interface components {
              * @example gpt-4.1-agent/2026-11-29
              */
             agent?: string | null;
-            /** @description Id for the new episode (as OpenEnv clients may send); omitted, the server assigns a UUID. 409 if this tenant already has one with this id. */
+            /** @description Id for the new episode (as OpenEnv clients may send); omitted, the server assigns a UUID. 409 if the caller already has one with this id (each agent key names episodes in its own space). */
             episode_id?: string | null;
             /** @description What the agent is told while the episode runs. "dense" (for training; the default, except on test-split instances, which refuse it): each step's reward and the score so far. "final" (for evaluation): every reward is 0 and the score, components, per-step rewards and explanations are withheld (null) until the episode ends; the step that ends it carries the whole score as its reward. */
             feedback?: (string & components["schemas"]["FeedbackMode"]) | null;
@@ -5677,7 +5677,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description This tenant already has an episode with this episode_id */
+            /** @description The caller already has an episode with this episode_id (an agent key: one it started under that id) */
             409: {
                 headers: {
                     [name: string]: unknown;

@@ -343,6 +343,47 @@ describe('key scopes and the admin log', () => {
     }
   });
 
+  it('each agent key names episodes in its own space: an id another key used is no 409, so /reset is no oracle across keys', async () => {
+    const ctx = await listening();
+    try {
+      const { readerKey } = await tenantWithKey(ctx.http, 'namespaces');
+      const first = await issueKey(ctx.http, 'namespaces', 'agent');
+      const second = await issueKey(ctx.http, 'namespaces', 'agent');
+      const reset = (key: string, body: object) => request(ctx.http).post('/reset').set(bearer(key)).send({ variant: 'canonical', ...body });
+      expect((await reset(first.key, { episode_id: 'run-1' }).expect(200)).body.episode_id).toBe('run-1');
+      // The second key cannot tell that the first used "run-1": its reset succeeds as for a fresh id.
+      const fresh = await reset(second.key, { episode_id: 'unused-1' }).expect(200);
+      const clash = await reset(second.key, { episode_id: 'run-1' }).expect(200);
+      expect([Object.keys(clash.body).sort(), clash.body.episode_id]).toEqual([Object.keys(fresh.body).sort(), 'run-1']);
+      // Each key steps and reads its own "run-1"; reusing one's own id is still a 409, for either key.
+      await request(ctx.http).post('/step').set(bearer(second.key)).send({ episode_id: 'run-1', request_id: 'q-1', action: billing[0] }).expect(200);
+      await request(ctx.http).post('/step').set(bearer(second.key)).send({ episode_id: 'run-1', request_id: 'q-1', action: billing[0] }).expect(200);
+      await request(ctx.http).post('/step').set(bearer(second.key)).send({ episode_id: 'run-1', action: billing[1] }).expect(200);
+      expect((await request(ctx.http).get('/state/run-1').set(bearer(second.key)).expect(200)).body).toMatchObject({ episode_id: 'run-1', step_count: 2 });
+      expect((await request(ctx.http).get('/state').set(bearer(second.key)).expect(200)).body).toMatchObject({ episode_id: 'run-1', step_count: 2 });
+      expect((await request(ctx.http).post('/grader').set(bearer(second.key)).send({ episode_id: 'run-1' }).expect(200)).body.episode_id).toBe('run-1');
+      expect((await request(ctx.http).get('/state/run-1').set(bearer(first.key)).expect(200)).body).toMatchObject({ episode_id: 'run-1', step_count: 0 });
+      for (const key of [first.key, second.key]) expect((await reset(key, { episode_id: 'run-1' }).expect(409)).body.message).toMatch(/already exists/);
+      // Over /ws too: a third key's "run-1" is its own.
+      const third = await issueKey(ctx.http, 'namespaces', 'agent');
+      const ws = await openWsClient(ctx.ws, bearer(third.key));
+      expect(await ws.ask({ type: 'reset', data: { variant: 'canonical', episode_id: 'run-1' } })).toMatchObject({ type: 'observation' });
+      expect(await ws.ask({ type: 'state' })).toMatchObject({ type: 'state', data: { episode_id: 'run-1', step_count: 0 } });
+      ws.close();
+      // A reader sees three episodes: the first key's under "run-1", the others under fresh ids; each verifies.
+      const listed = (await request(ctx.http).get('/episodes').set(bearer(readerKey)).expect(200)).body.items as { episode_id: string; step_count: number }[];
+      const ids = listed.map((e) => e.episode_id).filter((id) => id !== fresh.body.episode_id);
+      expect(ids).toHaveLength(3);
+      expect(ids.filter((id) => id === 'run-1')).toHaveLength(1);
+      expect((await request(ctx.http).get('/episodes/run-1').set(bearer(readerKey)).expect(200)).body.step_count).toBe(0);
+      for (const id of ids) expect((await request(ctx.http).get(`/episodes/${id}/verify`).set(bearer(readerKey)).expect(200)).body).toMatchObject({ chain_ok: true, replay_ok: true });
+      // The second key can no more reach the first key's episode than before.
+      expect((await request(ctx.http).get(`/state/${ids.find((id) => id !== 'run-1')}`).set(bearer(first.key)).expect(404)).body.message).toMatch(/no episode/);
+    } finally {
+      await ctx.app.close();
+    }
+  });
+
   it('records tenants created and keys issued and revoked, for the admin only, without secrets', async () => {
     const ctx = await listening();
     try {

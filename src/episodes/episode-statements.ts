@@ -27,15 +27,17 @@ const SUMMARY_COLUMNS = [
 
 /** Every statement this file runs, by name. */
 export const EPISODE_STATEMENTS = {
-  selectEpisode: `SELECT id, tenant_id AS tenantId, api_key_id AS apiKeyId, task_id AS taskId, task_version AS taskVersion,
+  selectEpisode: `SELECT id, tenant_id AS tenantId, api_key_id AS apiKeyId, alias, task_id AS taskId, task_version AS taskVersion,
        grader_version AS graderVersion, feedback, seed, status, version, agent, run_label AS runLabel, tags_json AS tagsJson, state_json AS stateJson, chain_head AS chainHead,
        chain_scheme AS chainScheme, chain_key_id AS chainKeyId, created_at AS createdAt, updated_at AS updatedAt
   FROM episodes WHERE id = ? AND tenant_id = ?`,
   selectEpisodeVersion: `SELECT version FROM episodes WHERE id = ? AND tenant_id = ?`,
+  selectEpisodeOwner: `SELECT api_key_id AS apiKeyId FROM episodes WHERE id = ? AND tenant_id = ?`,
+  selectEpisodeIdByAlias: `SELECT id FROM episodes WHERE tenant_id = ? AND api_key_id = ? AND alias = ?`,
   countActiveEpisodes: `SELECT COUNT(*) AS n FROM episodes WHERE tenant_id = ? AND status = 'active'`,
-  insertEpisode: `INSERT INTO episodes (id, tenant_id, api_key_id, task_id, task_version, grader_version, feedback, seed, version, agent, run_label,
+  insertEpisode: `INSERT INTO episodes (id, tenant_id, api_key_id, alias, task_id, task_version, grader_version, feedback, seed, version, agent, run_label,
   tags_json, chain_head, chain_scheme, chain_key_id, ${SUMMARY_COLUMNS.join(', ')}, created_at, updated_at)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ${SUMMARY_COLUMNS.map(() => '?').join(', ')}, ?, ?)`,
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ${SUMMARY_COLUMNS.map(() => '?').join(', ')}, ?, ?)`,
   insertEpisodeTag: `INSERT INTO episode_tags (episode_id, tenant_id, tag) VALUES (?, ?, ?)`,
   updateEpisodeStep: `UPDATE episodes SET version = version + 1, chain_head = ?, ${SUMMARY_COLUMNS.map((c) => `${c} = ?`).join(', ')}, updated_at = ?
 WHERE id = ? AND tenant_id = ? AND version = ?`,
@@ -56,6 +58,7 @@ export type EpisodeWithStateRow = Pick<
   | 'id'
   | 'tenantId'
   | 'apiKeyId'
+  | 'alias'
   | 'taskId'
   | 'taskVersion'
   | 'graderVersion'
@@ -86,6 +89,17 @@ export function selectEpisode(sql: SqlConnection, tenantId: string, episodeId: s
 export function selectEpisodeVersion(sql: SqlConnection, tenantId: string, episodeId: string): number | null {
   const row = sql.statement(EPISODE_STATEMENTS.selectEpisodeVersion).get(episodeId, tenantId) as { version: number } | undefined;
   return row?.version ?? null;
+}
+
+/** Whether an episode has this id in the tenant, and if so which key started it (null: none recorded). */
+export function selectEpisodeOwner(sql: SqlConnection, tenantId: string, episodeId: string): { apiKeyId: string | null } | null {
+  return (sql.statement(EPISODE_STATEMENTS.selectEpisodeOwner).get(episodeId, tenantId) as { apiKeyId: string | null } | undefined) ?? null;
+}
+
+/** The id of the episode an agent key named `alias` (episode.repository.ts EpisodeRecord.alias). */
+export function selectEpisodeIdByAlias(sql: SqlConnection, tenantId: string, apiKeyId: string, alias: string): string | null {
+  const row = sql.statement(EPISODE_STATEMENTS.selectEpisodeIdByAlias).get(tenantId, apiKeyId, alias) as { id: string } | undefined;
+  return row?.id ?? null;
 }
 
 export function countActiveEpisodes(sql: SqlConnection, tenantId: string): number {
@@ -125,6 +139,7 @@ export function insertEpisode(
       episode.id,
       episode.tenantId,
       episode.apiKeyId,
+      episode.alias,
       episode.taskId,
       episode.taskVersion,
       episode.graderVersion,

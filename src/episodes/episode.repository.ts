@@ -13,6 +13,12 @@ export interface EpisodeRecord {
   tenantId: string;
   /** The API key that started it (null: anonymous, or before keys were recorded). */
   apiKeyId: string | null;
+  /**
+   * The episode_id its agent key chose when another key of the tenant already had an episode by that id: agent
+   * keys name episodes in their own space, so it is stored under a fresh `id` and that key addresses it by its
+   * alias. Null: everyone addresses it by `id`.
+   */
+  alias: string | null;
   status: EpisodeRowStatus;
   taskId: string;
   taskVersion: string;
@@ -35,8 +41,14 @@ export interface EpisodeRecord {
 }
 
 export interface NewEpisode {
+  /** The id the caller chose, or a fresh one. */
   id: string;
   apiKeyId: string | null;
+  /**
+   * Whose space `id` is in: "key" for an agent key (another key's episode of the same id does not clash: this one
+   * is stored under a fresh id with `id` as its alias), "tenant" for callers that see the whole tenant.
+   */
+  idSpace: 'key' | 'tenant';
   taskId: string;
   taskVersion: string;
   feedback: FeedbackMode;
@@ -92,6 +104,9 @@ export abstract class EpisodeRepository {
   abstract find(tenantId: string, episodeId: string): Promise<EpisodeRecord | null>;
 
   /** The tenant's most recently created episode (of one API key, when `apiKeyId` is given). */
+  /** The id of the episode the agent key `apiKeyId` named `alias` (EpisodeRecord.alias), if it did. */
+  abstract findIdByAlias(tenantId: string, apiKeyId: string, alias: string): Promise<string | null>;
+
   abstract findLatest(tenantId: string, apiKeyId?: string | null): Promise<EpisodeRecord | null>;
 
   /**

@@ -37,6 +37,7 @@ export class EpisodesService {
       {
         id: request.episode_id ?? randomUUID(),
         apiKeyId: caller.keyId,
+        idSpace: keySpaceOf(caller) === null ? 'tenant' : 'key',
         taskId: task.id,
         taskVersion: version,
         feedback,
@@ -49,7 +50,7 @@ export class EpisodesService {
       },
       this.config.maxActiveEpisodesPerTenant,
     );
-    return presentReset(task, episode);
+    return presentReset(task, asSeenBy(caller, episode));
   }
 
   /**
@@ -88,14 +89,23 @@ export class EpisodesService {
   async step(caller: EpisodeCaller, episodeId: string, action: Action, requestId?: string): Promise<StepResponseDto> {
     this.checkConfiguredLimits(action);
     const request = requestId === undefined ? null : { requestId };
+    const target = { name: episodeId, id: episodeId };
     let outcome;
     try {
-      outcome = await this.applyStep(caller, episodeId, action, request);
+      outcome = await this.applyStep(caller, target, action, request);
     } catch (error) {
-      // The episode runs a task version another server process stored after this one started: load it, retry.
-      if (!(error instanceof TaskVersionNotLoadedError)) throw error;
-      await this.tasks.fetchVersion(error.taskId, error.version);
-      outcome = await this.applyStep(caller, episodeId, action, request);
+      if (error instanceof NotFoundError) {
+        // Not an episode of the caller's under that id: it may be the caller's alias (EpisodeRecord.alias).
+        const aliased = await this.aliasedId(caller, episodeId);
+        if (aliased === null) throw error;
+        target.id = aliased;
+      } else if (error instanceof TaskVersionNotLoadedError) {
+        // The episode runs a task version another server process stored after this one started: load it, retry.
+        await this.tasks.fetchVersion(error.taskId, error.version);
+      } else {
+        throw error;
+      }
+      outcome = await this.applyStep(caller, target, action, request);
     }
     if (outcome.kind === 'applied') return outcome.response;
     // A request id seen before: the original response if it is the same action (hashed as the repository does).
@@ -105,11 +115,13 @@ export class EpisodesService {
     return JSON.parse(outcome.responseJson) as StepResponseDto;
   }
 
-  private applyStep(caller: EpisodeCaller, episodeId: string, action: Action, request: { requestId: string } | null) {
+  /** Steps the episode stored as `target.id`, which the caller calls `target.name` (in responses and errors). */
+  private applyStep(caller: EpisodeCaller, target: { name: string; id: string }, action: Action, request: { requestId: string } | null) {
+    const episodeId = target.name;
     const mayStep = (current: EpisodeRecord) => {
       if (!visibleTo(caller, current)) throw new NotFoundError(`no episode "${episodeId}"`);
     };
-    return this.episodes.applyStep(caller.tenantId, episodeId, request, (current) => {
+    return this.episodes.applyStep(caller.tenantId, target.id, request, (current) => {
       if (current.status !== 'active') {
         throw new ConflictError(`episode "${episodeId}" is ${current.status.replace(/_/g, ' ')}; start a new one with POST /reset`);
       }
@@ -146,8 +158,8 @@ export class EpisodesService {
   async state(caller: EpisodeCaller, episodeId: string): Promise<EpisodeStateDto> {
     const episode = await this.require(caller, episodeId);
     const task = await this.taskOf(episode);
-    const actions = await this.episodes.listActions(caller.tenantId, episodeId);
-    return presentState(task, episode, grade(task, episode.state), actions);
+    const actions = await this.episodes.listActions(caller.tenantId, episode.id);
+    return presentState(task, asSeenBy(caller, episode), grade(task, episode.state), actions);
   }
 
   /** The current observation of an episode (what the agent would see after its last step). */
@@ -171,7 +183,7 @@ export class EpisodesService {
 
   async grade(caller: EpisodeCaller, episodeId: string): Promise<GradeResponseDto> {
     const episode = await this.require(caller, episodeId);
-    return presentGrade(episode, grade(await this.taskOf(episode), episode.state));
+    return presentGrade(asSeenBy(caller, episode), grade(await this.taskOf(episode), episode.state));
   }
 
   private latestTask(taskId: string) {
@@ -183,11 +195,23 @@ export class EpisodesService {
     }
   }
 
-  /** The episode, if the caller may see it; another key's episode answers exactly like a missing one. */
+  /**
+   * The episode the caller calls `episodeId`, if it may see it; another key's episode answers exactly like a
+   * missing one.
+   */
   private async require(caller: EpisodeCaller, episodeId: string): Promise<EpisodeRecord> {
     const episode = await this.episodes.find(caller.tenantId, episodeId);
-    if (!episode || !visibleTo(caller, episode)) throw new NotFoundError(`no episode "${episodeId}"`);
-    return episode;
+    if (episode && visibleTo(caller, episode)) return episode;
+    const aliased = await this.aliasedId(caller, episodeId);
+    const named = aliased === null ? null : await this.episodes.find(caller.tenantId, aliased);
+    if (!named || !visibleTo(caller, named)) throw new NotFoundError(`no episode "${episodeId}"`);
+    return named;
+  }
+
+  /** The id of the episode an agent key named `name` when another key already had that id (EpisodeRecord.alias). */
+  private aliasedId(caller: EpisodeCaller, name: string): Promise<string | null> {
+    const keyId = keySpaceOf(caller);
+    return keyId === null ? Promise.resolve(null) : this.episodes.findIdByAlias(caller.tenantId, keyId, name);
   }
 
   private taskOf(episode: EpisodeRecord): Promise<Task> {
@@ -207,4 +231,18 @@ function conflicting(fields: string[], message: string): ValidationFailedError {
  */
 function visibleTo(caller: EpisodeCaller, episode: EpisodeRecord): boolean {
   return caller.seesWholeTenant || episode.apiKeyId === caller.keyId || episode.apiKeyId === null;
+}
+
+/** The key whose own space the caller names episodes in: an agent key's; null for callers that see the whole tenant. */
+function keySpaceOf(caller: EpisodeCaller): string | null {
+  return caller.seesWholeTenant ? null : caller.keyId;
+}
+
+/**
+ * The episode as the caller names it: its agent key by the alias it chose (EpisodeRecord.alias), everyone else by
+ * its id.
+ */
+function asSeenBy(caller: EpisodeCaller, episode: EpisodeRecord): EpisodeRecord {
+  if (episode.alias === null || keySpaceOf(caller) !== episode.apiKeyId) return episode;
+  return { ...episode, id: episode.alias };
 }

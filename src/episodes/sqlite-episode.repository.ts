@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { canonicalJson, sha256Hex } from '../common/canonical-json';
 import { Clock } from '../common/clock';
@@ -20,6 +21,8 @@ import {
   insertEpisode,
   insertStepRequest,
   selectEpisode,
+  selectEpisodeIdByAlias,
+  selectEpisodeOwner,
   selectEpisodeVersion,
   selectStepRequest,
   updateEpisodeStep,
@@ -72,10 +75,11 @@ export class SqliteEpisodeRepository extends EpisodeRepository {
           );
         }
       }
+      const { id, alias } = this.placeOf(sql, tenantId, episode);
       const now = this.clock.now();
       const key = this.keys.current;
       const metadata = {
-        episodeId: episode.id,
+        episodeId: id,
         tenantId,
         apiKeyId: episode.apiKeyId,
         taskId: episode.taskId,
@@ -88,7 +92,8 @@ export class SqliteEpisodeRepository extends EpisodeRepository {
       };
       const record: EpisodeRecord = {
         ...metadata,
-        id: episode.id,
+        id,
+        alias,
         graderVersion: graderVersionOfState(episode.state),
         feedback: episode.feedback,
         status: episode.state.status,
@@ -113,6 +118,26 @@ export class SqliteEpisodeRepository extends EpisodeRepository {
       this.cache.put(record);
       return record;
     });
+  }
+
+  /**
+   * Where a new episode is stored. Its id is free: stored under it. Taken by an episode the caller can see (its
+   * own, one of the whole tenant's for a caller that sees it, or one stored before keys were recorded), or already
+   * the caller's alias: a 409. Taken by another agent key's episode: stored under a fresh id, with the chosen one as
+   * the caller's alias, so the answer does not tell one agent key which ids another has used.
+   */
+  private placeOf(sql: SqlConnection, tenantId: string, episode: NewEpisode): { id: string; alias: string | null } {
+    const taken = () => new ConflictError(`an episode "${episode.id}" already exists; choose another episode_id or omit it`);
+    const keyId = episode.idSpace === 'key' ? episode.apiKeyId : null;
+    if (keyId !== null && selectEpisodeIdByAlias(sql, tenantId, keyId, episode.id) !== null) throw taken();
+    const holder = selectEpisodeOwner(sql, tenantId, episode.id);
+    if (holder === null) return { id: episode.id, alias: null };
+    if (keyId === null || holder.apiKeyId === null || holder.apiKeyId === keyId) throw taken();
+    return { id: randomUUID(), alias: episode.id };
+  }
+
+  async findIdByAlias(tenantId: string, apiKeyId: string, alias: string): Promise<string | null> {
+    return this.database.read((sql) => selectEpisodeIdByAlias(sql, tenantId, apiKeyId, alias));
   }
 
   /**
@@ -285,6 +310,7 @@ function toRecord(row: EpisodeWithStateRow): EpisodeRecord {
     id: row.id,
     tenantId: row.tenantId,
     apiKeyId: row.apiKeyId,
+    alias: row.alias,
     status: row.status as EpisodeRowStatus,
     taskId: row.taskId,
     taskVersion: row.taskVersion,

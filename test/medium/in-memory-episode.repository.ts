@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { graderVersionOfState } from '../../src/engine/grader';
 import { canonicalJson, sha256Hex } from '../../src/common/canonical-json';
 import { ConflictError, NotFoundError, TooManyError } from '../../src/common/errors/domain-errors';
@@ -25,11 +26,18 @@ export class InMemoryEpisodeRepository extends EpisodeRepository {
   async create(tenantId: string, episode: NewEpisode, maxActive: number): Promise<EpisodeRecord> {
     const active = [...this.episodes.values()].filter((e) => e.tenantId === tenantId && e.status === 'active').length;
     if (maxActive > 0 && active >= maxActive) throw new TooManyError(`this tenant has ${active} active episodes`);
-    const key = keyOf(tenantId, episode.id);
-    if (this.episodes.has(key)) throw new ConflictError(`an episode "${episode.id}" already exists`);
+    const taken = () => new ConflictError(`an episode "${episode.id}" already exists`);
+    const keyId = episode.idSpace === 'key' ? episode.apiKeyId : null;
+    if (keyId !== null && (await this.findIdByAlias(tenantId, keyId, episode.id)) !== null) throw taken();
+    const holder = this.episodes.get(keyOf(tenantId, episode.id));
+    if (holder && (keyId === null || holder.apiKeyId === null || holder.apiKeyId === keyId)) throw taken();
+    const { idSpace: _space, ...fields } = episode;
+    const placed = holder ? { id: randomUUID(), alias: episode.id } : { id: episode.id, alias: null };
+    const key = keyOf(tenantId, placed.id);
     const now = this.tick();
     const record: EpisodeRecord = {
-      ...episode,
+      ...fields,
+      ...placed,
       tenantId,
       graderVersion: graderVersionOfState(episode.state),
       feedback: episode.feedback,
@@ -49,6 +57,11 @@ export class InMemoryEpisodeRepository extends EpisodeRepository {
   async find(tenantId: string, episodeId: string): Promise<EpisodeRecord | null> {
     const found = this.episodes.get(keyOf(tenantId, episodeId));
     return found ? copy(found) : null;
+  }
+
+  async findIdByAlias(tenantId: string, apiKeyId: string, alias: string): Promise<string | null> {
+    const named = [...this.episodes.values()].find((e) => e.tenantId === tenantId && e.apiKeyId === apiKeyId && e.alias === alias);
+    return named?.id ?? null;
   }
 
   async findLatest(tenantId: string, apiKeyId?: string | null): Promise<EpisodeRecord | null> {

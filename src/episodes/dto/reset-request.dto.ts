@@ -43,7 +43,8 @@ export class ResetRequestDto {
     pattern: EPISODE_ID_PATTERN.source,
     minLength: 1,
     maxLength: EPISODE_ID_MAX_LENGTH,
-    description: 'Id for the new episode (as OpenEnv clients may send); omitted, the server assigns a UUID. 409 if this tenant already has one with this id.',
+    description:
+      'Id for the new episode (as OpenEnv clients may send); omitted, the server assigns a UUID. 409 if the caller already has one with this id (each agent key names episodes in its own space).',
   })
   @MatchesEpisodeId()
   @IsString()
