@@ -1,14 +1,36 @@
 /**
- * The import rules of ARCHITECTURE.md, checked in CI (`npm run lint:architecture`).
+ * The import rules of ARCHITECTURE.md, checked in CI (`npm run lint:architecture`). Each rule is proven to fire
+ * on a deliberate violation by test/medium/architecture-rules.spec.ts.
  *
  * The server's folders sit on layers; a file may import its own folder and folders on lower layers only. Folders
- * on the same layer do not import each other. The engine imports nothing of the server; the client imports
- * nothing of anyone; tools may import the server and the client, and nothing imports tools or tests.
+ * on the same layer do not import each other. The engine imports nothing but itself and a few pure libraries;
+ * a task family's folder imports only the family kit and the shared pools; the client imports nothing of anyone;
+ * tools may import the server and the client, and nothing imports tools or tests.
+ *
+ * Every import stays in the graph, npm packages and Node's core modules included (no `includeOnly`): a rule can
+ * only forbid what the graph still holds. The purity rules therefore say what may be imported (`pathNot`) rather
+ * than list what may not: whatever an import resolves to — a package, `node:fs`, another folder, an unresolvable
+ * name — it is forbidden unless allowed.
  */
 const { LAYERS, PUBLIC_SURFACES } = require('./tools/architecture/layers.cjs');
 
 /** Unit specs sit beside the code they test but are tests: the server's rules do not bind them. */
 const SPECS = '\\.spec\\.ts$';
+
+/**
+ * The only packages the engine (and the family kit and shared pools) may import; each is plain computation, no
+ * I/O, no clock, no global state:
+ *  - zod: the task and claim schemas (engine/task.schema.ts, engine/claims/claim.schema.ts);
+ *  - minisearch: the policy-article index of policy search (engine/policy-search.ts);
+ *  - stopword: the English stop-word list policy search drops from queries (engine/policy-search.ts);
+ *  - pure-rand: the seeded draws (engine/seeded-order.ts, engine/families/random.ts).
+ */
+const PURE_PACKAGES = ['zod', 'minisearch', 'stopword', 'pure-rand'];
+/** A pure package's code or its type declarations (@types/…). */
+const purePackages = `(^|/)node_modules/(@types/)?(${PURE_PACKAGES.join('|')})/`;
+
+/** A task family's own folder under src/families/ (the capture is the family's id); kit/ and shared/ are not families. */
+const FAMILY_FOLDER = '^src/families/(?!(?:kit|shared)/)([^/]+)/';
 
 const rank = new Map(LAYERS.flatMap((folders, i) => folders.map((folder) => [folder, i])));
 const folderPath = (folder) => (folder.endsWith('.ts') ? `^src/${folder.replace('.', '\\.')}$` : `^src/${folder}/`);
@@ -39,9 +61,23 @@ module.exports = {
     {
       name: 'engine-is-pure',
       severity: 'error',
-      comment: 'the engine is plain TypeScript: no Nest, no Prisma, no Node I/O; only these libraries',
+      comment: `the engine is plain TypeScript: it imports its own folder and ${PURE_PACKAGES.join(', ')} only (no Nest, no Prisma, no Node core module, no other folder)`,
       from: { path: '^src/engine/', pathNot: SPECS },
-      to: { dependencyTypes: ['npm', 'npm-dev', 'core'], pathNot: ['node_modules/(zod|minisearch|pure-rand)/'] },
+      to: { pathNot: ['^src/engine/', purePackages] },
+    },
+    {
+      name: 'family-kit-and-shared-only',
+      severity: 'error',
+      comment: 'a task family imports its own folder, src/families/kit and src/families/shared only: no other family, no engine internals, no server layer, no package, no Node core module',
+      from: { path: FAMILY_FOLDER, pathNot: SPECS },
+      to: { pathNot: ['^src/families/$1/', '^src/families/(kit|shared)/'] },
+    },
+    {
+      name: 'families-are-pure',
+      severity: 'error',
+      comment: `src/families (the kit and the shared pools too) is engine code: it imports src/families, src/engine and ${PURE_PACKAGES.join(', ')} only`,
+      from: { path: '^src/families/', pathNot: SPECS },
+      to: { pathNot: ['^src/(families|engine)/', purePackages] },
     },
     {
       name: 'public-surface',
@@ -83,9 +119,11 @@ module.exports = {
     },
   ],
   options: {
-    doNotFollow: { path: 'node_modules' },
-    exclude: { path: ['^src/generated/', '\\.d\\.ts$'] },
-    includeOnly: '^(src|tools|client|test)/',
+    // Packages are leaves of the graph: present, so the rules see them, but not cruised.
+    doNotFollow: { path: '(^|/)node_modules/' },
+    // The repository's own declaration files (client/schema.d.ts) only: a package's .d.ts is what a type-only
+    // import of it resolves to, and must stay in the graph for the rules to see it.
+    exclude: { path: ['^src/generated/', '^(src|tools|client|test)/.*\\.d\\.ts$'] },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.test.json' },
     enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default'] },
