@@ -3,7 +3,8 @@ import { canonicalJson } from '../common/canonical-json';
 import type { Action } from '../engine/actions';
 import { reset, step } from '../engine/engine';
 import { grade } from '../engine/grader';
-import { graderVersionOf, type GraderVersion } from '../engine/grader-version';
+import type { GraderVersion } from '../engine/grader-version';
+import { graderModule, isGraderVersion } from '../engine/graders';
 import type { EpisodeState } from '../engine/state';
 import type { Task } from '../engine/task.schema';
 import type { Episode } from '../generated/prisma/client';
@@ -57,7 +58,7 @@ export class EpisodeVerifier {
   private replay(task: Task, episode: Episode, rows: ActionRow[]): { finding: ChainFinding | null; scoreMilli: number } {
     // The grader the episode was scored with, whatever the current one is: its record must follow from its actions.
     const version = episode.graderVersion as GraderVersion;
-    if (graderVersionOf(task) !== version) {
+    if (!isGraderVersion(version) || !graderModule(version).grades(task)) {
       return { finding: { index: 0, problem: `the task version cannot be graded with the stored grader version ${version}` }, scoreMilli: 0 };
     }
     let state: EpisodeState = reset(task, episode.seed, version);

@@ -4,7 +4,7 @@ import { SOLUTIONS, correctReply } from '../../test/fixtures/solutions';
 import type { Action } from './actions';
 import { reset, step, EpisodeFinishedError } from './engine';
 import { COMPONENT_WEIGHTS, grade, type ComponentName } from './grader';
-import type { NearMiss, ReplyClaim } from './claims';
+import type { NearMiss, ReplyClaim } from './graders/v2/claims';
 import type { EpisodeState } from './state';
 import type { Task } from './task.schema';
 

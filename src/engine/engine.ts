@@ -1,7 +1,7 @@
 import { canonicalAction, type Action } from './actions';
 import { grade } from './grader';
-import { graderVersionOf, type GraderVersion } from './grader-version';
-import { analyseReply } from './reply-grading';
+import type { GraderVersion } from './grader-version';
+import { graderModule, graderOfState, graderVersionOf } from './graders';
 import { discriminates, isSearchable, searchPolicies } from './policy-search';
 import { seededShuffle } from './seeded-order';
 import { emptyRecord, ticketStateOf, type EpisodeState, type TicketState } from './state';
@@ -26,7 +26,8 @@ export interface StepResult {
  * defaults to the one the task's reply details are written for; a replay passes the version the episode stored.
  */
 export function reset(task: Task, seed: number, graderVersion: GraderVersion = graderVersionOf(task)): EpisodeState {
-  if (graderVersion !== graderVersionOf(task)) {
+  const grader = graderModule(graderVersion);
+  if (!grader.grades(task)) {
     throw new Error(`task ${task.id} declares its reply details for grader version ${graderVersionOf(task)}, not ${graderVersion}`);
   }
   const tickets = emptyRecord<TicketState>();
@@ -35,8 +36,8 @@ export function reset(task: Task, seed: number, graderVersion: GraderVersion = g
   }
   const state: EpisodeState = {
     task_id: task.id,
-    // Absent for version 1, so the states of episodes from earlier releases replay byte for byte.
-    ...(graderVersion === 1 ? {} : { grader_version: graderVersion, acts: [], consulted: [] }),
+    // What the version records (nothing for version 1, so the states of episodes from earlier releases replay byte for byte).
+    ...grader.stateFields(),
     seed,
     max_steps: task.max_steps,
     inbox_order: seededShuffle(
@@ -157,7 +158,7 @@ function apply(task: Task, state: EpisodeState, action: Action): Applied {
       });
     case 'send_reply':
       return changeActiveTicket(state, 'reply', (ticket, ticketId) => {
-        const analysis = state.grader_version === undefined ? undefined : analyseReply(task, ticketId, action.message);
+        const analysis = graderOfState(state).analyseReply?.(task, ticketId, action.message);
         state.replies.push({ step: state.step_count, ticket_id: ticketId, message: action.message, ...(analysis ? { analysis } : {}) });
         state.acts?.push({ step: state.step_count, ticket_id: ticketId, kind: 'reply' });
         if (ticket.status === 'open') ticket.status = 'pending';

@@ -1,18 +1,18 @@
-import type { Task } from './task.schema';
-
 /**
- * The graders an episode can be scored with. An episode keeps the version it started with for its whole life
- * (it is in its state), so its record replays to the same scores whatever graders came after it:
- * - 1: reply details as phrase lists (task versions stored by earlier releases);
- * - 2: reply details as typed claims, judged with polarity and one value per slot (src/engine/claims).
- * A change that alters any analysis or verdict of an existing version is a new version, not an edit
- * (test/validity pins version 2's verdicts on the validity fixtures).
+ * The graders an episode can be scored with. An episode keeps the version it started with for its whole life (it
+ * is in its state and its row), so its record replays to the same scores whatever graders came after it:
+ * - 1: reply details as phrase lists (task versions stored by release 0.1), src/engine/graders/v1;
+ * - 2: reply details as typed claims, judged with polarity and one value per slot, with penalties,
+ *   src/engine/graders/v2 (the claim engine is its claims/ folder).
+ *
+ * Each version is a folder under src/engine/graders, and src/engine/graders/index.ts is the registry: what each
+ * version decides, which one new episodes get (CURRENT_GRADER_VERSION there) and which are released. A version is
+ * released once it is on main (a deployed database may then hold episodes scored by it), and a released version is
+ * frozen: its folder is never edited, and what it does through the code it shares with the engine (the task schema,
+ * the state, policy search, decimals) must not change either. tools/versions/released-versions.spec.ts, part of
+ * `npm test`, holds every released version to the hashes of tools/versions/released-versions.json (its verdicts
+ * on a frozen corpus, and its sources). A change to what a released version does is a new version: a new folder,
+ * a line here and in the registry, then `npm run versions:freeze -- --grader <n>` once it is released (docs/grading.md).
  */
 export const GRADER_VERSIONS = [1, 2] as const;
 export type GraderVersion = (typeof GRADER_VERSIONS)[number];
-export const CURRENT_GRADER_VERSION: GraderVersion = 2;
-
-/** The grader a task's reply details are written for: claims need version 2, phrase lists are version 1's. */
-export function graderVersionOf(task: Task): GraderVersion {
-  return task.answer_key.reply_claims !== undefined ? 2 : 1;
-}

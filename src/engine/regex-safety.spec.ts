@@ -23,7 +23,7 @@ const ROOT = join(__dirname, '..', '..');
 /** Flagged patterns that were reviewed, by file and pattern source, with why each is safe where it is used. */
 const REVIEWED: { file: string; source: string; why: string }[] = [
   {
-    file: 'src/engine/claims/text.ts',
+    file: 'src/engine/graders/v2/claims/text.ts',
     source: "[\\p{L}\\p{N}_]+(?:'[\\p{L}]+)*(?:[-.,:/][\\p{L}\\p{N}_]+(?:'[\\p{L}]+)*)*|[$€£]|\\S",
     why:
       'nested, but every repetition of an inner group starts with a character the element before it cannot match ' +
@@ -31,7 +31,7 @@ const REVIEWED: { file: string; source: string; why: string }[] = [
       'the match ends where they stop',
   },
   {
-    file: 'src/engine/claims/text.ts',
+    file: 'src/engine/graders/v2/claims/text.ts',
     source: '\\n\\s*\\n',
     why:
       'starts only at a line break; `\\s*` reads the whitespace after it, and when that whitespace holds another line ' +
@@ -53,7 +53,7 @@ const REVIEWED: { file: string; source: string; why: string }[] = [
     why: 'groups the thousands of a count the family generator drew (at most seven digits), never agent text',
   },
   {
-    file: 'src/engine/reply-matching.ts',
+    file: 'src/engine/graders/v1/reply-matching.ts',
     source: 'new RegExp(`(?<![\\\\p{L}\\\\p{N}])${escapeRegExp(key)}(?![\\\\p{L}\\\\p{N}]|[.,]\\\\p{N})`, \'u\')',
     why:
       "grader version 1's whole-phrase match: a task's phrase with every special character escaped between two " +
@@ -294,7 +294,7 @@ const found = sourceFiles(ENGINE).flatMap(regexesIn);
 describe('regular expressions in src/engine', () => {
   it('finds the patterns (the scan itself works)', () => {
     expect(found.length).toBeGreaterThan(100);
-    expect(found.some((f) => f.file === 'src/engine/claims/text.ts' && f.source.startsWith('[\\p{L}\\p{N}_]+'))).toBe(true);
+    expect(found.some((f) => f.file === 'src/engine/graders/v2/claims/text.ts' && f.source.startsWith('[\\p{L}\\p{N}_]+'))).toBe(true);
   });
 
   it('flags the shapes that backtrack, including the ones that stalled grading', () => {

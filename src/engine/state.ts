@@ -1,5 +1,5 @@
 import type { Action } from './actions';
-import type { StoredReplyAnalysis } from './claims/stored-analysis';
+import type { StoredReplyAnalysis } from './graders/v2/claims/stored-analysis';
 import type { GraderVersion } from './grader-version';
 import type { Priority, ResolutionCode, Team, TicketStatus } from './vocabulary';
 

@@ -11,7 +11,7 @@ import {
   TEAMS,
   TICKET_STATUSES,
 } from './vocabulary';
-import { replyClaimSchema } from './claims/claim.schema';
+import { replyClaimSchema } from './graders/v2/claims/claim.schema';
 
 const id = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be 1-64 letters, digits, "_" or "-"');
 const text = z.string().trim().min(1, 'must not be empty');

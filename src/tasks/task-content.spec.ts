@@ -6,7 +6,7 @@ import { DEFAULT_TASKS_DIR } from '../config/app-config';
 import { reset, step } from '../engine/engine';
 import { observe } from '../engine/observation';
 import { discriminates, searchPolicies } from '../engine/policy-search';
-import { normalizeText } from '../engine/reply-matching';
+import { normalizeText } from '../engine/graders/v1/reply-matching';
 import type { Task } from '../engine/task.schema';
 import { loadTaskFiles } from './task-files';
 

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { taskSchema } from '../../src/engine/task.schema';
-import type { ReplyClaim } from '../../src/engine/claims/claim.schema';
+import type { ReplyClaim } from '../../src/engine/graders/v2/claims/claim.schema';
 
 /** The seed tasks' clocks and reply claims, read from the task files (for the engine's specs). */
 export function seedClaims(taskId: string): { clock: string; claims: ReplyClaim[] } {

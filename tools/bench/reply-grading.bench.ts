@@ -1,6 +1,6 @@
 /* eslint-disable no-console */
 import type { Action } from '../../src/engine/actions';
-import { extractMentions, judgeClaims } from '../../src/engine/claims';
+import { extractMentions, judgeClaims } from '../../src/engine/graders/v2/claims';
 import { reset, step } from '../../src/engine/engine';
 import type { EpisodeState } from '../../src/engine/state';
 import type { Task } from '../../src/engine/task.schema';

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { PROJECT_ROOT } from '../../src/common/project-root';
 import { reset, step } from '../../src/engine/engine';
 import { grade } from '../../src/engine/grader';
-import type { ReplyDetailVerdict } from '../../src/engine/reply-grading';
+import type { ReplyDetailVerdict } from '../../src/engine/grader';
 import type { Task } from '../../src/engine/task.schema';
 
 /*

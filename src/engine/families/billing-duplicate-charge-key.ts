@@ -1,4 +1,4 @@
-import type { ReplyClaim } from '../claims/claim.schema';
+import type { ReplyClaim } from '../graders/v2/claims/claim.schema';
 import type { Task } from '../task.schema';
 import { amountOf, usd } from './billing-duplicate-charge-calendar';
 import type { DuplicatePolicy, Facts } from './billing-duplicate-charge-facts';

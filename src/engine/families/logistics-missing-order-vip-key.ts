@@ -1,4 +1,4 @@
-import type { NearMiss, ReplyClaim } from '../claims/claim.schema';
+import type { NearMiss, ReplyClaim } from '../graders/v2/claims/claim.schema';
 import type { Task } from '../task.schema';
 import {
   DAY_MS,

@@ -1,4 +1,4 @@
-import type { ReplyClaim } from '../claims';
+import type { ReplyClaim } from '../graders/v2/claims';
 import type { ForbiddenStatement, Task } from '../task.schema';
 import { HOUR, isChange, samePlace, type Activity, type CaseKind, type Place } from './security-compromised-account-facts';
 import type { PolicyIds, PolicyParameters } from './security-compromised-account-kb';

@@ -2,7 +2,7 @@ import { AgentEnvironment } from '../../../tools/validity/agents';
 import type { SolverOptions } from '../../../tools/validity/solvers/solver';
 import { solveSecurityCompromisedAccount } from '../../../tools/validity/solvers/security-compromised-account.solver';
 import type { Action } from '../actions';
-import { extractMentions, judgeClaims } from '../claims';
+import { extractMentions, judgeClaims } from '../graders/v2/claims';
 import { grade } from '../grader';
 import { searchPolicies } from '../policy-search';
 import { taskSchema, type Task } from '../task.schema';

@@ -1,4 +1,4 @@
-import { seedClaims } from '../../../test/support/seed-claims';
+import { seedClaims } from '../../../../../test/support/seed-claims';
 import { extractMentions, judgeClaims, type ClaimVerdict, type PolicyText, type ReplyClaim } from './index';
 
 const billing = seedClaims('billing_duplicate_charge');

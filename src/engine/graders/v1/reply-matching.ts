@@ -1,4 +1,4 @@
-import type { PhraseListDetail } from './task.schema';
+import type { PhraseListDetail } from '../../task.schema';
 
 /**
  * Normalizes text for phrase matching: case, Unicode forms, dash variants and spacing differ between writers

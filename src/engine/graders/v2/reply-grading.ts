@@ -1,36 +1,12 @@
-import { judgeClaims, extractMentions, type MissReason, type People, type PolicyText, type ReplyAnalysis } from './claims';
+import type { ReplyDetailVerdict } from '../../grade-breakdown';
+import type { EpisodeState, ReplyRecord } from '../../state';
+import type { Task } from '../../task.schema';
+import { judgeClaims, extractMentions, type People, type PolicyText, type ReplyAnalysis } from './claims';
 import { loadAnalysis, storeAnalysis, type StoredReplyAnalysis } from './claims/stored-analysis';
-import type { GraderVersion } from './grader-version';
-import { judgeReplyDetails } from './reply-matching';
-import type { EpisodeState, ReplyRecord } from './state';
-import type { Task } from './task.schema';
 
-/** How one required detail stands, with the agent's own sentence that covered it or explains the miss. */
-export interface ReplyDetailVerdict {
-  id: string;
-  description: string;
-  covered: boolean;
-  /** Why it is not covered (version 1 knows only not_stated and contradicted). */
-  reason: MissReason | 'contradicted' | null;
-  /** The sentence of a reply that covered the detail, or that negated, hedged or contradicted it. */
-  sentence: string | null;
-  /** The step of that reply. */
-  reply_step: number | null;
-}
-
-/** The replies on the ticket that needs action, judged by the episode's grader. */
-export function judgeReplies(task: Task, state: EpisodeState, version: GraderVersion): ReplyDetailVerdict[] {
+/** The replies on the ticket that needs action, judged as claims. */
+export function judgeReplies(task: Task, state: EpisodeState): ReplyDetailVerdict[] {
   const replies = state.replies.filter((r) => r.ticket_id === task.answer_key.target_ticket_id);
-  if (version === 1) {
-    return judgeReplyDetails(task.answer_key.reply_details ?? [], replies.map((r) => r.message)).map((v) => ({
-      id: v.id,
-      description: v.description,
-      covered: v.covered,
-      reason: v.covered ? null : v.contradicted ? 'contradicted' : 'not_stated',
-      sentence: null,
-      reply_step: null,
-    }));
-  }
   // Replies are only ever appended, and their records never change: the verdicts judged after the last one hold
   // until another is sent, so the steps in between do not judge again.
   const last = replies[replies.length - 1];
@@ -53,11 +29,9 @@ const judged = new WeakMap<ReplyRecord, { task: Task; count: number; verdicts: R
 
 /**
  * The steps of the replies on the ticket that needs action that were over the reading budget (claims/budget.ts)
- * and so were not read: they earn nothing, and the grade says so. Version 1 reads phrase lists, which costs no
- * more than the reply's length, and has no budget.
+ * and so were not read: they earn nothing, and the grade says so.
  */
-export function unreadableReplySteps(task: Task, state: EpisodeState, version: GraderVersion): number[] {
-  if (version === 1) return [];
+export function unreadableReplySteps(task: Task, state: EpisodeState): number[] {
   return state.replies
     .filter((r) => r.ticket_id === task.answer_key.target_ticket_id && loadAnalysis(r.analysis ?? analyseReply(task, r.ticket_id, r.message)).unreadable)
     .map((r) => r.step);

@@ -1,12 +1,12 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { DEFAULT_TASKS_DIR } from '../../config/app-config';
-import { loadTaskFiles } from '../../tasks/task-files';
-import { reset, step } from '../engine';
-import { grade } from '../grader';
-import type { EpisodeState } from '../state';
-import type { Task } from '../task.schema';
+import { DEFAULT_TASKS_DIR } from '../../../../config/app-config';
+import { loadTaskFiles } from '../../../../tasks/task-files';
+import { reset, step } from '../../../engine';
+import { grade } from '../../../grader';
+import type { EpisodeState } from '../../../state';
+import type { Task } from '../../../task.schema';
 import { introducesPolicy } from './analyse';
 import { READING_BUDGET, readingCost } from './budget';
 import { businessDaysUntil } from './judge';
@@ -197,7 +197,7 @@ describe('the reading budget', () => {
   });
 
   it('is far above every reply of the validity fixtures', () => {
-    const root = join(__dirname, '..', '..', '..', 'test', 'validity', 'fixtures');
+    const root = join(__dirname, '..', '..', '..', '..', '..', 'test', 'validity', 'fixtures');
     let highest = 0;
     for (const set of readdirSync(root)) {
       for (const file of readdirSync(join(root, set))) {

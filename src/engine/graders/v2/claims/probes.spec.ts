@@ -1,4 +1,4 @@
-import { seedClaims } from '../../../test/support/seed-claims';
+import { seedClaims } from '../../../../../test/support/seed-claims';
 import { extractMentions, judgeClaims, type ReplyClaim } from './index';
 
 /*

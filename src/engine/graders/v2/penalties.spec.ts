@@ -1,11 +1,11 @@
-import { DEFAULT_TASKS_DIR } from '../config/app-config';
-import { loadTaskFiles } from '../tasks/task-files';
-import { SOLUTIONS, correctReply } from '../../test/fixtures/solutions';
-import type { Action } from './actions';
-import { reset, step } from './engine';
-import { grade } from './grader';
+import { DEFAULT_TASKS_DIR } from '../../../config/app-config';
+import { loadTaskFiles } from '../../../tasks/task-files';
+import { SOLUTIONS, correctReply } from '../../../../test/fixtures/solutions';
+import type { Action } from '../../actions';
+import { reset, step } from '../../engine';
+import { grade } from '../../grader';
 import { PENALTY_MILLI, penaltiesOf } from './penalties';
-import type { Task } from './task.schema';
+import type { Task } from '../../task.schema';
 
 const tasks = new Map(loadTaskFiles(DEFAULT_TASKS_DIR).map((entry) => [entry.task.id, entry.task]));
 const task = (id: string): Task => tasks.get(id)!;
