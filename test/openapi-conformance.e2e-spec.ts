@@ -10,6 +10,7 @@ import { Late, SchemaArbitraries, type Hint } from './support/openapi/schema-arb
 import { SchemaValidator } from './support/openapi/schema-validator';
 import { ADMIN_KEY, CHAIN_KEY, tenantWithKey } from './support/tenants';
 import { startTestApp } from './support/test-app';
+import { families } from '../src/engine/families';
 
 /*
  * The OpenAPI document served at /openapi.json describes the server exactly. Requests are generated from the
@@ -72,7 +73,7 @@ async function seedState(server: Server): Promise<void> {
   const pools: Record<string, unknown[]> = { episodes: [], foreignEpisodes: [], tickets: [], tenants: ['conformance-a', 'conformance-b', 'conformance-spare'], spareKeys: [], cursors: [], mcpSessions: [] };
   server.pools = pools;
   const json = { 'content-type': 'application/json' };
-  for (const taskId of ['billing_duplicate_charge', 'security_compromised_account', 'logistics_missing_order_vip']) {
+  for (const taskId of new Set(families().map((f) => f.id))) {
     for (const [agentKey, pool] of [[key, pools.episodes], [other.key, pools.foreignEpisodes]] as const) {
       const res = await send(`${server.base}/reset`, { method: 'POST', headers: { ...json, authorization: `Bearer ${agentKey}` }, body: JSON.stringify({ task_id: taskId, seed: 5, tags: ['conformance'] }) });
       const started = (await res.body.json()) as { episode_id: string; observation: { inbox: { ticket_id: string }[] } };

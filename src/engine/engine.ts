@@ -1,5 +1,5 @@
 import { canonicalAction, type Action } from './actions';
-import { grade } from './grader';
+import { grade, type GradeBreakdown } from './grader';
 import type { GraderVersion } from './grader-version';
 import { graderModule, graderOfState, graderVersionOf } from './graders';
 import { discriminates, isSearchable, searchPolicies } from './policy-search';
@@ -16,6 +16,8 @@ export class EpisodeFinishedError extends Error {
 
 export interface StepResult {
   state: EpisodeState;
+  /** The new state's grade (its score is `state.score_milli`): callers need not grade it again. */
+  grade: GradeBreakdown;
   reward_milli: number;
   done: boolean;
   error: string | null;
@@ -78,7 +80,8 @@ export function step(task: Task, previous: EpisodeState, rawAction: Action): Ste
     state.done = true;
     state.status = 'out_of_steps';
   }
-  const score = grade(task, state).score_milli;
+  const breakdown = grade(task, state);
+  const score = breakdown.score_milli;
   const reward = score - previous.score_milli;
   state.score_milli = score;
   state.last_action_error = error;
@@ -90,7 +93,7 @@ export function step(task: Task, previous: EpisodeState, rawAction: Action): Ste
     reward_milli: reward,
     score_after_milli: score,
   });
-  return { state, reward_milli: reward, done: state.done, error };
+  return { state, grade: breakdown, reward_milli: reward, done: state.done, error };
 }
 
 /**

@@ -2,7 +2,7 @@ import type { SqlConnection } from '../database/group-commit';
 import { sqliteTimestamp } from '../database/sqlite-timestamp';
 import type { Episode } from '../generated/prisma/client';
 import type { ComponentColumns } from './score-columns';
-import type { ActionLogRecord, EpisodeRecord } from './episode.repository';
+import type { ActionLogRecord, EpisodeRecord, StoredStepRequest } from './episode.repository';
 
 /*
  * The statements of the step hot path (reset, step and reads of one episode), on the direct connection. They
@@ -190,11 +190,6 @@ export function insertActionLog(sql: SqlConnection, row: ActionLogInsert): void 
       sqliteTimestamp(row.createdAt),
       row.hash,
     );
-}
-
-export interface StoredStepRequest {
-  actionHash: string;
-  responseJson: string;
 }
 
 export function selectStepRequest(sql: SqlConnection, tenantId: string, episodeId: string, requestId: string): StoredStepRequest | null {

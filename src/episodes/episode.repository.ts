@@ -61,25 +61,34 @@ export interface NewEpisode {
 }
 
 /** What one step changes: the new state, its grade, the log entry that explains it, and the response sent. */
-export interface StepWrite<R> {
+export interface StepWrite {
   state: EpisodeState;
   grade: GradeBreakdown;
   entry: HistoryEntry;
+  /** The step's canonical action as canonical JSON: the action-log row, and what its request's hash is of. */
+  actionJson: string;
   /** Kept (as JSON) with the request id, when there is one, so a retry gets exactly this response. */
-  response: R;
+  response: unknown;
 }
 
-/**
- * A client's request id for a step. The repository stores it with the hash of the step's canonical action
- * (sha256 of its canonical JSON), which tells a retry from a reused id.
- */
+/** A client's request id for a step, with the hash of the action it was used for (sha256 of `actionJson`). */
 export interface StepRequestKey {
   requestId: string;
+  actionHash: string;
 }
 
-export type StepOutcome<R> =
-  | { kind: 'applied'; response: R }
-  | { kind: 'duplicate'; actionHash: string; responseJson: string };
+/** A request id already used on an episode: the action it was used for (hashed) and the response it got. */
+export interface StoredStepRequest {
+  actionHash: string;
+  responseJson: string;
+}
+
+/** The episode row is no longer at the version a step was computed from (another writer moved it on): nothing was written. */
+export class StaleEpisodeError extends Error {
+  constructor() {
+    super('the episode changed while this step was computed');
+  }
+}
 
 export interface ActionLogRecord {
   stepIndex: number;
@@ -100,31 +109,30 @@ export abstract class EpisodeRepository {
   /** Creates the episode unless the tenant already has `maxActive` active ones (0: no cap); then TooManyError. */
   abstract create(tenantId: string, episode: NewEpisode, maxActive: number): Promise<EpisodeRecord>;
 
-  /** One episode with its state (active ones from the same cache as steps). */
+  /** One episode with its state, as it is stored now (active ones from the same cache as steps). */
   abstract find(tenantId: string, episodeId: string): Promise<EpisodeRecord | null>;
 
-  /** The tenant's most recently created episode (of one API key, when `apiKeyId` is given). */
+  /**
+   * The episode a step starts from: the cached copy of an active one without a look at the row (a hint: saveStep
+   * writes only if the row is still at its version), else the row.
+   */
+  abstract findForStep(tenantId: string, episodeId: string): Promise<EpisodeRecord | null>;
+
   /** The id of the episode the agent key `apiKeyId` named `alias` (EpisodeRecord.alias), if it did. */
   abstract findIdByAlias(tenantId: string, apiKeyId: string, alias: string): Promise<string | null>;
 
+  /** The tenant's most recently created episode (of one API key, when `apiKeyId` is given). */
   abstract findLatest(tenantId: string, apiKeyId?: string | null): Promise<EpisodeRecord | null>;
 
+  /** What a request id was used for on this episode, if it was. */
+  abstract findStepRequest(tenantId: string, episodeId: string, requestId: string): Promise<StoredStepRequest | null>;
+
   /**
-   * Reads the episode, lets `decide` compute the step from it, and stores the result (the episode row and a
-   * hash-chained action-log row, in one transaction), with nothing else touching the database in between;
-   * resolves only once that is committed. `decide` must be synchronous and pure (it may run again if the episode
-   * it was given turns out stale) and may throw to abort. Throws NotFoundError when the tenant has no such
-   * episode. With a request key already used on this episode, nothing is applied and the earlier response is
-   * returned. `authorize` sees the episode first, before any request key is looked up, and throws to refuse the
-   * caller (so a caller who may not step this episode learns nothing of the requests made on it).
+   * Stores a step computed from `from`: the episode row, a hash-chained action-log row, the tenant's ledger entry
+   * and the request id (when there is one), in one write that resolves once committed. Only if the row is still
+   * at `from.version`; otherwise nothing is written and it throws StaleEpisodeError.
    */
-  abstract applyStep<R>(
-    tenantId: string,
-    episodeId: string,
-    request: StepRequestKey | null,
-    decide: (episode: EpisodeRecord) => StepWrite<R>,
-    authorize?: (episode: EpisodeRecord) => void,
-  ): Promise<StepOutcome<R>>;
+  abstract saveStep(from: EpisodeRecord, step: StepWrite, request: StepRequestKey | null): Promise<void>;
 
   /** A system job, not a tenant's request: marks every tenant's active episodes idle since `cutoff` expired. */
   abstract expireIdleEpisodesOfAllTenants(cutoff: Date): Promise<number>;

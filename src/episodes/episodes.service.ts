@@ -3,26 +3,33 @@ import { Inject, Injectable } from '@nestjs/common';
 import { canonicalJson, sha256Hex } from '../common/canonical-json';
 import { ConflictError, InvalidFieldError, NotFoundError, ValidationFailedError } from '../common/errors/domain-errors';
 import { codePointLength } from '../common/field-rules';
+import { KeyedSerializer } from '../common/keyed-serializer';
 import type { EpisodeCaller } from '../access/principal';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { canonicalAction, type Action } from '../engine/actions';
-import { readLength } from '../engine/claims';
+import { readLength } from '../engine/graders/v2/claims';
 import { reset, step } from '../engine/engine';
 import { grade } from '../engine/grader';
 import type { Observation } from '../engine/observation';
 import type { Task } from '../engine/task.schema';
-import { TaskCatalog, TaskVersionNotLoadedError, UnknownTaskError } from '../tasks/task-catalog.service';
+import { TaskCatalog, UnknownTaskError } from '../tasks/task-catalog.service';
 import type { EpisodeStateDto, GradeResponseDto, ResetResponseDto, StepResponseDto } from './dto/episode-responses.dto';
 import { MAX_SEED, type ResetRequestDto } from './dto/reset-request.dto';
-import { EpisodeRepository, type EpisodeRecord, type FeedbackMode } from './episode.repository';
+import { EpisodeRepository, StaleEpisodeError, type EpisodeRecord, type FeedbackMode } from './episode.repository';
 import { SPLIT_RULE, generatorVersionId, seedIn, splitOf } from '../engine/families';
 import { presentGrade, presentObservation, presentReset, presentState, presentStep } from './episode.presenter';
+
+/** How often a step raced by another writer is computed again before the client is told to retry (409). */
+const MAX_STEP_ATTEMPTS = 5;
 
 /** The task an empty `POST /reset` starts. */
 export const DEFAULT_TASK_ID = 'billing_duplicate_charge';
 
 @Injectable()
 export class EpisodesService {
+  /** Steps of one episode (as its caller names it), one at a time. */
+  private readonly stepsInOrder = new KeyedSerializer();
+
   constructor(
     private readonly tasks: TaskCatalog,
     private readonly episodes: EpisodeRepository,
@@ -85,55 +92,54 @@ export class EpisodesService {
   /**
    * Applies one action. With a `requestId`, the step is idempotent: a retry of the same request (same id, same
    * action) gets the original response and applies nothing; the same id with another action is a 409.
+   *
+   * One way down: the episode is found and the caller's access decided here, the step computed here, and the
+   * repository only reads and writes. Steps on one episode run one at a time in this process, so each is computed
+   * from the state the one before it stored; the write is conditioned on the version the step was computed from,
+   * so a step raced by another process is computed again from the row.
    */
   async step(caller: EpisodeCaller, episodeId: string, action: Action, requestId?: string): Promise<StepResponseDto> {
     this.checkConfiguredLimits(action);
-    const request = requestId === undefined ? null : { requestId };
-    const target = { name: episodeId, id: episodeId };
-    let outcome;
-    try {
-      outcome = await this.applyStep(caller, target, action, request);
-    } catch (error) {
-      if (error instanceof NotFoundError) {
-        // Not an episode of the caller's under that id: it may be the caller's alias (EpisodeRecord.alias).
-        const aliased = await this.aliasedId(caller, episodeId);
-        if (aliased === null) throw error;
-        target.id = aliased;
-      } else if (error instanceof TaskVersionNotLoadedError) {
-        // The episode runs a task version another server process stored after this one started: load it, retry.
-        await this.tasks.fetchVersion(error.taskId, error.version);
-      } else {
-        throw error;
+    const actionJson = canonicalJson(canonicalAction(action));
+    const request = requestId === undefined ? null : { requestId, actionHash: sha256Hex(actionJson) };
+    return this.stepsInOrder.run(`${caller.tenantId}\u0000${episodeId}`, async () => {
+      for (let attempt = 1; ; attempt++) {
+        const episode = await this.episodeFor(caller, episodeId, (id) => this.episodes.findForStep(caller.tenantId, id));
+        try {
+          return await this.stepOnce(episode, episodeId, action, actionJson, request);
+        } catch (error) {
+          if (!(error instanceof StaleEpisodeError)) throw error;
+          if (attempt === MAX_STEP_ATTEMPTS) throw new ConflictError('the episode kept changing while this step was applied; retry');
+        }
       }
-      outcome = await this.applyStep(caller, target, action, request);
-    }
-    if (outcome.kind === 'applied') return outcome.response;
-    // A request id seen before: the original response if it is the same action (hashed as the repository does).
-    if (outcome.actionHash !== sha256Hex(canonicalJson(canonicalAction(action)))) {
-      throw new ConflictError(`request_id "${requestId}" was already used on this episode for a different action`);
-    }
-    return JSON.parse(outcome.responseJson) as StepResponseDto;
+    });
   }
 
-  /** Steps the episode stored as `target.id`, which the caller calls `target.name` (in responses and errors). */
-  private applyStep(caller: EpisodeCaller, target: { name: string; id: string }, action: Action, request: { requestId: string } | null) {
-    const episodeId = target.name;
-    const mayStep = (current: EpisodeRecord) => {
-      if (!visibleTo(caller, current)) throw new NotFoundError(`no episode "${episodeId}"`);
-    };
-    return this.episodes.applyStep(caller.tenantId, target.id, request, (current) => {
-      if (current.status !== 'active') {
-        throw new ConflictError(`episode "${episodeId}" is ${current.status.replace(/_/g, ' ')}; start a new one with POST /reset`);
+  /** One attempt at a step on `episode` (as the caller names it: `name`), from the copy given. */
+  private async stepOnce(
+    episode: EpisodeRecord,
+    name: string,
+    action: Action,
+    actionJson: string,
+    request: { requestId: string; actionHash: string } | null,
+  ): Promise<StepResponseDto> {
+    if (request) {
+      // Asked only once the caller may step it, so a request id tells nobody else anything.
+      const prior = await this.episodes.findStepRequest(episode.tenantId, episode.id, request.requestId);
+      if (prior && prior.actionHash !== request.actionHash) {
+        throw new ConflictError(`request_id "${request.requestId}" was already used on this episode for a different action`);
       }
-      const task = this.tasks.instance(current.taskId, current.taskVersion, current.seed);
-      const result = step(task, current.state, action);
-      return {
-        state: result.state,
-        grade: grade(task, result.state),
-        entry: result.state.history[result.state.history.length - 1],
-        response: presentStep(task, episodeId, result.state, result.reward_milli, current.feedback),
-      };
-    }, mayStep);
+      if (prior) return JSON.parse(prior.responseJson) as StepResponseDto;
+    }
+    if (episode.status !== 'active') {
+      throw new ConflictError(`episode "${name}" is ${episode.status.replace(/_/g, ' ')}; start a new one with POST /reset`);
+    }
+    const task = await this.taskOf(episode);
+    const result = step(task, episode.state, action);
+    const response = presentStep(task, name, result.state, result.reward_milli, episode.feedback);
+    const entry = result.state.history[result.state.history.length - 1];
+    await this.episodes.saveStep(episode, { state: result.state, grade: result.grade, entry, actionJson, response }, request);
+    return response;
   }
 
   /**
@@ -195,16 +201,21 @@ export class EpisodesService {
     }
   }
 
+  /** The episode the caller calls `episodeId`, as stored now, if it may see it. */
+  private require(caller: EpisodeCaller, episodeId: string): Promise<EpisodeRecord> {
+    return this.episodeFor(caller, episodeId, (id) => this.episodes.find(caller.tenantId, id));
+  }
+
   /**
-   * The episode the caller calls `episodeId`, if it may see it; another key's episode answers exactly like a
-   * missing one.
+   * The one access rule for an episode: the episode the caller calls `name` (its id, or for an agent key the alias
+   * it chose), if the caller may see it; another key's episode answers exactly like a missing one.
    */
-  private async require(caller: EpisodeCaller, episodeId: string): Promise<EpisodeRecord> {
-    const episode = await this.episodes.find(caller.tenantId, episodeId);
+  private async episodeFor(caller: EpisodeCaller, name: string, load: (id: string) => Promise<EpisodeRecord | null>): Promise<EpisodeRecord> {
+    const episode = await load(name);
     if (episode && visibleTo(caller, episode)) return episode;
-    const aliased = await this.aliasedId(caller, episodeId);
-    const named = aliased === null ? null : await this.episodes.find(caller.tenantId, aliased);
-    if (!named || !visibleTo(caller, named)) throw new NotFoundError(`no episode "${episodeId}"`);
+    const aliased = await this.aliasedId(caller, name);
+    const named = aliased === null ? null : await load(aliased);
+    if (!named || !visibleTo(caller, named)) throw new NotFoundError(`no episode "${name}"`);
     return named;
   }
 

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { canonicalJson, sha256Hex } from '../common/canonical-json';
 import { Clock } from '../common/clock';
 import { ConflictError, NotFoundError, TooManyError, UnavailableError } from '../common/errors/domain-errors';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
@@ -34,14 +33,12 @@ import {
   type ActionLogRecord,
   type EpisodeRecord,
   type EpisodeRowStatus,
+  StaleEpisodeError,
   type NewEpisode,
-  type StepOutcome,
   type StepRequestKey,
   type StepWrite,
+  type StoredStepRequest,
 } from './episode.repository';
-
-/** Thrown inside a step's write when the episode row is no longer at the version the step was computed from. */
-class StaleEpisodeError extends Error {}
 
 /**
  * Episodes in SQLite. Reset, step and reads of one episode (the hot path) are statements on the database's
@@ -163,47 +160,30 @@ export class SqliteEpisodeRepository extends EpisodeRepository {
     });
   }
 
-  applyStep<R>(
-    tenantId: string,
-    episodeId: string,
-    request: StepRequestKey | null,
-    decide: (episode: EpisodeRecord) => StepWrite<R>,
-    authorize?: (episode: EpisodeRecord) => void,
-  ): Promise<StepOutcome<R>> {
-    return this.database.batched((sql) => {
-      const cached = this.cache.get(tenantId, episodeId);
-      const episode = cached ?? readEpisode(sql, tenantId, episodeId);
-      if (!episode) throw new NotFoundError(`no episode "${episodeId}"`);
-      authorize?.(episode);
-      if (request) {
-        const prior = selectStepRequest(sql, tenantId, episodeId, request.requestId);
-        if (prior) return { kind: 'duplicate', ...prior };
-      }
-      try {
-        return this.writeStep(sql, episode, request, decide);
-      } catch (error) {
-        if (!(error instanceof StaleEpisodeError)) throw error;
-        this.cache.forget(tenantId, episodeId);
-        if (!cached) throw new ConflictError('the episode changed while this step was applied; retry');
-        // The cached copy was stale (another writer moved the row on): compute the step again from the row.
-        const fresh = readEpisode(sql, tenantId, episodeId);
-        if (!fresh) throw new NotFoundError(`no episode "${episodeId}"`);
-        return this.writeStep(sql, fresh, request, decide);
-      }
-    });
+  async findForStep(tenantId: string, episodeId: string): Promise<EpisodeRecord | null> {
+    const cached = this.cache.get(tenantId, episodeId);
+    if (cached) return cached;
+    return this.database.read((sql) => readEpisode(sql, tenantId, episodeId));
   }
 
-  /** Runs inside the batch transaction: computes the step from `episode` and writes it, then caches the result. */
-  private writeStep<R>(
-    sql: SqlConnection,
-    episode: EpisodeRecord,
-    request: StepRequestKey | null,
-    decide: (episode: EpisodeRecord) => StepWrite<R>,
-  ): StepOutcome<R> {
-    const { state, grade, entry, response } = decide(episode);
+  async findStepRequest(tenantId: string, episodeId: string, requestId: string): Promise<StoredStepRequest | null> {
+    return this.database.read((sql) => selectStepRequest(sql, tenantId, episodeId, requestId));
+  }
+
+  saveStep(from: EpisodeRecord, step: StepWrite, request: StepRequestKey | null): Promise<void> {
+    return this.database
+      .batched((sql) => this.writeStep(sql, from, step, request))
+      .catch((error: unknown) => {
+        // A copy made stale by another writer (the idle sweep, another process) is dropped, so the retry reads the row.
+        if (error instanceof StaleEpisodeError) this.cache.forget(from.tenantId, from.id);
+        throw error;
+      });
+  }
+
+  /** Runs inside the batch transaction: writes the step computed from `episode`, then caches the result. */
+  private writeStep(sql: SqlConnection, episode: EpisodeRecord, step: StepWrite, request: StepRequestKey | null): void {
+    const { state, grade, entry, actionJson } = step;
     const createdAt = this.clock.now();
-    // The engine's log entry holds the canonical action: serialized once, for the log row and the request key.
-    const actionJson = canonicalJson(entry.action);
     const hash = chainLink(this.linkKey(episode), episode.chainHead, {
       episodeId: episode.id,
       stepIndex: entry.step,
@@ -236,13 +216,12 @@ export class SqliteEpisodeRepository extends EpisodeRepository {
         tenantId: episode.tenantId,
         requestId: request.requestId,
         stepIndex: entry.step,
-        actionHash: sha256Hex(actionJson),
-        responseJson: JSON.stringify(response),
+        actionHash: request.actionHash,
+        responseJson: JSON.stringify(step.response),
         createdAt,
       });
     }
     this.cache.put({ ...episode, status: state.status, version: episode.version + 1, state, chainHead: hash, updatedAt: createdAt });
-    return { kind: 'applied', response };
   }
 
   /** The key new links of this episode are made with (none only for a legacy episode not sealed yet). */

@@ -6,10 +6,11 @@ import {
   EpisodeRepository,
   type ActionLogRecord,
   type EpisodeRecord,
+  StaleEpisodeError,
   type NewEpisode,
-  type StepOutcome,
   type StepRequestKey,
   type StepWrite,
+  type StoredStepRequest,
 } from '../../src/episodes/episode.repository';
 
 /**
@@ -69,23 +70,20 @@ export class InMemoryEpisodeRepository extends EpisodeRepository {
     return mine.length === 0 ? null : copy(mine[mine.length - 1]);
   }
 
-  async applyStep<R>(
-    tenantId: string,
-    episodeId: string,
-    request: StepRequestKey | null,
-    decide: (episode: EpisodeRecord) => StepWrite<R>,
-    authorize?: (episode: EpisodeRecord) => void,
-  ): Promise<StepOutcome<R>> {
-    const key = keyOf(tenantId, episodeId);
+  async findForStep(tenantId: string, episodeId: string): Promise<EpisodeRecord | null> {
+    return this.find(tenantId, episodeId);
+  }
+
+  async findStepRequest(tenantId: string, episodeId: string, requestId: string): Promise<StoredStepRequest | null> {
+    const prior = this.requests.get(`${keyOf(tenantId, episodeId)}\u0000${requestId}`);
+    return prior ? { ...prior } : null;
+  }
+
+  async saveStep(from: EpisodeRecord, step: StepWrite, request: StepRequestKey | null): Promise<void> {
+    const key = keyOf(from.tenantId, from.id);
     const episode = this.episodes.get(key);
-    if (!episode) throw new NotFoundError(`no episode "${episodeId}"`);
-    authorize?.(copy(episode));
-    if (request) {
-      const prior = this.requests.get(`${key}\u0000${request.requestId}`);
-      if (prior) return { kind: 'duplicate', ...prior };
-    }
-    const { state, entry, response } = decide(copy(episode));
-    const actionJson = canonicalJson(entry.action);
+    if (!episode || episode.version !== from.version) throw new StaleEpisodeError();
+    const { state, entry, actionJson } = step;
     const now = this.tick();
     this.logs.get(key)!.push({
       stepIndex: entry.step,
@@ -99,9 +97,8 @@ export class InMemoryEpisodeRepository extends EpisodeRepository {
     });
     this.episodes.set(key, copy({ ...episode, state, status: state.status, version: episode.version + 1, updatedAt: now }));
     if (request) {
-      this.requests.set(`${key}\u0000${request.requestId}`, { actionHash: sha256Hex(actionJson), responseJson: JSON.stringify(response) });
+      this.requests.set(`${key}\u0000${request.requestId}`, { actionHash: request.actionHash, responseJson: JSON.stringify(step.response) });
     }
-    return { kind: 'applied', response };
   }
 
   async expireIdleEpisodesOfAllTenants(cutoff: Date): Promise<number> {

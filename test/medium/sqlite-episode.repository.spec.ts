@@ -5,7 +5,7 @@ import { Database } from '../../src/database/database.service';
 import { reset, step } from '../../src/engine/engine';
 import { grade } from '../../src/engine/grader';
 import type { Action } from '../../src/engine/actions';
-import type { EpisodeRecord, StepWrite } from '../../src/episodes/episode.repository';
+import { StaleEpisodeError, type EpisodeRecord, type StepRequestKey, type StepWrite } from '../../src/episodes/episode.repository';
 import { ChainKeys } from '../../src/episodes/chain-keys';
 import { SqliteEpisodeRepository } from '../../src/episodes/sqlite-episode.repository';
 import { SOLUTIONS } from '../fixtures/solutions';
@@ -47,15 +47,20 @@ async function newEpisode(id = 'ep-1'): Promise<EpisodeRecord> {
   return repository.create('lab', { id, apiKeyId: null, idSpace: 'tenant', taskId: task.id, taskVersion: version, feedback: 'dense', seed: 1, agent: null, runLabel: null, tags: [], state, grade: grade(task, state) }, 0);
 }
 
-/** A decide function as the service writes it, counting the episodes it was given. */
-async function decider(action: Action, seen: EpisodeRecord[] = []) {
+/** A step as the service computes it, from the copy given. */
+async function stepped(from: EpisodeRecord, action: Action): Promise<StepWrite> {
   const { catalog } = await taskCatalogInMemory();
   const task = catalog.latest('billing_duplicate_charge').task;
-  return (episode: EpisodeRecord): StepWrite<{ step: number }> => {
-    seen.push(episode);
-    const result = step(task, episode.state, action);
-    return { state: result.state, grade: grade(task, result.state), entry: result.state.history.at(-1)!, response: { step: result.state.step_count } };
-  };
+  const result = step(task, from.state, action);
+  const entry = result.state.history.at(-1)!;
+  return { state: result.state, grade: grade(task, result.state), entry, actionJson: canonicalJson(entry.action), response: { step: result.state.step_count } };
+}
+
+/** Reads the episode as a step does and stores one step computed from it; returns the copy it started from. */
+async function applyStep(action: Action, request: StepRequestKey | null = null, id = 'ep-1'): Promise<EpisodeRecord> {
+  const from = (await repository.findForStep('lab', id))!;
+  await repository.saveStep(from, await stepped(from, action), request);
+  return from;
 }
 
 /** What another process does to the row: a write that moves the version on. */
@@ -65,75 +70,76 @@ function bumpFromOutside(id: string, change: string): void {
 
 it('a read of an active episode is served from the cache while the row is unchanged, and re-read once it changed', async () => {
   await newEpisode();
-  await repository.applyStep('lab', 'ep-1', null, await decider(actions[0]));
+  await applyStep(actions[0]);
   expect((await repository.find('lab', 'ep-1'))!.state.step_count).toBe(1);
   bumpFromOutside('ep-1', `state_json = json_set(state_json, '$.step_count', 7)`);
   expect((await repository.find('lab', 'ep-1'))!.state.step_count).toBe(7);
   expect(await repository.find('other-lab', 'ep-1')).toBeNull();
 });
 
-it('a step computed from a stale cached copy matches no row and is computed again from the row', async () => {
+it('a step computed from a stale cached copy writes nothing; the next read for a step is the row', async () => {
   await newEpisode();
-  await repository.applyStep('lab', 'ep-1', null, await decider(actions[0]));
+  await applyStep(actions[0]);
   bumpFromOutside('ep-1', `state_json = json_set(state_json, '$.max_steps', 50)`);
-  const seen: EpisodeRecord[] = [];
-  const outcome = await repository.applyStep('lab', 'ep-1', null, await decider(actions[1], seen));
-  expect(outcome).toEqual({ kind: 'applied', response: { step: 2 } });
-  expect(seen.map((e) => [e.version, e.state.max_steps])).toEqual([
-    [1, 12], // the cached copy
-    [2, 50], // the row as the other writer left it
-  ]);
+  const cached = (await repository.findForStep('lab', 'ep-1'))!;
+  expect([cached.version, cached.state.max_steps]).toEqual([1, 12]);
+  await expect(repository.saveStep(cached, await stepped(cached, actions[1]), null)).rejects.toBeInstanceOf(StaleEpisodeError);
+  expect(other.prepare('SELECT COUNT(*) AS n FROM action_log').get()).toEqual({ n: 1 });
+  const fresh = await applyStep(actions[1]);
+  expect([fresh.version, fresh.state.max_steps]).toEqual([2, 50]);
   const stored = other.prepare('SELECT version, step_count, state_json FROM episodes WHERE id = ?').get('ep-1') as { version: number; step_count: number; state_json: string };
   expect([stored.version, stored.step_count, JSON.parse(stored.state_json).max_steps]).toEqual([3, 2, 50]);
 });
 
-it('a request id seen before returns the stored response and the hash of the action it was used for, applying nothing', async () => {
+it('a request id is stored with the step, with the hash and the response it was given, and found by the episode it was used on', async () => {
   await newEpisode();
-  const first = await repository.applyStep('lab', 'ep-1', { requestId: 'r-1' }, await decider(actions[0]));
-  expect(first).toEqual({ kind: 'applied', response: { step: 1 } });
-  const seen: EpisodeRecord[] = [];
-  const reused = await repository.applyStep('lab', 'ep-1', { requestId: 'r-1' }, await decider(actions[1], seen));
-  expect(reused).toEqual({ kind: 'duplicate', actionHash: sha256Hex(canonicalJson(actions[0])), responseJson: '{"step":1}' });
-  expect(seen).toHaveLength(0);
-  expect(other.prepare('SELECT COUNT(*) AS n FROM action_log').get()).toEqual({ n: 1 });
+  await newEpisode('ep-2');
+  const hash = sha256Hex(canonicalJson(actions[0]));
+  const from = await applyStep(actions[0], { requestId: 'r-1', actionHash: hash });
+  expect(await repository.findStepRequest('lab', 'ep-1', 'r-1')).toEqual({ actionHash: hash, responseJson: '{"step":1}' });
+  expect(await repository.findStepRequest('lab', 'ep-2', 'r-1')).toBeNull();
+  expect(await repository.findStepRequest('other-lab', 'ep-1', 'r-1')).toBeNull();
+  // The same step written again from the copy it was computed from is stale: the request is not stored twice.
+  await expect(repository.saveStep(from, await stepped(from, actions[0]), { requestId: 'r-1', actionHash: hash })).rejects.toBeInstanceOf(StaleEpisodeError);
+  expect(other.prepare('SELECT COUNT(*) AS n FROM step_requests').get()).toEqual({ n: 1 });
 });
 
 it('a batch that fails to commit is rolled back whole, and the states it cached are dropped', async () => {
   await newEpisode();
-  await repository.applyStep('lab', 'ep-1', null, await decider(actions[0]));
-  const secondStep = await decider(actions[1]);
+  await applyStep(actions[0]);
+  const from = (await repository.findForStep('lab', 'ep-1'))!;
+  const secondStep = await stepped(from, actions[1]);
   // A write in the same batch (submitted in the same turn of the event loop) that only fails at COMMIT (a deferred
   // foreign key), taking the step down with it.
   const sabotage = database.batched((sql) => {
     sql.statement('PRAGMA defer_foreign_keys = ON').run();
     sql.statement("INSERT INTO episode_tags (episode_id, tenant_id, tag) VALUES ('ghost', 'lab', 'x')").run();
   });
-  const stepped = repository.applyStep('lab', 'ep-1', null, secondStep);
+  const saved = repository.saveStep(from, secondStep, null);
   // (Matched by message: better-sqlite3's errors may come from another test file's realm under --runInBand.)
   await expect(sabotage).rejects.toMatchObject({ message: expect.stringMatching(/FOREIGN KEY/) });
-  await expect(stepped).rejects.toMatchObject({ message: expect.stringMatching(/FOREIGN KEY/) });
+  await expect(saved).rejects.toMatchObject({ message: expect.stringMatching(/FOREIGN KEY/) });
   expect(other.prepare('SELECT step_count, version FROM episodes WHERE id = ?').get('ep-1')).toEqual({ step_count: 1, version: 1 });
   // Another writer now moves the row to version 2, the number the lost step's cached copy would carry: only a
   // cache emptied by the rollback tells the two apart.
   bumpFromOutside('ep-1', `state_json = json_set(state_json, '$.max_steps', 40)`);
-  const read = (await repository.find('lab', 'ep-1'))!;
+  const read = (await repository.findForStep('lab', 'ep-1'))!;
   expect([read.version, read.state.step_count, read.state.max_steps]).toEqual([2, 1, 40]);
-  expect(await repository.applyStep('lab', 'ep-1', null, await decider(actions[1]))).toEqual({ kind: 'applied', response: { step: 2 } });
+  await applyStep(actions[1]);
+  expect(other.prepare('SELECT step_count, version FROM episodes WHERE id = ?').get('ep-1')).toEqual({ step_count: 2, version: 3 });
 });
 
 it('expiry marks idle active episodes of every tenant expired and moves their version on past any cached copy', async () => {
   await newEpisode('ep-1');
   await newEpisode('ep-2');
-  await repository.applyStep('lab', 'ep-1', null, await decider(actions[0]));
+  const before = await applyStep(actions[0]);
+  const cached = (await repository.findForStep('lab', 'ep-1'))!;
   expect(await repository.expireIdleEpisodesOfAllTenants(new Date(Date.now() + 60_000))).toBe(2);
-  const expired = await repository.find('lab', 'ep-1');
-  expect(expired).toMatchObject({ status: 'expired', version: 2 });
-  const seen: EpisodeRecord[] = [];
-  await repository.applyStep('lab', 'ep-1', null, (episode) => {
-    seen.push(episode);
-    throw new Error('the service refuses a step on an expired episode');
-  }).catch(() => undefined);
-  expect(seen.map((e) => e.status)).toEqual(['expired']);
+  expect(await repository.find('lab', 'ep-1')).toMatchObject({ status: 'expired', version: 2 });
+  expect(await repository.findForStep('lab', 'ep-1')).toMatchObject({ status: 'expired', version: 2 });
+  // A step computed from the copy taken before the expiry cannot be written over it.
+  await expect(repository.saveStep(cached, await stepped(cached, actions[1]), null)).rejects.toBeInstanceOf(StaleEpisodeError);
+  expect(before.version).toBe(0);
   expect(await repository.expireIdleEpisodesOfAllTenants(new Date(Date.now() + 60_000))).toBe(0);
 });
 
