@@ -10,6 +10,7 @@ import { KeyRevocations } from '../tenants/key-revocations';
 import { EpisodeTools, toToolResult, type ToolCaller } from './episode-tools.service';
 import { answerParamErrorsPlainly } from './mcp-param-errors';
 import type { ToolSchemaVariant } from './tool-schemas';
+import { Clock } from '../common/clock';
 
 interface SessionBase {
   caller: ToolCaller;
@@ -64,6 +65,7 @@ export class McpSessions implements OnModuleDestroy {
     private readonly tools: EpisodeTools,
     revocations: KeyRevocations,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly clock: Clock,
   ) {
     this.sweeper = setInterval(() => this.closeIdle(), Math.min(60_000, config.sessionIdleTimeoutMs)).unref();
     revocations.onRevoked((keyId) => {
@@ -76,7 +78,7 @@ export class McpSessions implements OnModuleDestroy {
     const session = this.sessions.get(sessionId);
     if (!session || session.kind !== kind) return null;
     if (session.caller.tenantId !== caller.tenantId || session.caller.keyId !== caller.keyId) return null;
-    session.lastUsed = Date.now();
+    session.lastUsed = this.clock.now().getTime();
     return session as Extract<Session, { kind: K }>;
   }
 
@@ -112,7 +114,7 @@ export class McpSessions implements OnModuleDestroy {
       enableJsonResponse: true,
       onsessioninitialized: (id) => {
         place.release();
-        this.sessions.set(id, { kind: 'mcp', transport, caller, variant, lastUsed: Date.now() });
+        this.sessions.set(id, { kind: 'mcp', transport, caller, variant, lastUsed: this.clock.now().getTime() });
       },
     });
     transport.onclose = () => {
@@ -126,7 +128,7 @@ export class McpSessions implements OnModuleDestroy {
   openOpenEnv(caller: ToolCaller, variant: ToolSchemaVariant, place: SessionPlace): string {
     const id = randomUUID();
     place.release();
-    this.sessions.set(id, { kind: 'openenv', caller, variant, lastUsed: Date.now() });
+    this.sessions.set(id, { kind: 'openenv', caller, variant, lastUsed: this.clock.now().getTime() });
     return id;
   }
 
@@ -162,7 +164,7 @@ export class McpSessions implements OnModuleDestroy {
   }
 
   private closeIdle(): void {
-    const cutoff = Date.now() - this.config.sessionIdleTimeoutMs;
+    const cutoff = this.clock.now().getTime() - this.config.sessionIdleTimeoutMs;
     for (const [id, session] of this.sessions) if (session.lastUsed < cutoff) this.end(id);
   }
 

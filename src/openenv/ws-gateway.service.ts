@@ -128,7 +128,7 @@ export class WsGateway implements OnApplicationBootstrap, BeforeApplicationShutd
   }
 
   private closeIdle(): void {
-    const cutoff = Date.now() - this.config.sessionIdleTimeoutMs;
+    const cutoff = this.clock.now().getTime() - this.config.sessionIdleTimeoutMs;
     for (const [ws, session] of this.sessions) {
       if (session.lastActive < cutoff) {
         session.send(errorMessage(WS_ERROR_CODES.session, 'session closed after inactivity; the episode can be resumed over HTTP'));

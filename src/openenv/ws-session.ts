@@ -25,7 +25,8 @@ import { errorMessage, WS_ERROR_CODES, type WsErrorCode } from './ws-protocol';
  */
 export class WsSession {
   episodeId: string | null = null;
-  lastActive = Date.now();
+  /** When the client last sent anything (the server's clock, epoch ms): the gateway closes sessions idle too long. */
+  lastActive: number;
   readonly caller: EpisodeCaller;
   private readonly logger = new Logger('WsSession');
   private readonly flow: WsFlowControl;
@@ -37,8 +38,9 @@ export class WsSession {
     private readonly tools: EpisodeTools,
     private readonly authentication: RequestAuthentication,
     limits: WsFlowLimits,
-    clock: Clock,
+    private readonly clock: Clock,
   ) {
+    this.lastActive = clock.now().getTime();
     this.caller = callerOf(principal);
     this.flow = new WsFlowControl(socket, limits, clock, (incoming) => this.handle(incoming), this.logger);
   }
@@ -56,13 +58,13 @@ export class WsSession {
   }
 
   receive(data: Buffer, binary: boolean): void {
-    this.lastActive = Date.now();
+    this.lastActive = this.clock.now().getTime();
     this.flow.push({ kind: 'message', data, binary });
   }
 
   /** Answers a message refused before it was read (too large), in its turn among the others. */
   refuse(reason: string): void {
-    this.lastActive = Date.now();
+    this.lastActive = this.clock.now().getTime();
     this.flow.push({ kind: 'refused', reason });
   }
 
