@@ -41,7 +41,6 @@ COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
 COPY --from=build /app/prisma ./prisma
 COPY --from=build /app/src/config/database-url.ts ./src/config/database-url.ts
-COPY seeds ./seeds
 # README.md is served as /metadata's readme_content; openenv.yaml is the OpenEnv manifest.
 COPY README.md openenv.yaml ./
 RUN mkdir -p /data && chown node:node /data && chmod 700 /data

@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import { runAgent } from '../tools/agent/agent-runner';
-import { nthSeedOf } from '../src/engine/families';
+import { nthSeedOf } from '../src/families';
 import { formatAgentReport } from '../tools/agent/report-table';
 import type { Action } from '../src/engine/actions';
 import { SOLUTIONS } from './fixtures/solutions';

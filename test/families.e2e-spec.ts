@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { generatorVersionId, latestFamily, splitOf } from '../src/engine/families';
+import { generatorVersionId, latestFamily, splitOf } from '../src/families';
 import { referenceRun } from '../tools/validity/solvers';
 import { SOLUTIONS } from './fixtures/solutions';
 import { freshDatabaseUrl, startTestApp } from './support/test-app';

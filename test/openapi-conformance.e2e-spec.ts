@@ -10,7 +10,7 @@ import { Late, SchemaArbitraries, type Hint } from './support/openapi/schema-arb
 import { SchemaValidator } from './support/openapi/schema-validator';
 import { ADMIN_KEY, CHAIN_KEY, tenantWithKey } from './support/tenants';
 import { startTestApp } from './support/test-app';
-import { families } from '../src/engine/families';
+import { families } from '../src/families';
 
 /*
  * The OpenAPI document served at /openapi.json describes the server exactly. Requests are generated from the

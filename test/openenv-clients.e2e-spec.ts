@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import { SOLUTIONS } from './fixtures/solutions';
 import { GenericEnvClient, McpToolClient } from './support/openenv-clients';
-import { latestFamily } from '../src/engine/families';
+import { latestFamily } from '../src/families';
 import { referenceRun } from '../tools/validity/solvers';
 import { ADMIN_KEY, CHAIN_KEY, bearer, issueKey, tenantWithKey } from './support/tenants';
 import { startTestApp } from './support/test-app';

@@ -1,14 +1,13 @@
-import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import request from 'supertest';
-import { DEFAULT_TASKS_DIR } from '../src/config/app-config';
 import { reset, step } from '../src/engine/engine';
 import type { Action } from '../src/engine/actions';
 import { Database } from '../src/database/database.service';
-import { parseTask } from '../src/tasks/task-files';
-import { familyVersion, parseGeneratorVersion } from '../src/engine/families';
+import { canonicalTasks, parseTask } from '../src/tasks/task-files';
+import { familyVersion, parseGeneratorVersion } from '../src/families';
 import { SOLUTIONS } from './fixtures/solutions';
 import { freshDatabaseUrl, startTestApp } from './support/test-app';
 
@@ -127,7 +126,7 @@ it('concurrent steps on one episode are applied one at a time, each logged once,
 
 it('an episode keeps the task version it started on after the task file changes', async () => {
   const tasksDir = mkdtempSync(join(tmpdir(), 'tasks-'));
-  cpSync(DEFAULT_TASKS_DIR, tasksDir, { recursive: true });
+  for (const { task } of canonicalTasks()) writeFileSync(join(tasksDir, `${task.id}.json`), JSON.stringify(task));
   const databaseUrl = freshDatabaseUrl();
   const first = await startTestApp(databaseUrl, { TASKS_DIR: tasksDir });
   const started = (await request(first.http).post('/reset').send({ variant: 'canonical', task_id: 'billing_duplicate_charge', seed: 4 }).expect(200)).body;

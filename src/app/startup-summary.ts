@@ -1,6 +1,6 @@
 import { APP_VERSION } from '../common/app-version';
 import { LOOPBACK_NAMES, type AppConfig } from '../config/app-config';
-import { families } from '../engine/families';
+import { families } from '../families';
 
 export interface StartupSummary {
   /** One line for a person: where to go, what it stores where, who may call it, what it serves. */

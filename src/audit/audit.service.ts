@@ -9,7 +9,7 @@ import { TaskCatalog } from '../tasks/task-catalog.service';
 import { TenantsService } from '../tenants/tenants.service';
 import type { AuditScope, EpisodeFilters } from './audit-scope';
 import type { EpisodeSummaryRow } from './audit-rows';
-import { generatorVersionId, parseGeneratorVersion } from '../engine/families';
+import { generatorVersionId, parseGeneratorVersion } from '../families';
 import { AuditRepository } from './audit.repository';
 import type {
   EpisodeActionsDto,

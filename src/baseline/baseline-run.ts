@@ -1,7 +1,7 @@
 import type { Action } from '../engine/actions';
 import type { Observation } from '../engine/observation';
 import type { ScoreComponentDto } from '../episodes';
-import { SPLITS, nthSeedOf, splitOf } from '../engine/families';
+import { SPLITS, nthSeedOf, splitOf } from '../families';
 import type { Variant } from '../episodes';
 import type { BaselineEpisodeResultDto, BaselineResponseDto, BaselineTaskResultDto } from './dto/baseline.dto';
 import { HeuristicAgent, type PolicyLimits } from './heuristic-policy';

@@ -15,8 +15,12 @@ export const LOOPBACK_NAMES = ['localhost', '127.0.0.1', '::1'] as const;
  */
 export const DEFAULT_SHARED_RATE_LIMIT_PER_MINUTE = 60_000;
 
-/** Where the task files live: seeds/tasks at the project root. */
-export const DEFAULT_TASKS_DIR = join(PROJECT_ROOT, 'seeds', 'tasks');
+/**
+ * Where the canonical task files are in a checkout: each family's folder holds its `canonical.json`
+ * (src/families/<id>/canonical.json). The server does not read them from here: with TASKS_DIR unset it serves the
+ * registry's canonical instances, which are these files compiled into the build.
+ */
+export const DEFAULT_TASKS_DIR = join(PROJECT_ROOT, 'src', 'families');
 
 const envSchema = z.object({
   PORT: z.coerce.number().int().min(1).max(65535).default(7860),
@@ -27,7 +31,7 @@ const envSchema = z.object({
   SQLITE_SYNCHRONOUS: z.enum(['FULL', 'NORMAL']).default('FULL'),
   SQLITE_BUSY_TIMEOUT_MS: z.coerce.number().int().min(0).max(600_000).default(5000),
   EPISODE_CACHE_SIZE: z.coerce.number().int().min(0).max(1_000_000).default(2048),
-  TASKS_DIR: z.string().min(1).default(DEFAULT_TASKS_DIR),
+  TASKS_DIR: z.string().min(1).optional(),
   BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).max(50 * 1024 * 1024).default(256 * 1024),
   LOG_LEVEL: z.enum(['error', 'warn', 'log', 'debug', 'verbose', 'silent']).default('log'),
   LOG_FORMAT: z.enum(['auto', 'json', 'pretty']).default('auto'),
@@ -68,7 +72,8 @@ export interface AppConfig {
   sqliteBusyTimeoutMs: number;
   /** Active episodes kept in memory between steps (least recently stepped dropped first); 0 turns the cache off. */
   episodeCacheSize: number;
-  tasksDir: string;
+  /** A folder of task files (`<id>.json`) to serve instead of the registered families' canonical instances; null: those. */
+  tasksDir: string | null;
   bodyLimitBytes: number;
   logLevel: 'error' | 'warn' | 'log' | 'debug' | 'verbose' | 'silent';
   /** JSON lines, or text for a person; `auto` is text when stdout is a terminal and JSON otherwise. */
@@ -179,7 +184,7 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
     sqliteSynchronous: e.SQLITE_SYNCHRONOUS,
     sqliteBusyTimeoutMs: e.SQLITE_BUSY_TIMEOUT_MS,
     episodeCacheSize: e.EPISODE_CACHE_SIZE,
-    tasksDir: resolve(e.TASKS_DIR),
+    tasksDir: e.TASKS_DIR === undefined ? null : resolve(e.TASKS_DIR),
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
     logLevel: e.LOG_LEVEL,
     logFormat: e.LOG_FORMAT,

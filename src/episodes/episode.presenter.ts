@@ -1,6 +1,6 @@
 import type { Action } from '../engine/actions';
 import type { GradeBreakdown } from '../engine/grader';
-import { parseGeneratorVersion, splitOf, type Split } from '../engine/families';
+import { parseGeneratorVersion, splitOf, type Split } from '../families';
 import { observe, type Observation } from '../engine/observation';
 import type { Variant } from './dto/reset-request.dto';
 import type { EpisodeState } from '../engine/state';

@@ -16,7 +16,7 @@ import { TaskCatalog, UnknownTaskError } from '../tasks/task-catalog.service';
 import type { EpisodeStateDto, GradeResponseDto, ResetResponseDto, StepResponseDto } from './dto/episode-responses.dto';
 import { MAX_SEED, type ResetRequestDto } from './dto/reset-request.dto';
 import { EpisodeRepository, StaleEpisodeError, type EpisodeRecord, type FeedbackMode } from './episode.repository';
-import { SPLIT_RULE, generatorVersionId, seedIn, splitOf } from '../engine/families';
+import { SPLIT_RULE, generatorVersionId, seedIn, splitOf } from '../families';
 import { presentGrade, presentObservation, presentReset, presentState, presentStep } from './episode.presenter';
 
 /** How often a step raced by another writer is computed again before the client is told to retry (409). */

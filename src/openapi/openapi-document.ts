@@ -6,7 +6,7 @@ import { JSON_RPC_EXTENSION, JSON_RPC_SCHEMAS } from '../common/api-json-rpc.dec
 import { APP_VERSION } from '../common/app-version';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { RESOLUTION_CODES, RESOLUTIONS_ALLOWING_AMOUNT, RESOLUTIONS_REQUIRING_AMOUNT } from '../engine/vocabulary';
-import { inCatalogueOrder, loadTaskFiles } from '../tasks/task-files';
+import { catalogueTasks, inCatalogueOrder } from '../tasks/task-files';
 
 const DESCRIPTION =
   'SupportDesk is a deterministic, persisted customer-support environment for training and evaluating agents. ' +
@@ -142,7 +142,7 @@ function operationsWithPaths(document: OpenAPIObject): [string, string, Operatio
 }
 
 /**
- * The instance rules of a reset (src/engine/families/splits.ts), stated as a `not` over the combinations refused: a
+ * The instance rules of a reset (src/families/kit/splits.ts), stated as a `not` over the combinations refused: a
  * split with the canonical instance, a seed of the other split, and dense feedback on a test seed (a seed divisible
  * by 5, or the test split). Null is "not given", so each clause matches only given values.
  */
@@ -200,12 +200,12 @@ function applyConfiguredLimits(schemas: Schemas, config: AppConfig): void {
 }
 
 /**
- * Task ids are those of this server's catalogue (TASKS_DIR): any other is refused, so the document says which.
+ * Task ids are those of this server's catalogue (the registered families, or TASKS_DIR): any other is refused, so the document says which.
  * As a `pattern` of the ids rather than an `enum`: validators hold requests to exactly these ids, while clients
  * generated from the document keep typing them as strings (a new task on the server breaks no client's build).
  */
 function applyTaskCatalogue(schemas: Schemas, config: AppConfig): void {
-  const ids = inCatalogueOrder(loadTaskFiles(config.tasksDir)).map((entry) => entry.task.id);
+  const ids = inCatalogueOrder(catalogueTasks(config.tasksDir)).map((entry) => entry.task.id);
   const taskId = schemas.ResetRequestDto?.properties?.task_id;
   const baselineIds = schemas.BaselineRequestDto?.properties?.task_ids?.items;
   if (!taskId || !baselineIds) throw new Error('the task id fields are not in the OpenAPI document');

@@ -1,11 +1,11 @@
 import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
-import { SPLIT_RULE, families, familyVersion, generatorVersionId, latestFamily, parseGeneratorVersion, type TaskFamily } from '../engine/families';
+import { SPLIT_RULE, families, familyVersion, generatorVersionId, latestFamily, parseGeneratorVersion, type TaskFamily } from '../families';
 import type { Task } from '../engine/task.schema';
 import { canonicalJson } from '../common/canonical-json';
 import { ConflictError } from '../common/errors/domain-errors';
 import type { TaskSummaryDto } from './dto/task-summary.dto';
-import { inCatalogueOrder, loadTaskFiles, parseTask, type LoadedTask } from './task-files';
+import { catalogueTasks, inCatalogueOrder, parseTask, type LoadedTask } from './task-files';
 import { TaskVersionRepository } from './task-version.repository';
 
 export class UnknownTaskError extends Error {
@@ -41,7 +41,7 @@ export class GeneratorNotAvailableError extends ConflictError {
 const INSTANCE_CACHE_SIZE = 1024;
 
 /**
- * Task files are synced at start-up; episodes then resolve their task by the exact version they ran: a task
+ * Task files (TASKS_DIR, or each registered family's canonical instance) are synced at start-up; episodes then resolve their task by the exact version they ran: a task
  * file's content hash (the canonical instance), or a family's generator version ("g1") with the episode's seed.
  */
 @Injectable()
@@ -59,7 +59,7 @@ export class TaskCatalog implements OnModuleInit {
   ) {}
 
   async onModuleInit(): Promise<void> {
-    const loaded = loadTaskFiles(this.config.tasksDir);
+    const loaded = catalogueTasks(this.config.tasksDir);
     for (const entry of loaded) {
       await this.repository.saveIfMissing(entry.task.id, entry.version, entry.contentJson);
       this.versions.set(key(entry.task.id, entry.version), entry.task);

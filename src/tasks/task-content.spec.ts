@@ -8,17 +8,19 @@ import { observe } from '../engine/observation';
 import { discriminates, searchPolicies } from '../engine/policy-search';
 import { normalizeText } from '../engine/graders/v1/reply-matching';
 import type { Task } from '../engine/task.schema';
-import { loadTaskFiles } from './task-files';
+import { latestFamilies } from '../families';
+import { canonicalTasks, loadTaskFiles } from './task-files';
 
 const loaded = loadTaskFiles(DEFAULT_TASKS_DIR);
 const tasks = loaded.map((entry) => entry.task);
 
-it('ships the three product tasks, one per difficulty', () => {
-  expect(tasks.map((t) => [t.id, t.difficulty]).sort()).toEqual([
-    ['billing_duplicate_charge', 'easy'],
-    ['logistics_missing_order_vip', 'hard'],
-    ['security_compromised_account', 'medium'],
-  ]);
+it('ships one canonical task per registered family, with the family difficulty', () => {
+  expect(tasks.map((t) => [t.id, t.difficulty]).sort()).toEqual(latestFamilies().map((f) => [f.id, f.difficulty]).sort());
+});
+
+it('serves, with TASKS_DIR unset, exactly the canonical files of the checkout (the registry compiles them in)', () => {
+  const byId = (entries: { task: Task; version: string }[]) => entries.map((e) => [e.task.id, e.version]).sort();
+  expect(byId(canonicalTasks())).toEqual(byId(loaded));
 });
 
 it('versions are content hashes: stable for the same content, different for different content', () => {
@@ -28,7 +30,7 @@ it('versions are content hashes: stable for the same content, different for diff
 });
 
 describe('bad task content is refused with the file and the field named', () => {
-  const original = JSON.parse(readFileSync(join(DEFAULT_TASKS_DIR, 'billing_duplicate_charge.json'), 'utf8'));
+  const original = JSON.parse(readFileSync(join(DEFAULT_TASKS_DIR, 'billing_duplicate_charge', 'canonical.json'), 'utf8'));
 
   function loadBroken(mutate: (task: any) => void, fileName = 'billing_duplicate_charge.json'): () => unknown {
     const dir = mkdtempSync(join(tmpdir(), 'tasks-'));

@@ -1,5 +1,6 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { latestFamilies } from '../families';
 import { describeTaskIssues, taskSchema, type Task } from '../engine/task.schema';
 import { canonicalJson, sha256Hex } from '../common/canonical-json';
 
@@ -22,16 +23,34 @@ export function parseTask(source: string, raw: unknown): LoadedTask {
   return { task: parsed.data, version: sha256Hex(contentJson).slice(0, 16), contentJson };
 }
 
-/** Reads every `*.json` task in a folder; the file name must be the task id. */
+/** The canonical instance of every registered family (src/families/<id>/canonical.json), validated. */
+export function canonicalTasks(): LoadedTask[] {
+  return latestFamilies().map((family) => parseTask(`src/families/${family.id}/canonical.json`, family.canonical));
+}
+
+/** The tasks a catalogue serves: the task files of TASKS_DIR when it is set, else the families' canonical instances. */
+export function catalogueTasks(tasksDir: string | null): LoadedTask[] {
+  return tasksDir === null ? canonicalTasks() : loadTaskFiles(tasksDir);
+}
+
+/**
+ * Reads every task in a folder: each `<id>.json`, and each `<id>/canonical.json` (a folder of family folders, as
+ * src/families is); the name must be the task id.
+ */
 export function loadTaskFiles(dir: string): LoadedTask[] {
   let names: string[];
   try {
-    names = readdirSync(dir).filter((n) => n.endsWith('.json')).sort();
+    const entries = readdirSync(dir, { withFileTypes: true });
+    names = [
+      ...entries.filter((e) => e.isFile() && e.name.endsWith('.json')).map((e) => e.name),
+      ...entries.filter((e) => e.isDirectory() && existsSync(join(dir, e.name, 'canonical.json'))).map((e) => join(e.name, 'canonical.json')),
+    ].sort();
   } catch (error) {
     throw new TaskFileError(`cannot read task folder ${dir}: ${(error as Error).message}`);
   }
-  if (names.length === 0) throw new TaskFileError(`no task files (*.json) in ${dir}`);
+  if (names.length === 0) throw new TaskFileError(`no task files (*.json or */canonical.json) in ${dir}`);
   return names.map((name) => {
+    const id = name === 'canonical.json' || basename(name) !== 'canonical.json' ? basename(name, '.json') : basename(dirname(name));
     const file = join(dir, name);
     let raw: unknown;
     try {
@@ -40,8 +59,8 @@ export function loadTaskFiles(dir: string): LoadedTask[] {
       throw new TaskFileError(`${file}: not valid JSON: ${(error as Error).message}`);
     }
     const loaded = parseTask(file, raw);
-    if (loaded.task.id !== basename(name, '.json')) {
-      throw new TaskFileError(`${file}: id: "${loaded.task.id}" must match the file name "${basename(name, '.json')}"`);
+    if (loaded.task.id !== id) {
+      throw new TaskFileError(`${file}: id: "${loaded.task.id}" must match the file (or folder) name "${id}"`);
     }
     return loaded;
   });

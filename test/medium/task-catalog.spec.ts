@@ -1,4 +1,4 @@
-import { families, familyVersion } from '../../src/engine/families';
+import { families, familyVersion } from '../../src/families';
 import { taskCatalogInMemory } from './task-catalog';
 
 /*

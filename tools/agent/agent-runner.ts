@@ -7,7 +7,7 @@ import {
   type StepResponse,
   type SupportDeskClient,
 } from '../../client/supportdesk-client';
-import { nthSeedOf, splitOf, type Split } from '../../src/engine/families/splits';
+import { nthSeedOf, splitOf, type Split } from '../../src/families';
 import type { Json } from '../../src/common/json';
 import { HttpStatusError, requestJson, retryingFetch, UnreachableError, type RetryOptions } from './http-retry';
 import { passHatK } from './pass-hat-k';

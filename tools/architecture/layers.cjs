@@ -5,6 +5,7 @@
  */
 const LAYERS = [
   ['engine'],
+  ['families'],
   ['common'],
   ['config'],
   ['access'],

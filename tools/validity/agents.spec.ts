@@ -1,7 +1,7 @@
 import { DEFAULT_TASKS_DIR } from '../../src/config/app-config';
 import { FEEDBACK_MODES } from '../../src/episodes/episode.repository';
 import { loadTaskFiles } from '../../src/tasks/task-files';
-import { families } from '../../src/engine/families';
+import { families } from '../../src/families';
 import { AgentEnvironment, blindAgent, harmCases, playAgent, scriptedSolution, stuffingAgent } from './agents';
 
 /*

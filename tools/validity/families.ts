@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import type { Action } from '../../src/engine/actions';
-import { families, type TaskFamily } from '../../src/engine/families';
+import { families, type TaskFamily } from '../../src/families';
 import { AgentEnvironment } from './agents';
 import { referenceRun } from './solvers';
 

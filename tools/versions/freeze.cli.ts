@@ -1,7 +1,7 @@
 /* eslint-disable no-console */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { families } from '../../src/engine/families';
+import { families } from '../../src/families';
 import { GRADERS, isGraderVersion } from '../../src/engine/graders';
 import { readCommandLine } from '../cli/command-line';
 import { FREEZE_COMMAND } from './freeze.command';

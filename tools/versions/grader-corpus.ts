@@ -4,7 +4,7 @@ import BetterSqlite3 from 'better-sqlite3';
 import { DEFAULT_TASKS_DIR } from '../../src/config/app-config';
 import { PROJECT_ROOT } from '../../src/common/project-root';
 import type { Action } from '../../src/engine/actions';
-import { families } from '../../src/engine/families';
+import { families } from '../../src/families';
 import { taskSchema, type Task } from '../../src/engine/task.schema';
 import { loadTaskFiles } from '../../src/tasks/task-files';
 import { loadFixtureSets } from '../validity/validity-suite';

@@ -1,4 +1,4 @@
-import { families } from '../../src/engine/families';
+import { families } from '../../src/families';
 import { GRADERS, isGraderVersion } from '../../src/engine/graders';
 import { grade } from '../../src/engine/grader';
 import { GRADER_VERSIONS } from '../../src/engine/grader-version';

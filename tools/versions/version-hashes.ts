@@ -4,7 +4,7 @@ import { canonicalJson, sha256Hex } from '../../src/common/canonical-json';
 import { PROJECT_ROOT } from '../../src/common/project-root';
 import type { Action } from '../../src/engine/actions';
 import { reset, step } from '../../src/engine/engine';
-import { familyVersion } from '../../src/engine/families';
+import { familyVersion } from '../../src/families';
 import { grade, type GradeBreakdown } from '../../src/engine/grader';
 import type { GraderVersion } from '../../src/engine/grader-version';
 import type { EpisodeState } from '../../src/engine/state';

@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { SPLITS, type Split } from '../../engine/families';
+import { SPLITS, type Split } from '../../families';
 import { ActionLogEntryDto, EPISODE_STATUSES, FEEDBACK_MODES, PenaltyDto, ReplyDetailGradeDto, ScoreComponentDto, VARIANTS, type EpisodeRowStatus, type FeedbackMode, type Variant } from '../../episodes';
 
 export class EpisodeSummaryDto {

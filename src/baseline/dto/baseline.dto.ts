@@ -1,7 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { ArrayMaxSize, IsArray, IsOptional, IsString } from 'class-validator';
 import { MaxChars } from '../../common/field-rules';
-import { SPLITS, type Split } from '../../engine/families';
+import { SPLITS, type Split } from '../../families';
 import { ScoreComponentDto, VARIANTS, type Variant } from '../../episodes';
 
 export class BaselineRequestDto {

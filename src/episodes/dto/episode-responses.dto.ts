@@ -3,7 +3,7 @@ import type { Action } from '../../engine/actions';
 import { COMPONENT_WEIGHTS, type ComponentName } from '../../engine/grader';
 import { FEEDBACK_MODES, type EpisodeRowStatus, type FeedbackMode } from '../episode.repository';
 import { PENALTY_KINDS, type PenaltyKind } from '../../engine/grader';
-import { SPLITS, type Split } from '../../engine/families';
+import { SPLITS, type Split } from '../../families';
 import { VARIANTS, type Variant } from './reset-request.dto';
 import { actionPropertyOptions } from './action-ref';
 import { ActiveTicketDto, ObservationDto } from './observation.dto';

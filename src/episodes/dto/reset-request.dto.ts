@@ -1,7 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { ArrayMaxSize, IsArray, IsIn, IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
 import { MaxChars } from '../../common/field-rules';
-import { SPLITS, SPLIT_RULE, type Split } from '../../engine/families';
+import { SPLITS, SPLIT_RULE, type Split } from '../../families';
 import { FEEDBACK_MODES, type FeedbackMode } from '../episode.repository';
 import { EPISODE_ID_MAX_LENGTH, EPISODE_ID_PATTERN, MatchesEpisodeId } from './episode-id';
 

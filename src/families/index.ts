@@ -1,0 +1,40 @@
+import type { TaskFamily } from './kit';
+import { billingDuplicateCharge } from './billing_duplicate_charge/family';
+import { logisticsMissingOrderVip } from './logistics_missing_order_vip/family';
+import { securityCompromisedAccount } from './security_compromised_account/family';
+
+export { SPLITS, SPLIT_RULE, generatorVersionId, nthSeedOf, parseGeneratorVersion, seedIn, splitOf, type Split, type TaskFamily } from './kit';
+
+/**
+ * The registry: every task family, one line each, with every generator version still runnable (a retired version
+ * stays here so the episodes it drew replay and verify). The newest version of each draws new episodes. A family is
+ * its folder, src/families/<id>/ (docs/tasks.md, "Adding a family"); everything else — the catalogue, /tasks, the
+ * OpenAPI enums, the baseline, the validity tools and the per-family suite — iterates this list.
+ */
+const REGISTRY: readonly TaskFamily[] = [
+  billingDuplicateCharge,
+  securityCompromisedAccount,
+  logisticsMissingOrderVip,
+];
+
+export function families(): readonly TaskFamily[] {
+  return REGISTRY;
+}
+
+/** The family ids, each once (a family with several generator versions registers each). */
+export function familyIds(): string[] {
+  return [...new Set(REGISTRY.map((f) => f.id))];
+}
+
+export function familyVersion(id: string, version: number): TaskFamily | undefined {
+  return REGISTRY.find((f) => f.id === id && f.generatorVersion === version);
+}
+
+export function latestFamily(id: string): TaskFamily | undefined {
+  return REGISTRY.filter((f) => f.id === id).sort((a, b) => b.generatorVersion - a.generatorVersion)[0];
+}
+
+/** The newest version of every family, in registry order. */
+export function latestFamilies(): TaskFamily[] {
+  return familyIds().map((id) => latestFamily(id)!);
+}

@@ -1,0 +1,213 @@
+import { AgentEnvironment } from '../../../tools/validity/agents';
+import { grade } from '../../engine/grader';
+import { extractMentions, judgeClaims } from '../../engine/graders/v2/claims';
+import { searchPolicies } from '../../engine/policy-search';
+import type { Task } from '../kit';
+import { securityCompromisedAccount as family } from './family';
+import { solver } from './solver';
+
+// What every family proves (solver, distinctness, memorisation, ablations, budgets) is src/families/families.spec.ts.
+
+const SEEDS = Array.from({ length: 200 }, (_, i) => i);
+const tasks = new Map<number, Task>();
+function task(seed: number): Task {
+  let t = tasks.get(seed);
+  if (!t) tasks.set(seed, (t = family.generate(seed)));
+  return t;
+}
+
+function target(t: Task) {
+  return t.inbox.find((x) => x.id === t.answer_key.target_ticket_id)!;
+}
+
+/** The claims of a task that a reply covers, judged as the engine judges a reply sent on the target ticket. */
+function covered(t: Task, reply: string): string[] {
+  const analysis = extractMentions(reply, t.clock!, { policies: t.knowledge_base.map((a) => ({ title: a.title, body: a.body })) });
+  return judgeClaims(t.answer_key.reply_claims!, [analysis]).filter((v) => v.covered).map((v) => v.id);
+}
+
+/** The API key revocation window the task's takeover policy states, in hours. */
+function windowOf(t: Task): number {
+  const policy = t.knowledge_base.find((a) => a.title.startsWith('Compromised account'))!;
+  return Number(/created in the last (\d+) hours/.exec(policy.body)![1]);
+}
+
+function asksRevocation(t: Task): boolean {
+  return t.answer_key.reply_claims!.some((c) => c.id === 'api_keys_revoked');
+}
+
+/** The first ten instances of one case kind. */
+function casesOf(code: string): Task[] {
+  return SEEDS.map(task).filter((t) => t.answer_key.resolution.code === code).slice(0, 10);
+}
+
+describe('security_compromised_account family', () => {
+  it('draws about half takeovers and a quarter each of sign-in alerts and forgotten passwords', () => {
+    const counts: Record<string, number> = {};
+    for (let seed = 0; seed < 1000; seed++) {
+      const code = family.generate(seed).answer_key.resolution.code;
+      counts[code] = (counts[code] ?? 0) + 1;
+    }
+    expect(counts.security_escalation).toBeGreaterThan(420);
+    expect(counts.security_escalation).toBeLessThan(580);
+    expect(counts.information_provided).toBeGreaterThan(180);
+    expect(counts.password_reset_sent).toBeGreaterThan(180);
+  });
+
+  it('varies what decides the answer: windows, lifetimes, ticket ids, presets, the customer', () => {
+    const windows = new Set<string>();
+    const expiries = new Set<number>();
+    const targets = new Set<string>();
+    const presets = new Set<string>();
+    for (const seed of SEEDS) {
+      const t = task(seed);
+      const key = t.answer_key;
+      for (const c of key.reply_claims!) {
+        if (c.id === 'api_keys_revoked' && c.kind === 'action') windows.add(c.qualifiers![0]);
+        if (c.kind === 'duration') expiries.add(c.min);
+      }
+      targets.add(key.target_ticket_id);
+      presets.add(`${target(t).priority}/${target(t).team}`);
+    }
+    expect([...windows].sort()).toEqual(['24 hours', '48 hours', '72 hours']);
+    expect([...expiries].sort((a, b) => a - b)).toEqual([15, 30, 60]);
+    expect(targets.size).toBeGreaterThan(190);
+    expect(presets.size).toBeGreaterThan(8);
+  });
+
+  it('keeps the inbox realistic: 5-6 tickets, a resolved one, the same customer twice, distinct names', () => {
+    for (const seed of SEEDS) {
+      const t = task(seed);
+      expect(t.inbox.length).toBeGreaterThanOrEqual(5);
+      expect(t.inbox.length).toBeLessThanOrEqual(6);
+      expect(t.inbox.some((x) => x.status === 'resolved')).toBe(true);
+      const customer = target(t).customer.name;
+      expect(t.inbox.filter((x) => x.customer.name === customer)).toHaveLength(2);
+      const names = [...new Set(t.inbox.map((x) => x.customer.name))];
+      expect(new Set(names.map((n) => n.split(' ')[0])).size).toBe(names.length);
+      expect(new Set(names.map((n) => n.split(' ')[1])).size).toBe(names.length);
+      // The instruction names the customer and never the case.
+      expect(t.instruction).toContain(customer);
+      expect(t.instruction).not.toMatch(/takeover|compromis|hack|forgot|reset|alert|locked/i);
+      // Nothing the customer writes carries an internal code.
+      for (const x of t.inbox) expect(`${x.subject} ${x.body}`).not.toMatch(/\b[a-z]+_[a-z_]+\b/);
+    }
+  });
+
+  it('puts each policy on top of a query naming its case', () => {
+    const queries: Record<string, string> = {
+      security_escalation: 'compromised account takeover',
+      information_provided: 'suspicious login alert no account changes',
+      password_reset_sent: 'forgotten password locked out',
+    };
+    for (const seed of SEEDS) {
+      const t = task(seed);
+      expect(searchPolicies(t, queries[t.answer_key.resolution.code])[0].article_id).toBe(t.answer_key.required_article_ids[0]);
+    }
+  });
+
+  it('tells nothing from the sign-in alerts alone: the customer\'s own sign-ins send them too', () => {
+    // The red team's one-event rule: no alert, a forgotten password; an alert followed by a change, a takeover;
+    // otherwise a sign-in alert. Only the sign-in places and devices against the usual ones decide.
+    const ALERT = 'New sign-in alert emailed to the account owner';
+    const CHANGE = /^(Password changed|MFA disabled|API key '.+' created with .+|Export of .* started)$/;
+    let right = 0;
+    const alerted = new Set<string>();
+    const resets = new Set<string>();
+    for (const seed of SEEDS) {
+      const t = task(seed);
+      const code = t.answer_key.resolution.code;
+      const events = target(t).recent_events;
+      const first = events.find((e) => e.detail === ALERT);
+      const guess = !first ? 'password_reset_sent' : events.some((e) => Date.parse(e.at) > Date.parse(first.at) && CHANGE.test(e.detail)) ? 'security_escalation' : 'information_provided';
+      if (guess === code) right++;
+      if (first) alerted.add(code);
+      if (events.some((e) => e.detail.startsWith('Password reset requested'))) resets.add(code);
+    }
+    // Right on 64.5% of seeds 0-199, and its episodes score 0.67 (before alerts came from own sign-ins: 100%, 1.0).
+    expect(right / SEEDS.length).toBeLessThanOrEqual(0.7);
+    // Alerts in every kind, and a reset request is no tell of a forgotten password either.
+    expect([...alerted].sort()).toEqual(['information_provided', 'password_reset_sent', 'security_escalation']);
+    expect([...resets].sort()).toEqual(['password_reset_sent', 'security_escalation']);
+  });
+
+  it('is hard where it says: the first search hit, and ignoring the contract notes', () => {
+    // The suite over the registry measures both ablations against the solver's bounds; the text must claim them.
+    expect(family.hard).toContain(`mean ≤ ${solver.ablationMeanAtMost.firstSearchHit}`);
+    expect(family.hard).toContain(`mean ≤ ${solver.ablationMeanAtMost.ignoreContractNotes}`);
+  });
+
+  it("ranks a misleading policy first for the customer's subject line in a good share of cases", () => {
+    const misled = SEEDS.filter((seed) => {
+      const t = task(seed);
+      return searchPolicies(t, target(t).subject)[0]?.article_id !== t.answer_key.required_article_ids[0];
+    });
+    expect(misled.length).toBeGreaterThan(SEEDS.length * 0.4);
+  });
+
+  describe('reply claims judge other correct wordings, and the wrong values', () => {
+    const takeovers = SEEDS.map(task).filter((t) => t.answer_key.resolution.code === 'security_escalation');
+    it.each(takeovers.filter(asksRevocation).slice(0, 10).map((t) => [t.answer_key.target_ticket_id, t]))('takeover (%s)', (_, t) => {
+      const hours = (t.answer_key.reply_claims!.find((c) => c.id === 'api_keys_revoked') as { qualifiers: string[] }).qualifiers[0];
+      expect(hours).toBe(`${windowOf(t)} hours`);
+      const keys = (t.answer_key.reply_claims!.find((c) => c.id === 'named_keys_revoked') as { objects: string[] } | undefined)?.objects ?? [];
+      const named = keys.length > 0 ? `, including ${keys.join(' and ')}` : '';
+      const all = t.answer_key.reply_claims!.map((c) => c.id).sort();
+      expect(covered(t, `Account locked, all sessions signed out. Every API key created in the last ${hours} has been revoked${named}. We will verify your identity on a video call before restoring access.`).sort()).toEqual(all);
+      expect(covered(t, `We've frozen your account and logged out every active session. We have deactivated the API keys made in the past ${hours}${named}. You'll have a video identity check with us before we restore access.`).sort()).toEqual(all);
+      // Another window than the policy's does not state the revocation the policy promises.
+      const other = hours === '24 hours' ? '72 hours' : '24 hours';
+      expect(covered(t, `We have revoked every API key created in the last ${other}.`)).not.toContain('api_keys_revoked');
+    });
+
+    it('asks for the revocation exactly when a key was created in the window, and credits an honest "none to revoke"', () => {
+      let none = 0;
+      for (const t of takeovers) {
+        const since = Date.parse(t.clock!) - windowOf(t) * 3_600_000;
+        const inWindow = target(t).recent_events.filter((e) => e.kind === 'api' && Date.parse(e.at) >= since);
+        expect({ id: t.answer_key.target_ticket_id, asks: asksRevocation(t) }).toEqual({ id: t.answer_key.target_ticket_id, asks: inWindow.length > 0 });
+        if (inWindow.length > 0) continue;
+        none++;
+        expect(t.answer_key.reply_claims!.map((c) => c.id).sort()).toEqual(['account_locked', 'identity_verification', 'sessions_signed_out']);
+        const reply = `We have locked your account and signed out all active sessions. No API keys were created in the last ${windowOf(t)} hours, so there were none to revoke. We will verify your identity on a video call before restoring access.`;
+        expect(covered(t, reply).sort()).toEqual(['account_locked', 'identity_verification', 'sessions_signed_out']);
+      }
+      expect(none).toBeGreaterThan(10);
+    });
+
+    it.each(casesOf('information_provided').map((t) => [t.answer_key.target_ticket_id, t]))('sign-in alert (%s)', (_, t) => {
+      const date = (t.answer_key.reply_claims!.find((c) => c.id === 'sign_in_date') as { date: string }).date;
+      const all = ['review_sessions', 'sign_in_date', 'sign_out_unrecognised'];
+      expect(covered(t, `You signed in from a new device on ${date}. Your active sessions can be reviewed under Settings > Security, and each session has a Sign out button, so an unfamiliar device can be removed straight away.`).sort()).toEqual(all);
+      expect(covered(t, 'Go to Settings > Security to review your active sessions.')).toEqual(['review_sessions']);
+      // The day before is another sign-in than the one the customer was alerted to.
+      const before = new Date(Date.parse(`${date}T12:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
+      expect(covered(t, `The new sign-in was on ${before}.`)).not.toContain('sign_in_date');
+    });
+
+    it.each(casesOf('password_reset_sent').map((t) => [t.answer_key.target_ticket_id, t]))('forgotten password (%s)', (_, t) => {
+      const minutes = (t.answer_key.reply_claims!.find((c) => c.kind === 'duration') as { min: number }).min;
+      const all = ['link_expiry', 'reset_link_sent', 'spam_folder'];
+      expect(covered(t, `We've emailed you a new link to reset your password, and we have resent the password reset email too. The link is valid for ${minutes} minutes. Do check your spam folder, as reset emails are sometimes filtered there.`).sort()).toEqual(all);
+      expect(covered(t, `A fresh password reset link has been sent to you; it expires in ${minutes} minutes. It's worth checking your spam or junk folder too.`).sort()).toEqual(all);
+      // The other lifetimes the policy could have said are near misses.
+      const other = minutes === 30 ? 60 : 30;
+      expect(covered(t, `We have sent a new reset link. It expires in ${other} minutes.`)).not.toContain('link_expiry');
+      expect(covered(t, `We have sent a new reset link. It expires in ${minutes} or ${other} minutes.`)).not.toContain('link_expiry');
+    });
+  });
+
+  it('penalises what each policy forbids', () => {
+    const takeover = casesOf('security_escalation')[0];
+    const alert = casesOf('information_provided')[0];
+    const forbidden = (t: Task, reply: string) => {
+      const env = new AgentEnvironment(t, 1, 'dense');
+      env.step({ type: 'open_ticket', ticket_id: t.answer_key.target_ticket_id });
+      env.step({ type: 'send_reply', message: reply });
+      return grade(t, env.state).penalties.map((p) => p.id);
+    };
+    expect(forbidden(takeover, "We've sent you a password reset link so you can get back in.")).toEqual(['sends_reset_link']);
+    expect(forbidden(alert, 'To be safe, we have revoked all your API keys.')).toEqual(['revokes_api_keys']);
+    expect(forbidden(alert, 'Nothing changed after the sign-in, so we have not revoked any API keys.')).toEqual([]);
+  });
+});

@@ -1,0 +1,309 @@
+import { type Article, type Task, type Ticket, type Priority, type Team, type TaskFamily, Draws } from '../kit';
+import canonical from './canonical.json';
+import {
+  HOUR,
+  drawPerson,
+  forgottenTimeline,
+  inOrder,
+  loginAlertTimeline,
+  pickKind,
+  takeoverTimeline,
+  type Activity,
+  type CaseKind,
+  type Person,
+} from './facts';
+import { TOPIC_ARTICLES, articleIds, forgottenArticle, loginAlertArticle, priorityGuide, takeoverArticle, type Topic } from './kb';
+import { answerKey } from './key';
+import { longDate } from '../shared';
+import { clockTime, contractNotes, customerMessage, eventOf, framingsFor, isoSeconds } from './messages';
+
+/*
+ * security_compromised_account as a family. A named customer writes about trouble with their account; the
+ * account's event log decides which of three policies applies (a takeover, a sign-in alert with nothing changed,
+ * a forgotten password), whatever the customer's words suggest. The inbox holds the other kinds as other
+ * customers' tickets, one of them already resolved, and another ticket of the same customer.
+ */
+
+const SALT = 0x5ec07;
+const WINDOWS = [24, 48, 72] as const;
+const EXPIRIES = [15, 30, 60] as const;
+const WARM_UP_DRAWS = 4;
+
+const FIRST_NAMES = [
+  'Helena', 'Amir', 'Jonas', 'Lucia', 'Priya', 'Tomasz', 'Ingrid', 'Mateo', 'Aoife', 'Kwame', 'Sofia', 'Ruben', 'Yara', 'Lars',
+  'Chiara', 'Dmitri', 'Nadia', 'Oskar', 'Leila', 'Fergus', 'Marta', 'Emeka', 'Annika', 'Hugo', 'Zeynep', 'Pavel', 'Elif', 'Bram',
+];
+const LAST_NAMES = [
+  'Vogt', 'Haddad', 'Berg', 'Ferraro', 'Raman', 'Nowak', 'Lindqvist', 'Alvarez', 'Byrne', 'Mensah', 'Costa', 'Janssen', 'Khalil',
+  'Eriksen', 'Moretti', 'Volkov', 'Rahimi', 'Holm', 'Navarro', 'Doyle', 'Kowalczyk', 'Okafor', 'Virtanen', 'Laurent', 'Aydin',
+  'Novak', 'Peeters', 'Sorensen',
+];
+/** The mobile carrier of an SMS outage, in the customer's country. */
+const CARRIERS: Record<string, string> = {
+  PT: 'MEO PT', NO: 'Telenor NO', IE: 'Three IE', FR: 'Orange FR', DE: 'Telekom DE', NL: 'KPN NL', SE: 'Telia SE', GB: 'EE GB',
+  ES: 'Movistar ES', IT: 'Vodafone IT', PL: 'Play PL', BE: 'Proximus BE', FI: 'Elisa FI', DK: 'TDC DK', AT: 'A1 AT',
+};
+const AGENTS = ['l.mensah', 'r.kaur', 'd.fischer', 'm.oconnell', 's.ito', 'a.petrov'];
+const STREETS = ['Rua Garrett', 'Kongens gate', 'Baggot Street', 'Rue de la Republique', 'Leopoldstrasse', 'Oudegracht', 'Kungsgatan', 'Park Row'];
+
+/** Day-of-year numbers of 1 May and 3 June 2026: the stretch a clock is never drawn in (see drawClock). */
+const MAY_FIRST = 121;
+const MAY_SKIPPED = 34;
+
+function drawClock(draws: Draws): number {
+  // A working day's hour somewhere in 2026; the year's first and last days are left out so windows stay in it.
+  // No clock in May or the first days of June: the claims engine reads the month "May" as the modal verb, so a
+  // sign-in date told as "15 May" would count as a hedge (reported as a grader issue).
+  let day = draws.int(8, 355 - MAY_SKIPPED);
+  if (day >= MAY_FIRST) day += MAY_SKIPPED;
+  return Date.UTC(2026, 0, 1) + (day - 1) * 24 * HOUR + draws.int(7, 17) * HOUR + draws.pick([0, 10, 20, 30, 40, 50]) * 60_000;
+}
+
+function drawNames(draws: Draws, count: number): { first: string; last: string }[] {
+  // Distinct first and last names, so a greeting or a name in a reply points at one customer only.
+  const firsts = draws.sample(FIRST_NAMES, count);
+  const lasts = draws.sample(LAST_NAMES, count);
+  return firsts.map((first, i) => ({ first, last: lasts[i] }));
+}
+
+function timelineFor(draws: Draws, kind: CaseKind, person: Person, clock: number, windowHours: number): Activity[] {
+  if (kind === 'takeover') return inOrder(takeoverTimeline(draws, person, clock, windowHours), clock);
+  if (kind === 'login_alert') return inOrder(loginAlertTimeline(draws, person, clock), clock);
+  return inOrder(forgottenTimeline(draws, person, clock), clock);
+}
+
+/** A ticket before its id is drawn. */
+type Draft = Omit<Ticket, 'id'>;
+
+function fullName(p: Person): string {
+  return `${p.first} ${p.last}`;
+}
+
+/** One account case of any kind for any customer: their message and the event log behind it. */
+function accountCase(draws: Draws, kind: CaseKind, person: Person, clock: number, windowHours: number) {
+  const timeline = timelineFor(draws, kind, person, clock, windowHours);
+  const framing = draws.pick(framingsFor(kind, timeline));
+  const message = customerMessage(draws, kind, framing, person, timeline, clock);
+  return { timeline, framing, message, events: timeline.map(eventOf) };
+}
+
+/**
+ * Another customer's account case, already handled or not this agent's to act on: a takeover already escalated
+ * (pending with security_ops), a sign-in alert settled by phone, a forgotten password open or settled.
+ */
+function bystanderCase(draws: Draws, kind: CaseKind, person: Person, clock: number, windowHours: number, settled: boolean): Draft {
+  const c = accountCase(draws, kind, person, clock, windowHours);
+  const last = Math.max(...c.timeline.map((a) => a.at));
+  const noteAt = Math.min(clock - 5 * 60_000, last + draws.int(20, 90) * 60_000);
+  const agent = draws.pick(AGENTS);
+  const customer = { name: fullName(person), tier: person.tier, account: person.account };
+  const common = { customer, subject: c.message.subject, body: c.message.body, contract_notes: contractNotes(person) };
+  if (kind === 'takeover') {
+    const note = { at: isoSeconds(noteAt), kind: 'note', detail: `Escalated to security_ops; identity verification call booked (agent: ${agent})` };
+    return { ...common, recent_events: [...c.events, note], priority: 'urgent', team: 'security_ops', status: 'pending' };
+  }
+  if (kind === 'login_alert' || settled) {
+    const detail = kind === 'login_alert' ? `Customer confirmed by phone the sign-in was their own (agent: ${agent})` : `New reset link sent; customer confirmed they are back in (agent: ${agent})`;
+    return { ...common, recent_events: [...c.events, { at: isoSeconds(noteAt), kind: 'note', detail }], priority: 'normal', team: 'general_support', status: 'resolved' };
+  }
+  return { ...common, recent_events: c.events, priority: 'normal', team: null, status: 'open' };
+}
+
+const SAME_CUSTOMER_TOPICS: Topic[] = ['billingAddress', 'invoiceCopy', 'seats', 'retention'];
+
+/** The same customer's other ticket, about something that is not their account's security. */
+function sameCustomerTicket(draws: Draws, person: Person, topic: Topic): Draft {
+  let subject: string;
+  let body: string;
+  if (topic === 'billingAddress') {
+    subject = 'Please update our invoice address';
+    body = `Our office moved. New billing address: ${draws.pick(STREETS)} ${draws.int(2, 140)}, ${draws.digits(4)} ${person.usual[0].city}. Please use it from the next invoice.`;
+  } else if (topic === 'invoiceCopy') {
+    const invoice = `INV-${draws.digits(5)}`;
+    subject = `Copy of invoice ${invoice}`;
+    body = `Could you send me a PDF copy of invoice ${invoice}? Our accountant needs it for the quarterly close.`;
+  } else if (topic === 'seats') {
+    const seats = draws.pick(['two', 'three', 'five']);
+    subject = `Adding ${seats} seats`;
+    body = `We're hiring ${seats} people next month. Can we add ${seats} seats to our plan, and how is it charged?`;
+  } else {
+    subject = 'How long do you keep deleted projects?';
+    body = 'Our auditor asks how long deleted project files are kept after we delete them. Can you tell me?';
+  }
+  const resolved = draws.chance(1, 4);
+  return {
+    customer: { name: fullName(person), tier: person.tier, account: person.account },
+    subject,
+    body,
+    contract_notes: contractNotes(person),
+    recent_events: [],
+    priority: 'low',
+    // Retention questions belong to general support; the rest is billing's.
+    team: resolved || draws.chance(1, 2) ? (topic === 'retention' ? 'general_support' : 'billing') : null,
+    status: resolved ? 'resolved' : 'open',
+  };
+}
+
+/** A ticket about something else entirely: SMS codes not arriving, or a question about rotating keys. */
+function unrelatedTicket(draws: Draws, person: Person, clock: number): { draft: Draft; topic: Topic } {
+  const customer = { name: fullName(person), tier: person.tier, account: person.account };
+  if (draws.chance(1, 2)) {
+    const carrier = CARRIERS[person.usual[0].cc];
+    const at = isoSeconds(clock - draws.int(60, 600) * 60_000 - draws.int(0, 59) * 1000);
+    return {
+      topic: 'sms',
+      draft: {
+        customer,
+        subject: '2FA text messages not arriving',
+        body: "Since yesterday I don't receive the SMS codes for two-factor login. Phone number hasn't changed.",
+        contract_notes: contractNotes(person),
+        recent_events: [{ at, kind: 'sms', detail: `SMS provider reported delivery failures for carrier ${carrier}` }],
+        priority: 'normal',
+        team: null,
+        status: 'open',
+      },
+    };
+  }
+  return {
+    topic: 'apiKeys',
+    draft: {
+      customer,
+      subject: 'Rotating API keys without downtime?',
+      body: 'Our security team wants all API keys rotated every quarter. Is there a way to do it without breaking our nightly sync?',
+      contract_notes: contractNotes(person),
+      recent_events: [],
+      priority: 'low',
+      team: null,
+      status: 'open',
+    },
+  };
+}
+
+function instruction(name: string, clock: number): string {
+  return (
+    `You are a Tier-1 support agent at Northwind Cloud. ${name} has written in about trouble with their account. ` +
+    "Find their ticket, decide from the account events and the security policies what kind of case it is, set the ticket's priority and team, tell the customer what they need to know, and resolve the case. " +
+    `It is now ${clockTime(clock)} UTC on ${longDate(clock)}. ` +
+    'Resolving a ticket ends the episode: resolve only the ticket that needs action, as your last step; changing or replying on tickets that need no action costs points.'
+  );
+}
+
+/** Every instance of this family gets the same step budget. */
+const MAX_STEPS = 14;
+
+export function generateSecurityCompromisedAccount(seed: number): Task {
+  const draws = new Draws(seed, SALT);
+  // The generator's first outputs follow the seed almost linearly (seed n and n+1 give neighbouring first
+  // draws), so they are spent before anything is drawn from them.
+  for (let i = 0; i < WARM_UP_DRAWS; i++) draws.int(0, 1);
+  const clock = drawClock(draws);
+  const names = drawNames(draws, 6);
+  const people = names.map((n) => drawPerson(draws, n.first, n.last, clock));
+  const customer = people[0];
+  const kind = pickKind(draws);
+  const windowHours = draws.pick(WINDOWS);
+  const expiryMinutes = draws.pick(EXPIRIES);
+  const target = accountCase(draws, kind, customer, clock, windowHours);
+  const presetPriority: Priority = draws.pick(['low', 'normal', 'normal', 'high']);
+  const presetTeam: Team | null = draws.pick([null, null, 'general_support', 'technical_support', 'security_ops']);
+
+  const sameTopic = draws.pick(SAME_CUSTOMER_TOPICS);
+  // The target first: it keeps index 0 through the id draw below.
+  const drafts: Draft[] = [
+    {
+      customer: { name: fullName(customer), tier: customer.tier, account: customer.account },
+      subject: target.message.subject,
+      body: target.message.body,
+      contract_notes: contractNotes(customer),
+      recent_events: target.events,
+      priority: presetPriority,
+      team: presetTeam,
+      status: 'open',
+    },
+    sameCustomerTicket(draws, customer, sameTopic),
+  ];
+  // The other two kinds from other customers, and the target's kind again from someone whose case is settled.
+  const others = (['takeover', 'login_alert', 'forgotten_password'] as CaseKind[]).filter((k) => k !== kind);
+  drafts.push(bystanderCase(draws, others[0], people[1], clock, windowHours, false));
+  drafts.push(bystanderCase(draws, others[1], people[2], clock, windowHours, false));
+  drafts.push(bystanderCase(draws, kind, people[3], clock, windowHours, true));
+  const topics: Topic[] = [sameTopic];
+  if (draws.chance(1, 2)) {
+    const unrelated = unrelatedTicket(draws, people[4], clock);
+    drafts.push(unrelated.draft);
+    topics.push(unrelated.topic);
+  }
+
+  // Ticket ids: a drawn block, in a drawn order, so neither the number nor the position of the target repeats.
+  const base = draws.int(1200, 8800);
+  const offsets = draws.sample(Array.from({ length: 40 }, (_, i) => i + 1), drafts.length);
+  const inbox: Ticket[] = drafts.map((d, i) => ({ id: `T-${base + offsets[i]}`, ...d }));
+  const order = draws.sample(inbox, inbox.length);
+  const targetId = inbox[0].id;
+
+  const ids = articleIds(draws);
+  if (!topics.includes('apiKeys') && draws.chance(1, 2)) topics.push('apiKeys');
+  const articles: Article[] = [
+    takeoverArticle(ids.takeover, windowHours),
+    loginAlertArticle(ids.loginAlert, ids.takeover),
+    forgottenArticle(ids.forgotten, ids.takeover, expiryMinutes),
+    priorityGuide(ids.guide),
+    ...topics.map((t) => TOPIC_ARTICLES[t](ids.topics[t])),
+  ];
+  const knowledgeBase = draws.sample(articles, articles.length);
+
+  return {
+    id: 'security_compromised_account',
+    difficulty: 'medium',
+    title: 'Account security: takeover, sign-in alert or forgotten password',
+    instruction: instruction(fullName(customer), clock),
+    clock: new Date(clock).toISOString().replace(/\.\d{3}Z$/, '+00:00'),
+    max_steps: MAX_STEPS,
+    inbox: order,
+    knowledge_base: knowledgeBase,
+    answer_key: answerKey({
+      kind,
+      timeline: target.timeline,
+      usual: customer.usual,
+      clock,
+      targetId,
+      otherTicketIds: order.map((t) => t.id).filter((id) => id !== targetId),
+      articles: ids,
+      parameters: { windowHours, expiryMinutes },
+      otherExpiries: EXPIRIES.filter((m) => m !== expiryMinutes),
+    }),
+  };
+}
+
+/** The facts that decide the answer: two instances with the same string would be solved the same way. */
+function fingerprint(task: Task): string {
+  const key = task.answer_key;
+  const target = task.inbox.find((t) => t.id === key.target_ticket_id)!;
+  const claims = (key.reply_claims ?? []).map((c) => ('date' in c ? c.date : 'min' in c ? `${c.min}${c.unit}` : c.kind === 'action' ? [...c.objects, ...(c.qualifiers ?? [])].join('/') : c.id));
+  return [
+    key.target_ticket_id,
+    target.customer.name,
+    task.clock,
+    key.resolution.code,
+    key.required_article_ids.join(','),
+    claims.join(';'),
+    target.recent_events.map((e) => `${e.at} ${e.detail}`).join('|'),
+  ].join('#');
+}
+
+export const securityCompromisedAccount: TaskFamily = {
+  id: 'security_compromised_account',
+  domain: 'security',
+  difficulty: 'medium',
+  title: 'Account security: takeover, sign-in alert or forgotten password',
+  generatorVersion: 1,
+  canonical,
+  varies:
+    'The customer (name, tier, account, usual sign-in locations, MFA) and the task clock; the case kind (about half takeovers, a quarter sign-in alerts with nothing changed, a quarter forgotten passwords) and the event log behind it: where and when the unrecognised sign-in happened, new device or only a new country, which changes followed (password, MFA, API keys with drawn names, bulk export), when the alerts were emailed and whether the intruder came back or the locked-out customer asked for a reset, the customer\'s own older sign-ins (from a new address they send alerts too), keys and password changes; the takeover policy\'s key revocation window (24, 48 or 72 hours, so which keys are revoked depends on it and the clock) and the reset link\'s lifetime (15, 30 or 60 minutes); how the customer words it (alarmed, locked out or unbothered, drawn apart from the case); ticket and article ids; the preset priority and team; the other tickets (the same customer\'s billing question, the other two kinds from other customers, the same kind already settled, sometimes an unrelated one).',
+  hard:
+    'The account events, not the customer\'s words, decide the case: a takeover customer may only ask for a reset link or mention a sign-in email, a forgotten-password customer may fear they were hacked. Following the first hit of a search on the ticket\'s subject fails: mean 0.53 on seeds 0-199, mean ≤ 0.6. A new sign-in alert says nothing on its own: the customer\'s own sign-ins from a new address send one too, in every kind of case, and the intruder\'s may arrive after the changes; reading the case from the alerts (none: forgotten password; one followed by a change: takeover; else a sign-in alert) scores 0.67. The contract notes hold the usual sign-in locations, so ignoring them takes the customer\'s own earlier sign-ins for unrecognised ones, which turns most forgotten-password and sign-in-alert cases into the wrong kind: mean 0.64 on seeds 0-199, mean ≤ 0.69.',
+  maxSteps: { min: MAX_STEPS, max: MAX_STEPS },
+  distinctInstances: FIRST_NAMES.length * LAST_NAMES.length * (348 - MAY_SKIPPED) * 3 * WINDOWS.length * 7600,
+  generate: generateSecurityCompromisedAccount,
+  fingerprint,
+};
