@@ -134,6 +134,20 @@ it('prototype keys inside bodies, messages and tool arguments are refused at the
   await expectServerUnharmed();
 });
 
+it('a reply made of the names every object inherits is graded like any other words (one saying "constructor" once held the grader for good)', async () => {
+  const started = (await request(ctx.http).post('/reset').send({ task_id: 'billing_duplicate_charge', seed: 7 }).expect(200)).body;
+  const [id, ticket] = [started.episode_id, started.observation.inbox[0].ticket_id];
+  const opened = await request(ctx.http).post('/step').send({ episode_id: id, action: { type: 'open_ticket', ticket_id: ticket } }).expect(200);
+  expect(opened.body.observation.last_action_error).toBeNull();
+  for (const message of ['constructor', 'We refunded constructor dollars on constructor 27, within constructor business days.', '__proto__ toString valueOf']) {
+    const sent = Date.now();
+    const replied = await request(ctx.http).post('/step').send({ episode_id: id, action: { type: 'send_reply', message } }).expect(200);
+    expect(replied.body.observation.last_action_error).toBeNull();
+    expect(Date.now() - sent).toBeLessThan(5_000);
+  }
+  await expectServerUnharmed();
+});
+
 describe('an episode stored with a prototype-named ticket by an earlier release', () => {
   afterEach(expectServerUnharmed);
 

@@ -3,7 +3,7 @@ import { GRADERS, isGraderVersion } from '../../src/engine/graders';
 import { grade } from '../../src/engine/grader';
 import { GRADER_VERSIONS } from '../../src/engine/grader-version';
 import {
-  corpusOutcomes, generatorHash, graderFolder, hashOf, readCorpus, readManifest, sourceHash, verdictHash, type GradeFunction,
+  corpusOutcomes, frozenSources, generatorHash, graderFolder, hashOf, readCorpus, readManifest, sourceHash, verdictHash, type GradeFunction,
 } from './version-hashes';
 
 /*
@@ -39,12 +39,18 @@ describe.each(releasedGraders.map((v) => [v]))('released grader version %i', (ve
 
   it('has the frozen sources', () => {
     const actual = sourceHash(graderFolder(version));
-    if (actual !== entry.sources) {
+    if (actual !== frozenSources(entry)) {
       throw new Error(
         `released grader version ${version} changed: its sources are frozen (src/engine/graders/v${version} hashes to ${actual}, frozen as ` +
-          `${entry.sources}). Leave that folder as it was and make the change a new grader version.`,
+          `${frozenSources(entry)}). Leave that folder as it was and make the change a new grader version.`,
       );
     }
+  });
+
+  it('records a reason for every amendment of its sources, each to a new hash', () => {
+    const hashes = [entry.sources, ...(entry.amendments ?? []).map((a) => a.sources)];
+    expect(new Set(hashes).size).toBe(hashes.length);
+    for (const amendment of entry.amendments ?? []) expect(amendment.reason.length).toBeGreaterThan(40);
   });
 });
 

@@ -27,6 +27,22 @@ export interface GraderEntry {
   /** The frozen corpus the verdicts are taken on (under tools/versions/), and how many cases it holds. */
   corpus: string;
   cases: number;
+  /**
+   * Source changes made after release that change no verdict on the frozen corpus (`verdicts` still holds): only
+   * for a reply the version never gave a verdict on, such as one it never finished grading. Each names its reason;
+   * the newest one's `sources` is what the folder must hash to now. Written by hand, and reviewed as such.
+   */
+  amendments?: GraderAmendment[];
+}
+
+export interface GraderAmendment {
+  sources: string;
+  reason: string;
+}
+
+/** The hash a released version's folder must have now: its newest amendment's, or the one it was released with. */
+export function frozenSources(entry: GraderEntry): string {
+  return entry.amendments?.at(-1)?.sources ?? entry.sources;
 }
 
 export interface GeneratorEntry {

@@ -1,4 +1,5 @@
 import type { Span } from './mentions';
+import { wordTable } from './word-table';
 
 /**
  * Calendar dates resolved against the task's clock: "27 November", "27th of November", "Nov 27th", "27/11",
@@ -7,15 +8,15 @@ import type { Span } from './mentions';
  * nearest the clock, as a reader would take it. Times of day are not dates and are ignored.
  */
 
-const MONTHS: Record<string, number> = {
+const MONTHS = wordTable<number>({
   jan: 1, january: 1, feb: 2, february: 2, mar: 3, march: 3, apr: 4, april: 4, may: 5, jun: 6, june: 6, jul: 7,
   july: 7, aug: 8, august: 8, sep: 9, sept: 9, september: 9, oct: 10, october: 10, nov: 11, november: 11, dec: 12,
   december: 12,
-};
-const WEEKDAYS: Record<string, number> = {
+});
+const WEEKDAYS = wordTable<number>({
   sun: 0, sunday: 0, mon: 1, monday: 1, tue: 2, tues: 2, tuesday: 2, wed: 3, wednesday: 3, thu: 4, thur: 4,
   thurs: 4, thursday: 4, fri: 5, friday: 5, sat: 6, saturday: 6,
-};
+});
 
 const DAY_MS = 86_400_000;
 

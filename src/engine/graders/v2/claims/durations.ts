@@ -1,6 +1,7 @@
 import type { DurationUnit } from './claim.schema';
 import type { MentionValue, Span } from './mentions';
 import { readNumber } from './numbers';
+import { wordTable } from './word-table';
 
 /**
  * Spans and windows of time: "5-7 business days", "5 - 7", "5 to 7", "between 5 and 7", "five to seven working
@@ -10,12 +11,12 @@ import { readNumber } from './numbers';
  * (usually 5-7)".
  */
 
-const UNIT_WORDS: Record<string, DurationUnit> = {
+const UNIT_WORDS = wordTable<DurationUnit>({
   minute: 'minute', minutes: 'minute', min: 'minute', mins: 'minute',
   hour: 'hour', hours: 'hour', hr: 'hour', hrs: 'hour', h: 'hour',
   day: 'day', days: 'day',
   week: 'week', weeks: 'week',
-};
+});
 /** "Business" and "working" days are the same thing to a customer. */
 const BUSINESS = new Set(['business', 'working', 'work']);
 

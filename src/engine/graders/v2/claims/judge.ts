@@ -4,6 +4,7 @@ import type { ReplyClaim } from './claim.schema';
 import { sameValue, type MentionValue, type ValueMention } from './mentions';
 import { findOptions } from './options';
 import { isHedge, withdrawsEarlierReplies } from './polarity';
+import { wordTable } from './word-table';
 
 /**
  * Judging declared claims against the analyses of every reply sent on the ticket. A claim is covered when some
@@ -432,9 +433,9 @@ function wordsBetween(tokens: string[], from: number, to: number): number {
 }
 
 /** Minutes after midnight of the times of day a deadline is written with. */
-const NAMED_TIMES: Record<string, number> = {
+const NAMED_TIMES = wordTable<number>({
   noon: 720, midday: 720, lunchtime: 720, midnight: 1440, afternoon: 1080, evening: 1200, tonight: 1260, eod: 1020, cob: 1020,
-};
+});
 const DEADLINE_WORDS = new Set(['by', 'before', 'until', 'till', 'at', 'around', 'in', 'than']);
 
 /**

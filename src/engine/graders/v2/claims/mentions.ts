@@ -1,4 +1,5 @@
 import type { Currency, DurationUnit } from './claim.schema';
+import { wordTable } from './word-table';
 
 /** A value the reply states, located by token positions in its sentence. Plain data: stored with the step. */
 export type MentionValue =
@@ -31,7 +32,7 @@ export function sameValue(a: MentionValue, b: MentionValue): boolean {
   return false;
 }
 
-const MINUTES: Partial<Record<string, number>> = { minute: 1, hour: 60, day: 1440, week: 10080 };
+const MINUTES: Partial<Record<string, number>> = wordTable({ minute: 1, hour: 60, day: 1440, week: 10080 });
 
 function cents(amount: number): number {
   return Math.round(amount * 100);

@@ -1,6 +1,7 @@
 import type { Currency } from './claim.schema';
 import type { Span } from './mentions';
 import { digitValue, readNumber } from './numbers';
+import { wordTable } from './word-table';
 
 /**
  * Amounts with a currency: "$348", "$348.00", "US$348.00", "USD 348", "348 USD", "$348.00 USD", "348 dollars",
@@ -9,11 +10,11 @@ import { digitValue, readNumber } from './numbers';
  * never reads inside "$3480" or "$348.50".
  */
 
-const SYMBOLS: Record<string, Currency> = { $: 'USD', '€': 'EUR', '£': 'GBP' };
-const CODES: Record<string, Currency> = { usd: 'USD', eur: 'EUR', gbp: 'GBP' };
-const NAMES: Record<string, Currency> = {
+const SYMBOLS = wordTable<Currency>({ $: 'USD', '€': 'EUR', '£': 'GBP' });
+const CODES = wordTable<Currency>({ usd: 'USD', eur: 'EUR', gbp: 'GBP' });
+const NAMES = wordTable<Currency>({
   dollar: 'USD', dollars: 'USD', euro: 'EUR', euros: 'EUR', pound: 'GBP', pounds: 'GBP',
-};
+});
 
 /** A currency written before the number: returns the currency and the index after it. */
 function prefix(tokens: string[], i: number): [Currency, number] | null {

@@ -1,3 +1,4 @@
+import { wordTable } from './word-table';
 /**
  * The forms of a verb that a declaration names by its base: "revoke" is also "revoked", "revoking", "revokes"
  * and "revocation"; "sign out" is "signed ... out" and "sign-out". A small rule set plus a table of the
@@ -6,18 +7,18 @@
 
 export type VerbForm = 'base' | 'done' | 'ing' | 'noun';
 
-const IRREGULAR: Record<string, string[]> = {
+const IRREGULAR = wordTable<string[]>({
   freeze: ['froze', 'frozen'], put: ['put'], shut: ['shut'], send: ['sent'], take: ['took', 'taken'],
   make: ['made'], set: ['set'], cut: ['cut'], hold: ['held'], begin: ['began', 'begun'],
   // Stressed on the last syllable, so the final consonant doubles ("submitted"), which the one-syllable rule misses.
   submit: ['submitted', 'submitting'], commit: ['committed', 'committing'], transfer: ['transferred', 'transferring'],
-};
-const NOUNS: Record<string, string[]> = {
+});
+const NOUNS = wordTable<string[]>({
   verify: ['verification'], revoke: ['revocation'], suspend: ['suspension'], delete: ['deletion'], lock: ['lock', 'lockout', 'lock-out'],
   check: ['check'], freeze: ['freeze'], close: ['closure'], confirm: ['confirmation'], disable: [], block: ['block'],
   secure: [], end: [], kill: [], sign: ['sign-out', 'signout', 'sign-off'], log: ['logout', 'log-out'], invalidate: ['invalidation'],
   deactivate: ['deactivation'], terminate: ['termination'], cancel: ['cancellation'], reset: ['reset'],
-};
+});
 
 function doublesFinal(base: string): boolean {
   return /^[^aeiou]*[aeiou][bdgklmnprtv]$/.test(base) && !/[wxy]$/.test(base);

@@ -1,16 +1,17 @@
+import { wordTable } from './word-table';
 /**
  * Numbers as agents write them: digits ("348", "3,000", "348.00", European "348,00") or words ("five",
  * "seventy-two", "three hundred and forty-eight"). Only cardinals up to the thousands; nothing larger is a
  * support-reply figure.
  */
 
-const UNITS: Record<string, number> = {
+const UNITS = wordTable<number>({
   zero: 0, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, eleven: 11,
   twelve: 12, thirteen: 13, fourteen: 14, fifteen: 15, sixteen: 16, seventeen: 17, eighteen: 18, nineteen: 19,
-};
-const TENS: Record<string, number> = {
+});
+const TENS = wordTable<number>({
   twenty: 20, thirty: 30, forty: 40, fifty: 50, sixty: 60, seventy: 70, eighty: 80, ninety: 90,
-};
+});
 
 /** A digit token as a number, or null. */
 export function digitValue(token: string): number | null {
