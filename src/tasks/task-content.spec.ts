@@ -69,6 +69,8 @@ describe('bad task content is refused with the file and the field named', () => 
   });
 });
 
+// Per task, everything comes from the family's folder: its canonical instance (canonical.json) and the scripted
+// trajectory on it (canonical-solution.json, read into SOLUTIONS from the registry).
 describe.each(tasks.map((task) => [task.id, task] as const))('%s content', (taskId, task) => {
   const solution = SOLUTIONS[taskId];
   const target = task.inbox.find((t) => t.id === task.answer_key.target_ticket_id)!;
@@ -105,7 +107,8 @@ describe.each(tasks.map((task) => [task.id, task] as const))('%s content', (task
     }
   });
 
-  it('has near-miss articles beyond the required ones', () => {
+  // TASKS.md, Realism: "Several articles are near-misses"; choosing between them is the skill being measured.
+  it('has near-miss articles beyond the required ones (at least three)', () => {
     expect(task.knowledge_base.length).toBeGreaterThanOrEqual(task.answer_key.required_article_ids.length + 3);
   });
 

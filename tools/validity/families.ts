@@ -3,6 +3,7 @@ import type { Action } from '../../src/engine/actions';
 import { families, type TaskFamily } from '../../src/families';
 import { AgentEnvironment } from './agents';
 import { referenceRun } from './solvers';
+import { REQUIRED_SETS, familyFixtures } from './validity-suite';
 
 /*
  * The families' proofs at scale (`npm run validity`; each family's spec checks the same at 200 seeds in CI):
@@ -23,6 +24,8 @@ export interface FamilyFigures {
   ignoreNotesMean: number;
   firstHitMean: number;
   generationMsMedian: number;
+  /** The reply fixture sets in the family's folder (src/families/<id>/fixtures/<set>.json). */
+  fixtureSets: string[];
 }
 
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
@@ -56,6 +59,7 @@ export function familyFigures(family: TaskFamily, seeds: number): FamilyFigures 
     ignoreNotesMean: mean(instances.map((task, seed) => referenceRun(task, seed, { ignoreContractNotes: true }).score)),
     firstHitMean: mean(instances.map((task, seed) => referenceRun(task, seed, { firstSearchHit: true }).score)),
     generationMsMedian: times[Math.floor(times.length / 2)],
+    fixtureSets: familyFixtures(family.id).map((f) => f.set),
   };
 }
 
@@ -63,15 +67,22 @@ export function allFamilyFigures(seeds: number): FamilyFigures[] {
   return families().map((family) => familyFigures(family, seeds));
 }
 
+/** The family's reply fixtures, or which required sets it lacks: its replies are then not measured. */
+function fixtureCell(sets: string[]): string {
+  const lacking = REQUIRED_SETS.filter((set) => !sets.includes(set));
+  if (lacking.length > 0) return `no ${lacking.join(' or ')} fixtures yet: not measured`;
+  return `${sets.length} sets (${sets.join(', ')})`;
+}
+
 export function familyTable(figures: FamilyFigures[]): string {
   const lines = [
-    '| family | difficulty | seeds | reference solver at exactly 1.0 | distinct instances | one instance\'s actions replayed on others (mean) | ignoring contract notes (mean) | first search hit (mean) | generation, median |',
-    '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+    '| family | difficulty | seeds | reference solver at exactly 1.0 | distinct instances | one instance\'s actions replayed on others (mean) | ignoring contract notes (mean) | first search hit (mean) | generation, median | reply fixtures |',
+    '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |',
   ];
   for (const f of figures) {
     lines.push(
       `| ${f.id} | ${f.difficulty} | ${f.seeds} | ${f.solvedExactly} of ${f.seeds} | ${(100 * f.distinctShare).toFixed(1)}% | ${f.memorisedMean.toFixed(3)} | ` +
-        `${f.ignoreNotesMean.toFixed(3)} | ${f.firstHitMean.toFixed(3)} | ${f.generationMsMedian.toFixed(3)} ms |`,
+        `${f.ignoreNotesMean.toFixed(3)} | ${f.firstHitMean.toFixed(3)} | ${f.generationMsMedian.toFixed(3)} ms | ${fixtureCell(f.fixtureSets)} |`,
     );
   }
   return lines.join('\n');

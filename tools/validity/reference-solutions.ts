@@ -1,8 +1,12 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { PROJECT_ROOT } from '../../src/common/project-root';
 import type { Action } from '../../src/engine/actions';
+import { latestFamilies } from '../../src/families';
 
 /**
- * A scripted correct trajectory per task, written by reading the task content as an agent would, plus the
- * searches an agent could build from the ticket's own words. Each trajectory must score exactly 1.0.
+ * The scripted correct trajectory on a family's canonical instance, written by reading that instance as an agent
+ * would, plus the searches an agent could build from the ticket's own words. Each must score exactly 1.0.
  */
 export interface Solution {
   targetTicketId: string;
@@ -14,6 +18,28 @@ export interface Solution {
   actions: Action[];
 }
 
+/** Where a family declares it: beside its canonical instance, as data (`src/families/<id>/canonical-solution.json`). */
+export function canonicalSolutionFile(familyId: string): string {
+  return join(PROJECT_ROOT, 'src', 'families', familyId, 'canonical-solution.json');
+}
+
+/** A family's canonical solution, read from its folder; a missing or malformed file is refused with its path named. */
+export function canonicalSolutionOf(familyId: string): Solution {
+  const file = canonicalSolutionFile(familyId);
+  let raw: { target_ticket_id?: unknown; reading_queries?: unknown; actions?: unknown };
+  try {
+    raw = JSON.parse(readFileSync(file, 'utf8')) as typeof raw;
+  } catch (error) {
+    throw new Error(`family ${familyId} has no readable canonical solution (${file}): ${(error as Error).message}`);
+  }
+  const strings = (value: unknown) => Array.isArray(value) && value.every((v) => typeof v === 'string');
+  const actions = (value: unknown) => Array.isArray(value) && value.length > 0 && value.every((a) => typeof (a as { type?: unknown })?.type === 'string');
+  if (typeof raw.target_ticket_id !== 'string' || !strings(raw.reading_queries) || !actions(raw.actions)) {
+    throw new Error(`${file}: needs target_ticket_id (a ticket id), reading_queries (strings) and actions (a non-empty list of actions)`);
+  }
+  return { targetTicketId: raw.target_ticket_id, readingQueries: raw.reading_queries as string[], actions: raw.actions as Action[] };
+}
+
 /** The trajectory's reply: it states every required detail. */
 export function correctReply(solution: Solution): string {
   const reply = solution.actions.find((a) => a.type === 'send_reply');
@@ -21,60 +47,5 @@ export function correctReply(solution: Solution): string {
   return reply.message;
 }
 
-export const SOLUTIONS: Record<string, Solution> = {
-  billing_duplicate_charge: {
-    targetTicketId: 'T-1041',
-    readingQueries: ['charged twice renewal annual'],
-    actions: [
-      { type: 'open_ticket', ticket_id: 'T-1041' },
-      { type: 'search_policy', query: 'charged twice annual renewal duplicate refund' },
-      { type: 'set_priority', priority: 'high' },
-      { type: 'route_ticket', team: 'billing' },
-      {
-        type: 'send_reply',
-        message:
-          'Hi Dana, you were charged twice for the Team Annual renewal: INV-88214 duplicates INV-88213. ' +
-          'We have refunded the duplicate $348.00 to your Visa ending 4417; card refunds settle within 5-7 business days.',
-      },
-      { type: 'resolve_ticket', resolution: 'refund_issued', amount: 348 },
-    ],
-  },
-  security_compromised_account: {
-    targetTicketId: 'T-2207',
-    readingQueries: ['password changed API key login new device', 'account takeover'],
-    actions: [
-      { type: 'open_ticket', ticket_id: 'T-2207' },
-      { type: 'search_policy', query: 'compromised account takeover password changed api key' },
-      { type: 'set_priority', priority: 'urgent' },
-      { type: 'route_ticket', team: 'security_ops' },
-      {
-        type: 'send_reply',
-        message:
-          'Hello Helena, this looks like an account takeover and we are treating it as a security incident. ' +
-          'We have locked your account and signed out all active sessions. The API key sync-prod-2 has been revoked, ' +
-          'as has every API key created in the last 72 hours. Before access is restored we will verify your identity ' +
-          'on a video call. Please never send passwords by email.',
-      },
-      { type: 'resolve_ticket', resolution: 'security_escalation' },
-    ],
-  },
-  logistics_missing_order_vip: {
-    targetTicketId: 'T-3318',
-    readingQueries: ['event-critical order stalled carrier VIP', 'overnight priority courier delivery times'],
-    actions: [
-      { type: 'open_ticket', ticket_id: 'T-3318' },
-      { type: 'search_policy', query: 'VIP event-critical shipment stalled carrier' },
-      { type: 'search_policy', query: 'overnight courier delivery times' },
-      { type: 'set_priority', priority: 'urgent' },
-      { type: 'route_ticket', team: 'vip_concierge' },
-      {
-        type: 'send_reply',
-        message:
-          'Dear Isabelle, we are sorry SO-77120 has stalled with the carrier. Under your VIP Service Agreement we are ' +
-          'shipping 40 replacement kits today by overnight priority courier at no charge; they will be delivered on ' +
-          'Friday 27 November before 12:00. We have also applied a shipping credit of $150.00 to your account.',
-      },
-      { type: 'resolve_ticket', resolution: 'replacement_dispatched', amount: 150 },
-    ],
-  },
-};
+/** Every registered family's canonical solution, by task id, in registry order: the folders are the only list. */
+export const SOLUTIONS: Record<string, Solution> = Object.fromEntries(latestFamilies().map((family) => [family.id, canonicalSolutionOf(family.id)]));

@@ -1,10 +1,11 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import { PROJECT_ROOT } from '../../src/common/project-root';
 import { reset, step } from '../../src/engine/engine';
 import { grade } from '../../src/engine/grader';
 import type { ReplyDetailVerdict } from '../../src/engine/grader';
 import type { Task } from '../../src/engine/task.schema';
+import { familyIds } from '../../src/families';
 
 /*
  * The reply grader's validity suites. Replies were written apart from the grader (by a pass that saw only the
@@ -66,21 +67,44 @@ export interface TaskValidity {
   harmful: ReplyOutcome[];
 }
 
-export const FIXTURE_ROOT = join(PROJECT_ROOT, 'test', 'validity', 'fixtures');
+/** The folder of the families: each keeps its reply fixtures in `<id>/fixtures/<set>.json`. */
+export const FAMILIES_ROOT = join(PROJECT_ROOT, 'src', 'families');
+/** Version 2's pinned verdicts on every fixture reply. */
+export const VERDICT_PIN_FILE = join(PROJECT_ROOT, 'test', 'validity', 'grader-v2-verdicts.json');
+/** The two sets TASKS.md asks of every family: one fixed against, one written blind and measured once. */
+export const REQUIRED_SETS = ['dev', 'blind'] as const;
 
-/** Every fixture set (a folder of <task_id>.json files under test/validity/fixtures). */
-export function loadFixtureSets(root = FIXTURE_ROOT): { set: string; fixtures: ValidityFixture[] }[] {
-  return readdirSync(root, { withFileTypes: true })
-    .filter((entry) => entry.isDirectory())
-    .map((entry) => entry.name)
+/** A family's fixture files, by set: `src/families/<id>/fixtures/<set>.json` (none when the folder has none). */
+export function familyFixtures(familyId: string, root = FAMILIES_ROOT): { set: string; fixture: ValidityFixture }[] {
+  const folder = join(root, familyId, 'fixtures');
+  if (!existsSync(folder)) return [];
+  return readdirSync(folder)
+    .filter((name) => name.endsWith('.json'))
     .sort()
-    .map((set) => ({
-      set,
-      fixtures: readdirSync(join(root, set))
-        .filter((name) => name.endsWith('.json'))
-        .sort()
-        .map((name) => JSON.parse(readFileSync(join(root, set, name), 'utf8')) as ValidityFixture),
-    }));
+    .map((name) => {
+      const fixture = JSON.parse(readFileSync(join(folder, name), 'utf8')) as ValidityFixture;
+      if (fixture.task_id !== familyId) throw new Error(`${join(folder, name)}: task_id "${fixture.task_id}" is not the family's id "${familyId}"`);
+      return { set: basename(name, '.json'), fixture };
+    });
+}
+
+/** Every fixture set any registered family has, each with the fixtures of the families that have it. */
+export function loadFixtureSets(ids: readonly string[] = familyIds(), root = FAMILIES_ROOT): { set: string; fixtures: ValidityFixture[] }[] {
+  // By task id within a set, as the files were listed when each set was a folder of <task_id>.json.
+  const all = [...ids].sort().flatMap((id) => familyFixtures(id, root));
+  return [...new Set(all.map((f) => f.set))].sort().map((set) => ({ set, fixtures: all.filter((f) => f.set === set).map((f) => f.fixture) }));
+}
+
+/**
+ * The (set, family) pairs nothing measures: a family without that set's fixtures. Every set any family has, and
+ * the required ones, are asked of every family, so a new family shows as not measured instead of being skipped.
+ */
+export function unmeasured(sets: { set: string; fixtures: ValidityFixture[] }[], ids: readonly string[] = familyIds()): { set: string; taskId: string }[] {
+  const names = [...new Set([...REQUIRED_SETS, ...sets.map((s) => s.set)])].sort();
+  return names.flatMap((set) => {
+    const have = new Set(sets.find((s) => s.set === set)?.fixtures.map((f) => f.task_id) ?? []);
+    return ids.filter((id) => !have.has(id)).map((taskId) => ({ set, taskId }));
+  });
 }
 
 /**
@@ -121,22 +145,27 @@ export function measureTask(set: string, task: Task, fixture: ValidityFixture): 
   };
 }
 
-/** The table `npm run validity` prints and docs/validity.md shows. */
-export function validityTable(results: TaskValidity[]): string {
+/**
+ * The table `npm run validity` prints and docs/validity.md shows: one row per set and family, by set then task; a
+ * family without that set's fixtures gets a row saying so, its figures not measured (never a passing row).
+ */
+export function validityTable(results: TaskValidity[], missing: { set: string; taskId: string }[] = []): string {
   const pct = (n: number, of: number) => (of === 0 ? '-' : `${((100 * n) / of).toFixed(1)}%`);
   const lines = [
     '| set | task | correct replies | correct with a detail missed (FN) | adversarial replies (telling nothing) | replies with unearned credit | known failures | correct replies penalised | harmful replies penalised |',
     '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
   ];
-  for (const r of results) {
+  const rows: { set: string; taskId: string; line: string }[] = results.map((r) => {
     const correctMisses = r.falseNegatives.filter((o) => r.correct.includes(o)).length;
-    lines.push(
+    const line =
       `| ${r.set} | ${r.taskId} | ${r.correct.length} | ${correctMisses} (${pct(correctMisses, r.correct.length)}) | ` +
-        `${r.adversarial.length} (${r.tellingNothing}) | ${r.unearned.length} | ${r.known.length} | ` +
-        `${r.correct.filter((o) => o.penalties.length > 0).length} | ${r.harmful.length === 0 ? '-' : `${r.harmful.filter((o) => o.penalties.length > 0).length} of ${r.harmful.length}`} |`,
-    );
-  }
-  return lines.join('\n');
+      `${r.adversarial.length} (${r.tellingNothing}) | ${r.unearned.length} | ${r.known.length} | ` +
+      `${r.correct.filter((o) => o.penalties.length > 0).length} | ${r.harmful.length === 0 ? '-' : `${r.harmful.filter((o) => o.penalties.length > 0).length} of ${r.harmful.length}`} |`;
+    return { set: r.set, taskId: r.taskId, line };
+  });
+  for (const m of missing) rows.push({ ...m, line: `| ${m.set} | ${m.taskId} | no ${m.set} fixtures yet |${' not measured |'.repeat(6)}` });
+  rows.sort((a, b) => (a.set === b.set ? (a.taskId < b.taskId ? -1 : 1) : a.set < b.set ? -1 : 1));
+  return [...lines, ...rows.map((r) => r.line)].join('\n');
 }
 
 /** Whether a reply marked as a known failure still fails (a fixed one must lose its mark). */

@@ -6,15 +6,17 @@ import { loadTaskFiles } from '../../src/tasks/task-files';
 import { AGENTS, agentTable, harmCases, harmTable, playAgent } from './agents';
 import { allFamilyFigures, familyTable } from './families';
 import { VALIDITY_COMMAND } from './validity.command';
-import { failureReport, loadFixtureSets, measureTask, validityTable } from './validity-suite';
+import { failureReport, loadFixtureSets, measureTask, unmeasured, validityTable } from './validity-suite';
 
 /** `npm run validity`: see validity.command.ts, or `npm run validity -- --help`. */
 function main(): void {
   const { values } = readCommandLine(VALIDITY_COMMAND);
   const tasks = loadTaskFiles(DEFAULT_TASKS_DIR).map((loaded) => loaded.task);
   const byId = new Map(tasks.map((task) => [task.id, task]));
-  const results = loadFixtureSets().flatMap(({ set, fixtures }) => fixtures.map((fixture) => measureTask(set, byId.get(fixture.task_id)!, fixture)));
-  console.log(validityTable(results));
+  const sets = loadFixtureSets();
+  const results = sets.flatMap(({ set, fixtures }) => fixtures.map((fixture) => measureTask(set, byId.get(fixture.task_id)!, fixture)));
+  // A family without a set's fixtures gets a "not measured" row, never silence.
+  console.log(validityTable(results, unmeasured(sets)));
   console.log(`\n${agentTable(Object.keys(AGENTS).flatMap((agent) => FEEDBACK_MODES.flatMap((mode) => tasks.map((task) => playAgent(agent, task, mode)))))}`);
   console.log(`\n${harmTable(tasks.flatMap(harmCases))}`);
   console.log(`\n${familyTable(allFamilyFigures(values.seeds))}`);

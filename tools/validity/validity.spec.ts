@@ -1,11 +1,11 @@
 import { readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { DEFAULT_TASKS_DIR } from '../../src/config/app-config';
 import { loadTaskFiles } from '../../src/tasks/task-files';
-import { FIXTURE_ROOT, loadFixtureSets, measureTask, stillFails, type TaskValidity } from './validity-suite';
+import { REQUIRED_SETS, VERDICT_PIN_FILE, loadFixtureSets, measureTask, stillFails, unmeasured, type TaskValidity } from './validity-suite';
 
 /*
- * The reply grader's validity, on every fixture set (test/validity/fixtures; `npm run validity` prints the table):
+ * The reply grader's validity, on every fixture set of every registered family (src/families/<id>/fixtures/<set>.json;
+ * `npm run validity` prints the table):
  * per task, correct replies missing a detail stay at or under 5%, and no reply is credited with a detail it does
  * not tell. Version 2's verdicts are pinned: a change to the claim engine that changes any verdict fails here,
  * and must come as a new grader version (src/engine/grader-version.ts), so that scored episodes keep meaning
@@ -13,16 +13,14 @@ import { FIXTURE_ROOT, loadFixtureSets, measureTask, stillFails, type TaskValidi
  */
 
 const tasks = new Map(loadTaskFiles(DEFAULT_TASKS_DIR).map((loaded) => [loaded.task.id, loaded.task]));
-const results: TaskValidity[] = loadFixtureSets().flatMap(({ set, fixtures }) =>
-  fixtures.map((fixture) => measureTask(set, tasks.get(fixture.task_id)!, fixture)),
-);
+const sets = loadFixtureSets();
+const results: TaskValidity[] = sets.flatMap(({ set, fixtures }) => fixtures.map((fixture) => measureTask(set, tasks.get(fixture.task_id)!, fixture)));
 
-it('has every task in every set: the two main sets with at least 40 correct and 40 adversarial replies per task', () => {
-  const sets = [...new Set(results.map((r) => r.set))];
-  expect(sets).toEqual(expect.arrayContaining(['dev', 'blind']));
-  for (const set of sets) {
-    expect(results.filter((r) => r.set === set).map((r) => r.taskId).sort()).toEqual([...tasks.keys()].sort());
-  }
+// A family merges with its two main sets (TASKS.md: a development set and an exam set written blind on drawn
+// instances); before that it shows as "not measured" in `npm run validity`, and this fails. The other sets were
+// one-off probes of the first families: measured where a family has them, their verdicts pinned below.
+it('has the dev and blind sets for every registered family, with at least 40 correct and 40 adversarial replies per task', () => {
+  expect(unmeasured(sets).filter((m) => (REQUIRED_SETS as readonly string[]).includes(m.set))).toEqual([]);
   for (const r of results) {
     const least = r.set === 'dev' || r.set === 'blind' ? 40 : r.set === 'probe' ? 30 : 3;
     expect([r.set, r.taskId, r.correct.length >= least, r.adversarial.length >= least]).toEqual([r.set, r.taskId, true, true]);
@@ -64,12 +62,11 @@ it('known failures are only in the red team set, each explained, and each still 
 });
 
 it("version 2's verdicts on every fixture reply are the pinned ones", () => {
-  const pinFile = join(FIXTURE_ROOT, '..', 'grader-v2-verdicts.json');
   const verdicts = Object.fromEntries(
     results.flatMap((r) =>
       [...r.correct, ...r.adversarial].map((o) => [`${r.set}/${r.taskId}/${o.id}`, o.details.map((d) => `${d.id}:${d.covered ? 'covered' : d.reason}`)]),
     ),
   );
-  if (process.env.UPDATE_GRADER_VERDICTS === '1') writeFileSync(pinFile, `${JSON.stringify(verdicts, null, 1)}\n`);
-  expect(verdicts).toEqual(JSON.parse(readFileSync(pinFile, 'utf8')));
+  if (process.env.UPDATE_GRADER_VERDICTS === '1') writeFileSync(VERDICT_PIN_FILE, `${JSON.stringify(verdicts, null, 1)}\n`);
+  expect(verdicts).toEqual(JSON.parse(readFileSync(VERDICT_PIN_FILE, 'utf8')));
 });
