@@ -7,7 +7,7 @@ import { PRIORITIES, TEAMS } from '../../src/engine/vocabulary';
 import { loadConfig } from '../../src/config/app-config';
 import { presentObservation, presentStep } from '../../src/episodes/episode.presenter';
 import type { FeedbackMode } from '../../src/episodes/episode.repository';
-import { SOLUTIONS, correctReply } from './reference-solutions';
+import { canonicalSolutionOf, correctReply } from './reference-solutions';
 
 /*
  * Agents that must not score: the incentive half of the validity suite. Each plays real episodes through the
@@ -120,7 +120,7 @@ export const stuffingAgent: AgentPolicy = (env) => {
 export const doNothingAgent: AgentPolicy = () => {};
 
 export const scriptedSolution: AgentPolicy = (env) => {
-  const solution = SOLUTIONS[env.state.task_id];
+  const solution = canonicalSolutionOf(env.state.task_id);
   for (const action of solution.actions) if (!env.done) env.step(action);
 };
 
@@ -155,7 +155,7 @@ export interface HarmCase {
 
 /** The red team's harmful steps, on every task, each after a correct start so there is a score to lose. */
 export function harmCases(task: Task): HarmCase[] {
-  const solution = SOLUTIONS[task.id];
+  const solution = canonicalSolutionOf(task.id);
   const replyAt = solution.actions.findIndex((a) => a.type === 'send_reply');
   const start = solution.actions.slice(0, replyAt);
   const runbook = task.knowledge_base.find((a) => a.id === task.answer_key.required_article_ids[0])!.body;
