@@ -7,6 +7,7 @@ import { COMPONENT_WEIGHTS, grade, type ComponentName } from './grader';
 import type { NearMiss, ReplyClaim } from './graders/v2/claims';
 import type { EpisodeState } from './state';
 import type { Task } from './task.schema';
+import { RESOLUTIONS_REQUIRING_AMOUNT } from './vocabulary';
 
 const tasks = loadTaskFiles(DEFAULT_TASKS_DIR).map((entry) => entry.task);
 
@@ -91,7 +92,8 @@ describe.each(tasks.map((task) => [task.id, task] as const))('%s', (taskId, task
   });
 
   it('the right resolution code with a wrong amount earns nothing', () => {
-    if (key.resolution.amount === undefined) return expect(key.resolution.code).toBe('security_escalation');
+    // A key without an amount names a code that needs none (any family's, not one task's).
+    if (key.resolution.amount === undefined) return expect(RESOLUTIONS_REQUIRING_AMOUNT).not.toContain(key.resolution.code);
     const { state } = run(task, [
       open(task),
       { type: 'resolve_ticket', resolution: key.resolution.code, amount: key.resolution.amount + 1 },
