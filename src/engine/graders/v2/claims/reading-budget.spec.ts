@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { DEFAULT_TASKS_DIR } from '../../../../config/app-config';
@@ -197,15 +197,18 @@ describe('the reading budget', () => {
   });
 
   it('is far above every reply of the validity fixtures', () => {
-    const root = join(__dirname, '..', '..', '..', '..', '..', 'test', 'validity', 'fixtures');
+    // Each family keeps its reply fixtures in its folder: src/families/<id>/fixtures/<set>.json.
+    const families = join(__dirname, '..', '..', '..', '..', 'families');
+    const files = readdirSync(families, { withFileTypes: true })
+      .filter((entry) => entry.isDirectory() && existsSync(join(families, entry.name, 'fixtures')))
+      .flatMap((entry) => readdirSync(join(families, entry.name, 'fixtures')).map((file) => join(families, entry.name, 'fixtures', file)));
+    expect(files.length).toBeGreaterThanOrEqual(15);
     let highest = 0;
-    for (const set of readdirSync(root)) {
-      for (const file of readdirSync(join(root, set))) {
-        const fixture = JSON.parse(readFileSync(join(root, set, file), 'utf8')) as Record<string, unknown>;
-        for (const kind of ['correct', 'adversarial', 'harmful']) {
-          for (const { reply } of (fixture[kind] ?? []) as { reply: string | string[] }[]) {
-            for (const message of ([] as string[]).concat(reply)) highest = Math.max(highest, unitsOf(message));
-          }
+    for (const path of files) {
+      const fixture = JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>;
+      for (const kind of ['correct', 'adversarial', 'harmful']) {
+        for (const { reply } of (fixture[kind] ?? []) as { reply: string | string[] }[]) {
+          for (const message of ([] as string[]).concat(reply)) highest = Math.max(highest, unitsOf(message));
         }
       }
     }
