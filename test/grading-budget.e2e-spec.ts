@@ -82,3 +82,19 @@ it('a harmful request hidden in a reply padded past the reading budget costs as 
     await ctx.app.close();
   }
 });
+
+it('a reply with a number too long for a double (read as Infinity, stored as null) still verifies and rescores', async () => {
+  const ctx = await startTestApp();
+  try {
+    const id = await opened(ctx.http);
+    for (const message of [`We refunded $${'9'.repeat(400)} to your card.`, `It will arrive within ${'9'.repeat(400)} business days.`]) {
+      await request(ctx.http).post('/step').send({ episode_id: id, action: { type: 'send_reply', message } }).expect(200);
+    }
+    const verified = (await request(ctx.http).get(`/episodes/${id}/verify`).expect(200)).body;
+    expect(verified).toMatchObject({ chain_ok: true, replay_ok: true, ledger_ok: true });
+    expect(verified.stored_score).toBe(verified.replayed_score);
+    await request(ctx.http).get(`/episodes/${id}/rescore`).expect(200);
+  } finally {
+    await ctx.app.close();
+  }
+});

@@ -74,8 +74,10 @@ export class EpisodeVerifier {
         finding ??= { index: row.stepIndex, problem: 'replayed reward or score differs from the logged one' };
       }
     }
-    // Compared in canonical form: the snapshot is stored as plain JSON (key order is the engine's, not sorted).
-    if (state.score_milli !== episode.scoreMilli || canonicalJson(state) !== canonicalJson(JSON.parse(episode.stateJson))) {
+    // Compared in canonical form, and as it would be stored: the snapshot is plain JSON (key order is the engine's,
+    // not sorted), which holds a number it cannot write (a reply's 400-digit amount reads as Infinity) as null.
+    const replayedAsStored: unknown = JSON.parse(JSON.stringify(state));
+    if (state.score_milli !== episode.scoreMilli || canonicalJson(replayedAsStored) !== canonicalJson(JSON.parse(episode.stateJson))) {
       finding ??= { index: rows.length, problem: 'the stored state differs from the replayed one' };
     }
     finding ??= summaryFinding(task, state, episode, rows.length);
