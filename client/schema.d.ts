@@ -719,6 +719,8 @@ export interface components {
         };
         EpisodeDetailDto: {
             agent: string | null;
+            /** @description The name its agent key gives it, when that differs from episode_id: the key chose an id another agent key of the tenant already held, so the episode is stored under a fresh one. Null: its agent key calls it episode_id. */
+            alias: string | null;
             components: components["schemas"]["ScoreComponentDto"][];
             created_at: string;
             episode_id: string;
@@ -783,6 +785,8 @@ export interface components {
         EpisodeStatus: "active" | "resolved" | "out_of_steps" | "expired";
         EpisodeSummaryDto: {
             agent: string | null;
+            /** @description The name its agent key gives it, when that differs from episode_id: the key chose an id another agent key of the tenant already held, so the episode is stored under a fresh one. Null: its agent key calls it episode_id. */
+            alias: string | null;
             created_at: string;
             episode_id: string;
             /** @description What the agent was told while the episode ran: "dense" (training) or "final" (evaluation). Audits show the score either way. */
@@ -834,6 +838,8 @@ export interface components {
         ExportedEpisodeDto: {
             actions: components["schemas"]["ActionLogEntryDto"][];
             agent: string | null;
+            /** @description The name its agent key gives it, when that differs from episode_id: the key chose an id another agent key of the tenant already held, so the episode is stored under a fresh one. Null: its agent key calls it episode_id. */
+            alias: string | null;
             created_at: string;
             episode_id: string;
             /** @description What the agent was told while the episode ran: "dense" (training) or "final" (evaluation). Audits show the score either way. */

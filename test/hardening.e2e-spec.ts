@@ -370,11 +370,15 @@ describe('key scopes and the admin log', () => {
       expect(await ws.ask({ type: 'reset', data: { variant: 'canonical', episode_id: 'run-1' } })).toMatchObject({ type: 'observation' });
       expect(await ws.ask({ type: 'state' })).toMatchObject({ type: 'state', data: { episode_id: 'run-1', step_count: 0 } });
       ws.close();
-      // A reader sees three episodes: the first key's under "run-1", the others under fresh ids; each verifies.
-      const listed = (await request(ctx.http).get('/episodes').set(bearer(readerKey)).expect(200)).body.items as { episode_id: string; step_count: number }[];
-      const ids = listed.map((e) => e.episode_id).filter((id) => id !== fresh.body.episode_id);
+      // A reader sees three episodes: the first key's under "run-1", the others under fresh ids with "run-1" as the
+      // alias their keys call them by; each verifies.
+      const listed = (await request(ctx.http).get('/episodes').set(bearer(readerKey)).expect(200)).body.items as { episode_id: string; alias: string | null }[];
+      const named = listed.filter((e) => e.episode_id !== fresh.body.episode_id);
+      const ids = named.map((e) => e.episode_id);
       expect(ids).toHaveLength(3);
       expect(ids.filter((id) => id === 'run-1')).toHaveLength(1);
+      expect(named.map((e) => (e.episode_id === 'run-1' ? e.alias : `${e.alias} for another`)).sort()).toEqual([null, 'run-1 for another', 'run-1 for another']);
+      expect(listed.find((e) => e.episode_id === fresh.body.episode_id)!.alias).toBeNull();
       expect((await request(ctx.http).get('/episodes/run-1').set(bearer(readerKey)).expect(200)).body.step_count).toBe(0);
       for (const id of ids) expect((await request(ctx.http).get(`/episodes/${id}/verify`).set(bearer(readerKey)).expect(200)).body).toMatchObject({ chain_ok: true, replay_ok: true });
       // The second key can no more reach the first key's episode than before.

@@ -216,6 +216,7 @@ function storedTimeBound(text: string | undefined): Date | undefined {
 export function presentSummary(episode: EpisodeSummaryRow): EpisodeSummaryDto {
   return {
     episode_id: episode.id,
+    alias: episode.alias,
     tenant_id: episode.tenantId,
     task_id: episode.taskId,
     task_version: episode.taskVersion,

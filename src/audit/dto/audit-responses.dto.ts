@@ -4,6 +4,13 @@ import { ActionLogEntryDto, EPISODE_STATUSES, FEEDBACK_MODES, PenaltyDto, ReplyD
 
 export class EpisodeSummaryDto {
   episode_id!: string;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description:
+      'The name its agent key gives it, when that differs from episode_id: the key chose an id another agent key of the tenant already held, so the episode is stored under a fresh one. Null: its agent key calls it episode_id.',
+  })
+  alias!: string | null;
   tenant_id!: string;
   task_id!: string;
   task_version!: string;
