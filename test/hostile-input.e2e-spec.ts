@@ -140,10 +140,9 @@ it('a reply made of the names every object inherits is graded like any other wor
   const opened = await request(ctx.http).post('/step').send({ episode_id: id, action: { type: 'open_ticket', ticket_id: ticket } }).expect(200);
   expect(opened.body.observation.last_action_error).toBeNull();
   for (const message of ['constructor', 'We refunded constructor dollars on constructor 27, within constructor business days.', '__proto__ toString valueOf']) {
-    const sent = Date.now();
+    // Before the fix this request never came back (the test timed out); no clock is needed to tell.
     const replied = await request(ctx.http).post('/step').send({ episode_id: id, action: { type: 'send_reply', message } }).expect(200);
     expect(replied.body.observation.last_action_error).toBeNull();
-    expect(Date.now() - sent).toBeLessThan(5_000);
   }
   await expectServerUnharmed();
 });

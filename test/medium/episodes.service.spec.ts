@@ -181,3 +181,26 @@ it('while an episode runs, /grader names reply details by place and explains no 
   expect(ended.reply_details!.map((d) => d.id)).toEqual(['refund_amount', 'settlement_window']);
   expect(ended.reply_details!.every((d) => d.covered && d.description !== null)).toBe(true);
 });
+
+it('a step raced by another writer is computed again from what that writer stored; one that keeps losing is a 409', async () => {
+  const { service, repository } = await setup();
+  const id = (await service.reset(agentA, { variant: 'canonical', task_id: 'billing_duplicate_charge', seed: 1 })).episode_id;
+  const key = `${tenant}\u0000${id}`;
+  const saveStep = repository.saveStep.bind(repository);
+  // Another process moves the row on just before this one writes: once, then on every attempt.
+  let races = 1;
+  repository.saveStep = async (from, step, request) => {
+    if (races-- > 0) {
+      const stored = repository.episodes.get(key)!;
+      repository.episodes.set(key, { ...stored, version: stored.version + 1, state: { ...stored.state, max_steps: 40 } });
+    }
+    return saveStep(from, step, request);
+  };
+  const first = await service.step(agentA, id, billing[0]);
+  expect(first.observation.step_count).toBe(1);
+  // Computed again from the raced row: its max_steps, not the copy's.
+  expect(repository.episodes.get(key)!.state.max_steps).toBe(40);
+  races = Infinity;
+  await expect(service.step(agentA, id, billing[1])).rejects.toThrow(ConflictError);
+  expect(await repository.listActions(tenant, id)).toHaveLength(1);
+});
