@@ -3,7 +3,9 @@
  * is in its state and its row), so its record replays to the same scores whatever graders came after it:
  * - 1: reply details as phrase lists (task versions stored by release 0.1), src/engine/graders/v1;
  * - 2: reply details as typed claims, judged with polarity and one value per slot, with penalties,
- *   src/engine/graders/v2 (the claim engine is its claims/ folder).
+ *   src/engine/graders/v2 (the claim engine is its claims/ folder);
+ * - 3 (not released): version 2 with no domain word in the engine: support-work concepts from a shared vocabulary
+ *   (src/engine/graders/v3/support-vocabulary.ts), a family's own words from the task, src/engine/graders/v3.
  *
  * Each version is a folder under src/engine/graders, and src/engine/graders/index.ts is the registry: what each
  * version decides, which one new episodes get (CURRENT_GRADER_VERSION there) and which are released. A version is
@@ -14,5 +16,5 @@
  * on a frozen corpus, and its sources). A change to what a released version does is a new version: a new folder,
  * a line here and in the registry, then `npm run versions:freeze -- --grader <n>` once it is released (docs/grading.md).
  */
-export const GRADER_VERSIONS = [1, 2] as const;
+export const GRADER_VERSIONS = [1, 2, 3] as const;
 export type GraderVersion = (typeof GRADER_VERSIONS)[number];

@@ -4,6 +4,7 @@ import type { Task } from '../task.schema';
 import type { GraderModule } from './grader-module';
 import { graderV1 } from './v1';
 import { graderV2 } from './v2';
+import { graderV3 } from './v3';
 
 export type { GraderModule } from './grader-module';
 
@@ -16,6 +17,7 @@ export type { GraderModule } from './grader-module';
 export const GRADERS: Readonly<Record<GraderVersion, { module: GraderModule; released: boolean }>> = {
   1: { module: graderV1, released: true },
   2: { module: graderV2, released: true },
+  3: { module: graderV3, released: false },
 };
 
 /** The version new episodes are scored with (when the task's reply details are written for it). */
