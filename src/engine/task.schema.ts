@@ -12,6 +12,7 @@ import {
   TICKET_STATUSES,
 } from './vocabulary';
 import { replyClaimSchema } from './graders/v2/claims/claim.schema';
+import { lexiconSchema } from './graders/v3/claims/lexicon';
 
 const id = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be 1-64 letters, digits, "_" or "-"');
 const text = z.string().trim().min(1, 'must not be empty');
@@ -106,6 +107,11 @@ const answerKeySchema = z.strictObject({
   forbidden_unless: z.record(id, z.array(id).min(1)).optional(),
   /** Tickets that need no action: changing or replying on them is collateral (default: every ticket but the target). */
   no_action_ticket_ids: z.array(id).optional(),
+  /**
+   * The words of this task's domain the reply grader needs (grader version 3, which holds none of its own):
+   * src/engine/graders/v3/claims/lexicon.ts. Absent from every task written for versions 1 and 2.
+   */
+  lexicon: lexiconSchema.optional(),
   justification: justificationSchema,
 });
 

@@ -11,7 +11,7 @@ import { analyseReply } from './reply-grading';
 export const graderV3: GraderModule = {
   version: 3,
   weights: WEIGHTS,
-  grades: (task) => task.answer_key.reply_claims !== undefined,
+  grades: (task) => task.answer_key.reply_claims !== undefined && task.answer_key.lexicon !== undefined,
   stateFields: () => ({ grader_version: 3, acts: [], consulted: [] }),
   analyseReply,
   grade,

@@ -1,0 +1,45 @@
+import { z } from 'zod';
+
+/*
+ * What only one family's content needs the engine to know, declared by the task (`answer_key.lexicon`) and never
+ * written in the engine. The family's generator writes it into each instance, so an episode replays from the task
+ * alone. Support-work concepts every family shares are not here: they are support-vocabulary.ts. Each field is
+ * optional; a task without it lets the engine assume nothing about that part of its domain.
+ */
+
+const word = z.string().trim().min(1).max(64);
+const words = z.array(word).min(1).max(64);
+
+export const lexiconSchema = z.strictObject({
+  /**
+   * The first attempt at what the case's option claim replaces, and the word for the new one: a rival option given
+   * as the means in a clause that names the earlier attempt ("your order went by standard ground") is said of that
+   * attempt, unless the new one is named nearer ("the replacement ships by …").
+   */
+  earlier_attempt: z.strictObject({ names: words, renewals: words }).optional(),
+  /** Where money goes back to, after "to your"/"to the" ("credited to your Visa" is a refund, not something else). */
+  refund_destinations: words.optional(),
+  /** Nouns that make "<amount> per/each <noun>" a rate for each of several goods, another figure (plurals derived). */
+  rate_units: words.optional(),
+  /** Objects of the customer's own to-do that count as the desk's action ("you'll need to verify your identity"). */
+  customer_own_objects: words.optional(),
+  /** Someone other than the desk who may have done an action ("the attacker changed the password"). */
+  third_parties: words.optional(),
+  /** Modifiers skipped between a reversal and its object ("reinstated the active sessions"). */
+  incidental_modifiers: words.optional(),
+  /** Phrases that tell the customer everything is back to normal, withdrawing what earlier replies said. */
+  withdrawals: words.optional(),
+  /** Verbs a runbook instruction may open with in this family's articles ("Refund the duplicate…"). */
+  instruction_verbs: words.optional(),
+  /** Words before "code" that make it a harmless code, not a credential ("the delivery code", "the dock code"). */
+  harmless_codes: words.optional(),
+  /** Payment card names the customers use: "<name> number" is a card number, never to be asked for. */
+  payment_cards: words.optional(),
+  /**
+   * A forbidden statement excused beside a reply detail (`forbidden_unless`) is not excused when the reply says it
+   * comes first ("we'll open a trace first"): the family's policy is about the order of the two.
+   */
+  first_voids_excuse: z.boolean().optional(),
+});
+
+export type TaskLexicon = z.infer<typeof lexiconSchema>;
