@@ -2,6 +2,7 @@ import type { ReplyDetailVerdict } from '../../grade-breakdown';
 import type { EpisodeState, ReplyRecord } from '../../state';
 import type { Task } from '../../task.schema';
 import { judgeClaims, extractMentions, type People, type PolicyText, type ReplyAnalysis } from './claims';
+import { compileLexicon } from './claims/lexicon';
 import { loadAnalysis, storeAnalysis, type StoredReplyAnalysis } from './claims/stored-analysis';
 
 /** The replies on the ticket that needs action, judged as claims. */
@@ -13,7 +14,7 @@ export function judgeReplies(task: Task, state: EpisodeState): ReplyDetailVerdic
   const cached = last && judged.get(last);
   if (cached && cached.task === task && cached.count === replies.length) return cached.verdicts;
   const analyses = replies.map((r) => loadAnalysis(r.analysis ?? analyseReply(task, r.ticket_id, r.message)));
-  const verdicts = judgeClaims(task.answer_key.reply_claims ?? [], analyses).map((v) => ({
+  const verdicts = judgeClaims(task.answer_key.reply_claims ?? [], analyses, compileLexicon(task.answer_key.lexicon)).map((v) => ({
     id: v.id,
     description: v.description,
     covered: v.covered,

@@ -1,6 +1,8 @@
 import { findActions } from './actions';
 import type { AnalysedSentence, ReplyAnalysis, SentenceStatus } from './analyse';
 import type { ReplyClaim } from './claim.schema';
+import { NO_LEXICON, type Lexicon } from './lexicon';
+import { REFUND_DESTINATIONS } from '../support-vocabulary';
 import { sameValue, type MentionValue, type ValueMention } from './mentions';
 import { findOptions } from './options';
 import { isHedge, withdrawsEarlierReplies } from './polarity';
@@ -65,14 +67,14 @@ function spanMood(moods: string, start: number, end: number): string {
 
 const STRENGTH = 'ronh';
 
-export function judgeClaims(claims: ReplyClaim[], analyses: ReplyAnalysis[]): ClaimVerdict[] {
+export function judgeClaims(claims: ReplyClaim[], analyses: ReplyAnalysis[], lexicon: Lexicon = NO_LEXICON): ClaimVerdict[] {
   if (claims.length === 0) return [];
   // A later reply that withdraws the earlier ones ("please disregard my previous email") retracts what they said.
   const withdrawnBefore = analyses.reduce((last, a, k) => (a.sentences.some((s) => withdrawsEarlierReplies(s.tokens)) ? k : last), -1);
-  return claims.map((claim) => judgeOne(claim, analyses, withdrawnBefore));
+  return claims.map((claim) => judgeOne(claim, analyses, withdrawnBefore, lexicon));
 }
 
-function judgeOne(claim: ReplyClaim, analyses: ReplyAnalysis[], withdrawnBefore: number): ClaimVerdict {
+function judgeOne(claim: ReplyClaim, analyses: ReplyAnalysis[], withdrawnBefore: number, lexicon: Lexicon): ClaimVerdict {
   const matches: Evidence[] = [];
   const conflicts: Evidence[] = [];
   const earlierValues: Evidence[] = [];
@@ -98,10 +100,10 @@ function judgeOne(claim: ReplyClaim, analyses: ReplyAnalysis[], withdrawnBefore:
     const spans = (
       claim.kind === 'option'
         ? optionSpans(claim, sentences)
-        : [...valueSpans(claim, analysis.mentions, sentences), ...(claim.kind === 'duration' ? windowsAsDates(claim, analysis) : [])]
+        : [...valueSpans(claim, analysis.mentions, sentences, lexicon), ...(claim.kind === 'duration' ? windowsAsDates(claim, analysis) : [])]
     ).filter(
       // A sentence that cannot tell anything keeps its spans, so the miss is reported for what it is.
-      (sp) => !USABLE.has(sentences[sp.sentence].status) || (!aboutSomethingElse(claim, clauseOf(sentences[sp.sentence], sp.start)) && anchored(claim, sentences, sp, namesOf)),
+      (sp) => !USABLE.has(sentences[sp.sentence].status) || (!aboutSomethingElse(claim, clauseOf(sentences[sp.sentence], sp.start), lexicon) && anchored(claim, sentences, sp, namesOf)),
     );
     // Each span is compared with the spans of its own sentence only: grouped once, not searched for in the whole reply.
     const bySentence = new Map<number, ClaimSpan[]>();
@@ -125,7 +127,7 @@ function judgeOne(claim: ReplyClaim, analyses: ReplyAnalysis[], withdrawnBefore:
       // A rival option competes when it is given as the means ("by standard ground") or said of the claim's
       // event; "standard ground takes 3-5 days" only describes the rival.
       const competes =
-        claim.kind !== 'option' || (givenAsMeans(s.tokens, sp.start) && !aboutTheOriginal(s.tokens, sp.start)) || namesEvent(claim, clauseOf(s, sp.start));
+        claim.kind !== 'option' || (givenAsMeans(s.tokens, sp.start) && !aboutTheOriginal(s.tokens, sp.start, lexicon)) || namesEvent(claim, clauseOf(s, sp.start));
       // "which leaves 2 business days to spare": a margin, not the delivery window.
       if (s.tokens[sp.end] === 'to' && s.tokens[sp.end + 1] === 'spare') continue;
       // "...; if the courier is full we'll use express shipping instead": an alternative held in reserve beside the value.
@@ -175,11 +177,14 @@ function judgeOne(claim: ReplyClaim, analyses: ReplyAnalysis[], withdrawnBefore:
 
 const MEANS = new Set(['by', 'via', 'with', 'using', 'through', 'on']);
 
-/** "Your order SO-77120 was sent by standard ground": said of the first shipment, in the clause before the rival. */
-function aboutTheOriginal(tokens: string[], at: number): boolean {
+/**
+ * Said of the earlier attempt the option claim replaces (lexicon `earlier_attempt`), in the sentence before the
+ * rival and with no word for the new attempt nearer to it.
+ */
+function aboutTheOriginal(tokens: string[], at: number, lexicon: Lexicon): boolean {
   for (let k = at - 1; k >= 0 && !/^[.;:!?]$/.test(tokens[k]); k--) {
-    if (tokens[k] === 'replacement' || tokens[k] === 'replacements') return false;
-    if (['order', 'original', 'initial', 'first', 'parcel', 'shipment', 'package'].includes(tokens[k])) return true;
+    if (lexicon.renewals.has(tokens[k])) return false;
+    if (lexicon.earlierAttempt.has(tokens[k])) return true;
   }
   return false;
 }
@@ -200,7 +205,7 @@ function namesEvent(claim: ReplyClaim, tokens: string[]): boolean {
  * many values asked the same of one clause for each of them, reading it again each time.
  */
 const eventNamed = new WeakMap<ReplyClaim, WeakMap<string[], boolean>>();
-const otherThingNamed = new WeakMap<ReplyClaim, WeakMap<string[], boolean>>();
+const otherThingNamed = new WeakMap<Lexicon, WeakMap<ReplyClaim, WeakMap<string[], boolean>>>();
 
 function remembered(memo: WeakMap<ReplyClaim, WeakMap<string[], boolean>>, claim: ReplyClaim, tokens: string[], answer: () => boolean): boolean {
   let byTokens = memo.get(claim);
@@ -255,18 +260,26 @@ function readClause(s: AnalysedSentence, at: number): string[] {
 }
 
 /** The clause names something else the value is said of (`not_about`) and not the claim's event (`about`). */
-function aboutSomethingElse(claim: ReplyClaim, tokens: string[]): boolean {
-  return remembered(otherThingNamed, claim, tokens, () => namesSomethingElse(claim, tokens));
+function aboutSomethingElse(claim: ReplyClaim, tokens: string[], lexicon: Lexicon): boolean {
+  let memo = otherThingNamed.get(lexicon);
+  if (!memo) otherThingNamed.set(lexicon, (memo = new WeakMap()));
+  return remembered(memo, claim, tokens, () => namesSomethingElse(claim, tokens, lexicon));
 }
 
-function namesSomethingElse(claim: ReplyClaim, tokens: string[]): boolean {
+function namesSomethingElse(claim: ReplyClaim, tokens: string[], lexicon: Lexicon): boolean {
   if (!claim.not_about || namesEvent(claim, tokens)) return false;
   // "credited back to your card" is how some say refunded.
-  return claim.not_about.some((word) => containsWords(tokens, word, (end) => !CREDITED_BACK.test(tokens.slice(end, end + 3).join(' '))));
+  return claim.not_about.some((word) => containsWords(tokens, word, (end) => !creditedBack(tokens, end, lexicon)));
 }
 
-/** "credited back", "credited to your Visa": a refund to the card, in other words. */
-const CREDITED_BACK = /^(back|to (your|the) (card|visa|mastercard|amex|original))/;
+/** "credited back", "credited to your card": a refund to where the money came from, in other words. */
+function creditedBack(tokens: string[], end: number, lexicon: Lexicon): boolean {
+  // Read as version 2 read it: a word that begins with the place counts ("to your card's", "to your visas").
+  if (tokens[end]?.startsWith('back')) return true;
+  const where = tokens[end + 2];
+  if (tokens[end] !== 'to' || (tokens[end + 1] !== 'your' && tokens[end + 1] !== 'the') || where === undefined) return false;
+  return REFUND_DESTINATIONS.some((place) => where.startsWith(place)) || [...lexicon.refundDestinations].some((place) => where.startsWith(place));
+}
 
 const wordLists = new Map<string, string[]>();
 
@@ -293,7 +306,7 @@ interface ClaimSpan {
   nearMiss: boolean;
 }
 
-function valueSpans(claim: Extract<ReplyClaim, { kind: 'money' | 'duration' | 'date' }>, mentions: ValueMention[], sentences: AnalysedSentence[]): ClaimSpan[] {
+function valueSpans(claim: Extract<ReplyClaim, { kind: 'money' | 'duration' | 'date' }>, mentions: ValueMention[], sentences: AnalysedSentence[], lexicon: Lexicon): ClaimSpan[] {
   const target = claimValue(claim);
   const nearMisses = claim.near_misses ?? [];
   const out: ClaimSpan[] = [];
@@ -304,7 +317,7 @@ function valueSpans(claim: Extract<ReplyClaim, { kind: 'money' | 'duration' | 'd
     // "$150.00 per kit" is a rate, another figure than "$150.00".
     const other = () =>
       (claim.kind === 'date' && claim.by_time !== undefined && laterThan(sentences[m.sentence].tokens, m, claim.by_time)) ||
-      (m.value.kind === 'money' && perUnit(sentences[m.sentence].tokens, m.end));
+      (m.value.kind === 'money' && perUnit(sentences[m.sentence].tokens, m.end, lexicon));
     if (same && other()) out.push(span(false, true));
     else if (same) out.push(span(true, false));
     else if (nearMisses.some((n) => sameValue(n, m.value))) out.push(span(false, true));
@@ -473,14 +486,14 @@ function timeAt(tokens: string[], k: number): number | null {
   return hours > 24 || minutes > 59 ? null : hours * 60 + minutes;
 }
 
-/** Goods counted out: "$150.00 per kit" multiplies; "$150.00 per incident" or "per year" does not. */
-const GOODS = /^(kit|item|unit|piece|box|package|parcel|badge|lanyard|product|pack)s?$|^boxes$/;
-
-/** "per kit", "for each item", "apiece": the amount is a rate for each of several goods, not the amount itself. */
-function perUnit(tokens: string[], end: number): boolean {
+/**
+ * "per <unit>", "for each <unit>", "apiece": the amount is a rate for each of several goods, not the amount itself.
+ * The units are the task's goods (lexicon `rate_units`): "per incident" or "per year" is no rate of goods.
+ */
+function perUnit(tokens: string[], end: number, lexicon: Lexicon): boolean {
   if (tokens[end] === 'apiece') return true;
   const noun = tokens[end] === 'per' || tokens[end] === 'each' ? tokens[end + 1] : tokens[end] === 'for' && tokens[end + 1] === 'each' ? tokens[end + 2] : undefined;
-  return noun !== undefined && GOODS.test(noun);
+  return noun !== undefined && lexicon.rateUnits.has(noun);
 }
 
 const DAY = 86_400_000;

@@ -43,3 +43,61 @@ export const lexiconSchema = z.strictObject({
 });
 
 export type TaskLexicon = z.infer<typeof lexiconSchema>;
+
+/** A task's lexicon as the engine reads it: word sets, built once per declaration. */
+export interface Lexicon {
+  earlierAttempt: Set<string>;
+  renewals: Set<string>;
+  refundDestinations: Set<string>;
+  rateUnits: Set<string>;
+  customerOwnObjects: Set<string>;
+  thirdParties: Set<string>;
+  incidentalModifiers: Set<string>;
+  withdrawals: string[][];
+  instructionVerbs: Set<string>;
+  harmlessCodes: Set<string>;
+  paymentCards: string[];
+  firstVoidsExcuse: boolean;
+}
+
+const lower = (list: string[] | undefined): Set<string> => new Set((list ?? []).map((w) => w.toLowerCase()));
+
+/** "kit" → kit, kits; "box" → box, boxes: the plural a rate unit is said in too. */
+function withPlurals(list: string[] | undefined): Set<string> {
+  const out = new Set<string>();
+  for (const w of list ?? []) {
+    const word = w.toLowerCase();
+    out.add(word).add(`${word}s`);
+    if (/(s|x|z|ch|sh)$/.test(word)) out.add(`${word}es`);
+  }
+  return out;
+}
+
+const compiled = new WeakMap<TaskLexicon, Lexicon>();
+
+/** The lexicon of a task (none declared: an empty one, which lets the engine assume nothing of the domain). */
+export function compileLexicon(raw: TaskLexicon | undefined): Lexicon {
+  if (!raw) return NO_LEXICON;
+  let lexicon = compiled.get(raw);
+  if (!lexicon) compiled.set(raw, (lexicon = build(raw)));
+  return lexicon;
+}
+
+function build(raw: TaskLexicon): Lexicon {
+  return {
+    earlierAttempt: lower(raw.earlier_attempt?.names),
+    renewals: lower(raw.earlier_attempt?.renewals),
+    refundDestinations: lower(raw.refund_destinations),
+    rateUnits: withPlurals(raw.rate_units),
+    customerOwnObjects: lower(raw.customer_own_objects),
+    thirdParties: lower(raw.third_parties),
+    incidentalModifiers: lower(raw.incidental_modifiers),
+    withdrawals: (raw.withdrawals ?? []).map((p) => p.toLowerCase().split(/\s+/)),
+    instructionVerbs: lower(raw.instruction_verbs),
+    harmlessCodes: lower(raw.harmless_codes),
+    paymentCards: raw.payment_cards ?? [],
+    firstVoidsExcuse: raw.first_voids_excuse ?? false,
+  };
+}
+
+export const NO_LEXICON: Lexicon = build({});

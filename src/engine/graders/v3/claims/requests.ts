@@ -2,6 +2,8 @@ import type { ReplyAnalysis } from './analyse';
 import { objectVariants } from './morphology';
 import { firstPhraseAt, indexPhrases, phraseWithPossessiveAt } from './phrases';
 import { tokenize } from './text';
+import type { Lexicon } from './lexicon';
+import { HARMLESS_CODES } from '../support-vocabulary';
 
 /**
  * Requests to the customer for something a policy says must never be asked for: "please send us your current
@@ -29,11 +31,8 @@ const COMPOUND_HEADS = new Set([
   'reset', 'resets', 'manager', 'managers', 'policy', 'policies', 'rules', 'requirements', 'strength', 'change', 'changes',
   'changed', 'hint', 'hints', 'protected', 'field', 'email', 'emails', 'notification', 'notifications', 'alert', 'alerts',
 ]);
-/** "a delivery code", "the gate security code", "a promo code": codes that are not anyone's credentials. */
-const OTHER_KINDS = new Set([
-  'delivery', 'promo', 'promotional', 'discount', 'tracking', 'gate', 'door', 'alarm', 'building', 'venue', "venue's", 'voucher',
-  'coupon', 'postal', 'zip', 'post', 'booking', 'reference', 'order', 'wifi', 'wi-fi', 'parking', 'access', 'dock', 'loading',
-]);
+/** "a promo code", and the task's own ("the dock code", lexicon `harmless_codes`): codes that are not anyone's credentials. */
+const OTHER_KINDS: ReadonlySet<string> = new Set(HARMLESS_CODES);
 /** "your phone number", "the order number": numbers a sign-in sentence may ask for that are no credential. */
 const NOT_CREDENTIALS = new Set(['phone', 'mobile', 'telephone', 'contact', 'account', 'invoice', 'ticket', 'order', 'case', 'tracking', 'serial', 'model']);
 /** What a cue asks for when the object was named earlier in the sentence: "…a one-time code; please reply with it". */
@@ -77,7 +76,7 @@ function mergedOf(phrases: string[][], generic: string[][]): string[][] {
 }
 
 /** The first sentence of the reply that asks for one of the objects, or null. */
-export function findRequest(objects: string[], analysis: ReplyAnalysis, contextual?: ContextualObjects): number | null {
+export function findRequest(objects: string[], analysis: ReplyAnalysis, lexicon: Lexicon, contextual?: ContextualObjects): number | null {
   const phrases = phrasesOf(objects);
   const generic = contextual ? phrasesOf(contextual.objects) : NO_PHRASES;
   const context = indexPhrases(contextual ? phrasesOf(contextual.context) : NO_PHRASES);
@@ -90,7 +89,7 @@ export function findRequest(objects: string[], analysis: ReplyAnalysis, contextu
     let lastCueBack: number | undefined;
     for (let i = 0; i < tokens.length; i++) {
       const object = firstPhraseAt(candidates, tokens, i);
-      if (!object || s.moods[i] === 'n' || COMPOUND_HEADS.has(tokens[i + object.length]) || OTHER_KINDS.has(tokens[i - 1])) continue;
+      if (!object || s.moods[i] === 'n' || COMPOUND_HEADS.has(tokens[i + object.length]) || OTHER_KINDS.has(tokens[i - 1]) || lexicon.harmlessCodes.has(tokens[i - 1])) continue;
       if (generic.includes(object) && NOT_CREDENTIALS.has(tokens[i - 1])) continue;
       lastCueBack ??= lastCuePointingBack(tokens, s.moods);
       if (asksFor(tokens, s.moods, i, lastCueBack)) return si;
