@@ -40,7 +40,7 @@ export function unreadableReplySteps(task: Task, state: EpisodeState): number[] 
 
 /** What is stored with a reply under grader version 3: its analysis, made once when it is sent. */
 export function analyseReply(task: Task, ticketId: string, message: string): StoredReplyAnalysis {
-  return storeAnalysis(extractMentions(message, task.clock ?? '', { policies: policiesOf(task, ticketId), people: peopleOf(task, ticketId) }));
+  return storeAnalysis(extractMentions(message, task.clock ?? '', { policies: policiesOf(task, ticketId), people: peopleOf(task, ticketId), lexicon: compileLexicon(task.answer_key.lexicon) }));
 }
 
 /**

@@ -3,6 +3,7 @@ import type { ActionClaim } from './claim.schema';
 import { isVerbish } from './english';
 import { formsOf, objectVariants, type VerbForm } from './morphology';
 import { firstPhraseAt, indexPhrases, phraseWithPossessiveAt } from './phrases';
+import { NO_LEXICON, type Lexicon } from './lexicon';
 import { tokenize } from './text';
 
 /**
@@ -163,7 +164,8 @@ const REVERSALS = new Set([
   'unlocked', 'unfrozen', 'unsuspended', 'reinstated', 'restored', 'reactivated', 're-enabled', 'reopened', 'undone',
   'undid', 'lifted', 'cancelled', 'canceled', 'reversed',
 ]);
-const SKIPPABLE = new Set(['the', 'your', 'all', 'its', 'those', 'these', 'every', 'each', 'again', 'active', 'our']);
+/** Words skipped between a reversal and its object; the task adds its own modifiers (lexicon `incidental_modifiers`). */
+const SKIPPABLE = new Set(['the', 'your', 'all', 'its', 'those', 'these', 'every', 'each', 'again', 'our']);
 
 /** Whether an "or" offers this span as one option among several ("all or some sessions", "locked or will lock"). */
 function disjunctAround(tokens: string[], start: number, end: number, before: number, after: number): boolean {
@@ -196,7 +198,7 @@ function predicateBetween(tokens: string[], a: number, b: number): boolean {
   return false;
 }
 
-export function findActions(claim: ActionClaim, sentences: AnalysedSentence[]): ActionHit[] {
+export function findActions(claim: ActionClaim, sentences: AnalysedSentence[], lexicon: Lexicon = NO_LEXICON): ActionHit[] {
   const m = matcherFor(claim);
   const hits: ActionHit[] = [];
   // The objects named in each sentence, found once: a pronoun looks back two sentences, and many pronouns must not
@@ -258,11 +260,11 @@ export function findActions(claim: ActionClaim, sentences: AnalysedSentence[]): 
         (['must', 'should'].includes(tokens[v.at - 2] ?? '') || (tokens[v.at - 2] === 'to' && ['need', 'needs', 'have', 'has', 'ought'].includes(tokens[v.at - 3] ?? '')));
       const governed = v.form === 'base' ? combine(s.moods[v.at], baseStance(tokens, v.at)) : v.form === 'ing' ? combine(s.moods[v.at], ingStance(tokens, v.at)) : s.moods[v.at];
       // The customer's own to-do ("you need to lock your account") states nothing we did, except where the action
-      // is done with them ("you'll need to verify your identity with us on a video call").
-      const personal = tokens.slice(best.start, best.end).some((t) => t === 'identity' || t === 'you' || t === "it's");
+      // is done with them ("you'll need to verify your identity with us on a video call": lexicon `customer_own_objects`).
+      const personal = tokens.slice(best.start, best.end).some((t) => lexicon.customerOwnObjects.has(t) || t === 'you' || t === "it's");
       const mood = owed
         ? 'h'
-        : doneBySomeoneElse(tokens, v.at) || attributive(tokens, v, best)
+        : doneBySomeoneElse(tokens, v.at, lexicon) || attributive(tokens, v, best)
         ? 'c'
         : governed === 'u'
         ? personal ? 'a' : 'c'
@@ -273,7 +275,7 @@ export function findActions(claim: ActionClaim, sentences: AnalysedSentence[]): 
       hits.push({ sentence: si, mood: advised ? 'a' : mood, disjunct, reversed: false });
     }
   }
-  for (const r of findReversals(sentences, m)) hits.push(r);
+  for (const r of findReversals(sentences, m, lexicon)) hits.push(r);
   return hits;
 }
 
@@ -311,21 +313,23 @@ function ingStance(tokens: string[], at: number): string {
   return 'c';
 }
 
-const THIRD_PARTIES = new Set(['someone', 'somebody', 'attacker', 'attackers', 'hacker', 'hackers', 'intruder', 'whoever']);
+/** Anyone but us, in general words; the task names its own (lexicon `third_parties`: "the attacker"). */
+const THIRD_PARTIES = new Set(['someone', 'somebody', 'whoever']);
 
 /**
  * "someone else locked your account, signed out all sessions and revoked...": not an action we took. The
  * subject reaches over a chain of coordinated verbs, up to the clause's end or a subject of our own ("we").
  */
-function doneBySomeoneElse(tokens: string[], at: number): boolean {
+function doneBySomeoneElse(tokens: string[], at: number, lexicon: Lexicon): boolean {
+  const thirdParty = (t: string | undefined) => t !== undefined && (THIRD_PARTIES.has(t) || lexicon.thirdParties.has(t));
   // A passive names its doer after "by" ("has been signed out", "were revoked by the attacker").
   if (['been', 'was', 'were', 'is', 'are', 'be'].includes(tokens[at - 1] ?? '')) {
-    return tokens[at + 1] === 'by' && tokens.slice(at + 2, at + 4).some((t) => THIRD_PARTIES.has(t));
+    return tokens[at + 1] === 'by' && tokens.slice(at + 2, at + 4).some(thirdParty);
   }
   for (let k = at - 1; k >= Math.max(0, at - 20); k--) {
     if (/^[.;:?!]$/.test(tokens[k]) || /^(we|i|our)$/.test(tokens[k]) || /^(we|i)'/.test(tokens[k])) return false;
     // "everyone, including the intruder, ...": named as one of those acted on, not the doer.
-    if (THIRD_PARTIES.has(tokens[k]) && !['including', 'incl', 'even'].includes(tokens[k - 1] === 'the' ? tokens[k - 2] : tokens[k - 1])) return true;
+    if (thirdParty(tokens[k]) && !['including', 'incl', 'even'].includes(tokens[k - 1] === 'the' ? tokens[k - 2] : tokens[k - 1])) return true;
   }
   return false;
 }
@@ -420,7 +424,7 @@ function addHead(heads: Set<string>, head: string | undefined): void {
 }
 
 /** "then unlocked it again and restored the sessions", "then reinstated them": an undone action is denied. */
-function findReversals(sentences: AnalysedSentence[], m: Matcher): ActionHit[] {
+function findReversals(sentences: AnalysedSentence[], m: Matcher, lexicon: Lexicon): ActionHit[] {
   const out: ActionHit[] = [];
   sentences.forEach((s, si) => {
     const tokens = s.tokens;
@@ -432,7 +436,7 @@ function findReversals(sentences: AnalysedSentence[], m: Matcher): ActionHit[] {
       // "access is restored only after that", "reinstated once verified": the condition follows.
       if (tokens.slice(i + 1, i + 4).some((t) => ['after', 'once', 'when', 'until', 'only'].includes(t))) continue;
       let k = i + 1;
-      while (SKIPPABLE.has(tokens[k])) k++;
+      while (SKIPPABLE.has(tokens[k]) || lexicon.incidentalModifiers.has(tokens[k])) k++;
       const direct = m.objects.some((o) => phraseAt(tokens, k, o)) || (PRONOUNS.has(tokens[k]) && k === i + 1);
       // Passive: "the keys were reinstated"; not "access to the account is restored", where access is the subject.
       const passive = ['been', 'was', 'were', 'is', 'are'].includes(tokens[i - 1]) && findPhrases(tokens.slice(Math.max(0, i - 5), i), m.objects)

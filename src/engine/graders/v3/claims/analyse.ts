@@ -2,6 +2,7 @@ import { findDates } from './dates';
 import { findDurations } from './durations';
 import type { Span, ValueMention } from './mentions';
 import { findMoney } from './money';
+import type { Lexicon } from './lexicon';
 import { hasInternalCode, hasRunbookMarker, preparePolicies, quotesPolicy, type PolicyText } from './policy';
 import { disclaims, retractionAt, stanceOf } from './polarity';
 import { functionWordCount, isLabelLine, shapeOf } from './prose';
@@ -46,6 +47,8 @@ export interface ExtractOptions {
   policies?: PolicyText[];
   /** Who the reply is for, and what belongs to other customers, for the rules on addressing and on other people. */
   people?: People;
+  /** The task's own words (claims/lexicon.ts): its runbooks' instruction verbs. */
+  lexicon?: Lexicon;
 }
 
 export interface People {
@@ -58,7 +61,7 @@ export interface People {
 }
 
 export function extractMentions(reply: string, clock: string, options: ExtractOptions = {}): ReplyAnalysis {
-  const policies = preparePolicies(options.policies ?? []);
+  const policies = preparePolicies(options.policies ?? [], options.lexicon);
   const raw = splitSentences(cleanText(reply));
   const tokenized = raw.map((s) => tokenize(s.text));
   if (!withinReadingBudget(tokenized)) return unreadableAnalysis(clock);

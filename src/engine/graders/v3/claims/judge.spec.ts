@@ -1,5 +1,10 @@
 import { seedClaims } from '../../../../../test/support/seed-claims';
+import { LEGACY_LEXICON } from '../../../../../test/support/v2-legacy-lexicon';
+import { compileLexicon } from './lexicon';
 import { extractMentions, judgeClaims, type ClaimVerdict, type PolicyText, type ReplyClaim } from './index';
+
+/** Version 2's built-in domain words, which these specs (copied from version 2) were written against. */
+const LEGACY = compileLexicon(LEGACY_LEXICON);
 
 const billing = seedClaims('billing_duplicate_charge');
 const security = seedClaims('security_compromised_account');
@@ -7,7 +12,7 @@ const logistics = seedClaims('logistics_missing_order_vip');
 
 function judge(task: { clock: string; claims: ReplyClaim[] }, replies: string[], policies: PolicyText[] = []): Record<string, ClaimVerdict> {
   const analyses = replies.map((r) => extractMentions(r, task.clock, { policies }));
-  return Object.fromEntries(judgeClaims(task.claims, analyses).map((v) => [v.id, v]));
+  return Object.fromEntries(judgeClaims(task.claims, analyses, LEGACY).map((v) => [v.id, v]));
 }
 
 function covered(task: { clock: string; claims: ReplyClaim[] }, ...replies: string[]): string[] {
@@ -286,7 +291,7 @@ describe('explanations', () => {
   it('the analysis survives a JSON round trip', () => {
     const a = extractMentions('We have refunded $348.00; it settles within 5-7 business days.', billing.clock);
     const stored = JSON.parse(JSON.stringify(a));
-    expect(judgeClaims(billing.claims, [stored])).toEqual(judgeClaims(billing.claims, [a]));
-    expect(judgeClaims(billing.claims, [stored]).every((v) => v.covered)).toBe(true);
+    expect(judgeClaims(billing.claims, [stored], LEGACY)).toEqual(judgeClaims(billing.claims, [a], LEGACY));
+    expect(judgeClaims(billing.claims, [stored], LEGACY).every((v) => v.covered)).toBe(true);
   });
 });

@@ -70,7 +70,7 @@ const STRENGTH = 'ronh';
 export function judgeClaims(claims: ReplyClaim[], analyses: ReplyAnalysis[], lexicon: Lexicon = NO_LEXICON): ClaimVerdict[] {
   if (claims.length === 0) return [];
   // A later reply that withdraws the earlier ones ("please disregard my previous email") retracts what they said.
-  const withdrawnBefore = analyses.reduce((last, a, k) => (a.sentences.some((s) => withdrawsEarlierReplies(s.tokens)) ? k : last), -1);
+  const withdrawnBefore = analyses.reduce((last, a, k) => (a.sentences.some((s) => withdrawsEarlierReplies(s.tokens, lexicon)) ? k : last), -1);
   return claims.map((claim) => judgeOne(claim, analyses, withdrawnBefore, lexicon));
 }
 
@@ -90,7 +90,7 @@ function judgeOne(claim: ReplyClaim, analyses: ReplyAnalysis[], withdrawnBefore:
   analyses.forEach((analysis, reply) => {
     const sentences = analysis.sentences;
     if (claim.kind === 'action') {
-      for (const hit of findActions(claim, sentences)) {
+      for (const hit of findActions(claim, sentences, lexicon)) {
         const e = { reply, sentence: hit.sentence, status: sentences[hit.sentence].status, mood: hit.mood };
         matches.push(e);
         if (hit.disjunct && (hit.mood === 'a' || hit.mood === 'h')) conflicts.push({ ...e, mood: 'a' });

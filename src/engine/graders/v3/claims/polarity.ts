@@ -1,4 +1,5 @@
 import { clauseIds, hardSegment } from './clauses';
+import { NO_LEXICON, type Lexicon } from './lexicon';
 
 /**
  * The stance of every token, one character each:
@@ -358,13 +359,14 @@ export function disclaims(tokens: string[]): boolean {
   return false;
 }
 
-const UNDONE = byFirstWord([['back', 'the', 'way', 'it', 'was'], ['back', 'to', 'normal'], ['log', 'in', 'again', 'as', 'normal']]);
+/** Everything back as it was; a task adds its own words for it (lexicon `withdrawals`: "log in again as normal"). */
+const UNDONE = byFirstWord([['back', 'the', 'way', 'it', 'was'], ['back', 'to', 'normal']]);
 
 /** "Please disregard my previous email": a reply that withdraws the replies sent before it. */
-export function withdrawsEarlierReplies(tokens: string[]): boolean {
+export function withdrawsEarlierReplies(tokens: string[], lexicon: Lexicon = NO_LEXICON): boolean {
   for (let i = 0; i < tokens.length; i++) {
     // "...log in again as normal, everything is back the way it was": what was done is undone.
-    if (anyPhraseAt(tokens, i, UNDONE)) return true;
+    if (anyPhraseAt(tokens, i, UNDONE) || lexicon.withdrawals.some((phrase) => phrase.every((w, k) => tokens[i + k] === w))) return true;
     if (!['disregard', 'ignore', 'forget', 'withdraw', 'retract'].includes(tokens[i])) continue;
     if (tokens.slice(i + 1, i + 5).some((t) => /^(previous|earlier|last|prior|above)$/.test(t))) return true;
   }

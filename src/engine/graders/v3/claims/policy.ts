@@ -1,3 +1,4 @@
+import { NO_LEXICON, type Lexicon } from './lexicon';
 import { splitSentences, tokenize, isWord } from './text';
 
 /**
@@ -34,27 +35,30 @@ const MARKERS = [
   // A note to a colleague, not a message to the customer: "Internal note for billing:", "Note to VIP Concierge:".
   /^(internal )?notes? (for|to) /,
 ];
+/** Verbs a desk runbook's instructions open with; a task adds its own (lexicon `instruction_verbs`: "Refund the…"). */
 const IMPERATIVE_OPENERS = new Set([
-  'set', 'route', 'resolve', 'approve', 'confirm', 'dispatch', 'open', 'escalate', 'do', "don't", 'apply', 'refund',
-  'send', 'check', 'treat', 'use', 'offer', 'ship', 'tell', 'ask', 'explain', 'read', 'transfer', 'priority', 'verify',
-  'lock', 'revoke', 'never', 'always', 'close', 'reply',
+  'set', 'route', 'resolve', 'approve', 'confirm', 'open', 'escalate', 'do', "don't", 'apply',
+  'send', 'check', 'treat', 'use', 'offer', 'tell', 'ask', 'explain', 'read', 'priority', 'verify',
+  'never', 'always', 'close', 'reply',
 ]);
 
 const prepared = new Map<string, PreparedPolicy>();
-const preparedByIdentity = new WeakMap<PolicyText[], PreparedPolicy>();
+const preparedByIdentity = new WeakMap<Lexicon, WeakMap<PolicyText[], PreparedPolicy>>();
 
 function words(text: string): string[] {
   return tokenize(text).filter(isWord);
 }
 
 /** Titles and agent-facing sentences of the policies, computed once per set (by identity, then by content). */
-export function preparePolicies(policies: PolicyText[]): PreparedPolicy {
-  const same = preparedByIdentity.get(policies);
+export function preparePolicies(policies: PolicyText[], lexicon: Lexicon = NO_LEXICON): PreparedPolicy {
+  let byIdentity = preparedByIdentity.get(lexicon);
+  if (!byIdentity) preparedByIdentity.set(lexicon, (byIdentity = new WeakMap()));
+  const same = byIdentity.get(policies);
   if (same) return same;
-  const key = JSON.stringify(policies);
+  const key = JSON.stringify([policies, [...lexicon.instructionVerbs]]);
   const cached = prepared.get(key);
   if (cached) {
-    preparedByIdentity.set(policies, cached);
+    byIdentity.set(policies, cached);
     return cached;
   }
   const titles: string[][] = [];
@@ -75,14 +79,14 @@ export function preparePolicies(policies: PolicyText[]): PreparedPolicy {
       if (w[0] === 'tell' && w[1] === 'the' && w[2] === 'customer') continue;
       // Outside the runbook sections only instructions are agent-facing; reference facts may be told as they are.
       const inRunbook = /what to do|when it applies|exceptions/i.test(p.body);
-      if (inRunbook || IMPERATIVE_OPENERS.has(w[0]) || /\b(priority|route|resolve)\b/.test(lower)) agentSentences.push(w);
+      if (inRunbook || IMPERATIVE_OPENERS.has(w[0]) || lexicon.instructionVerbs.has(w[0]) || /\b(priority|route|resolve)\b/.test(lower)) agentSentences.push(w);
     }
   }
   const out = { titles, agentSentences };
   // A memo, not a store: a server sees a handful of tasks, and a bound keeps a stream of ad-hoc ones harmless.
   if (prepared.size >= 64) prepared.clear();
   prepared.set(key, out);
-  preparedByIdentity.set(policies, out);
+  byIdentity.set(policies, out);
   return out;
 }
 
