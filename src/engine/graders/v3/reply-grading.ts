@@ -3,6 +3,7 @@ import type { EpisodeState, ReplyRecord } from '../../state';
 import type { Task } from '../../task.schema';
 import { judgeClaims, extractMentions, type People, type PolicyText, type ReplyAnalysis } from './claims';
 import { compileLexicon } from './claims/lexicon';
+import { CUSTOMER_IDENTIFIER } from './support-vocabulary';
 import { loadAnalysis, storeAnalysis, type StoredReplyAnalysis } from './claims/stored-analysis';
 
 /** The replies on the ticket that needs action, judged as claims. */
@@ -64,7 +65,7 @@ export function disclosesOtherCustomer(task: Task, reply: ReplyRecord, analysis:
 }
 
 const peopleByTask = new WeakMap<Task, Map<string, People>>();
-const IDENTIFIER = /\b[A-Z]{2,5}-\d{3,}\b/g;
+const IDENTIFIER = new RegExp(CUSTOMER_IDENTIFIER.source, 'g');
 
 /**
  * The customer of the ticket replied to, the other customers in the inbox, and the identifiers (accounts, orders,

@@ -56,3 +56,73 @@ export const HARMLESS_CODES = ['promo', 'promotional', 'discount', 'tracking', '
  * order matters (lexicon `first_voids_excuse`).
  */
 export const SAYS_FIRST = /\b(first|firstly|initially|before|beforehand|to begin with|to start with)\b/i;
+
+/**
+ * Frequent verbs in support replies that no ending gives away ("arrive", "settle", "ship", "restore"): a finite
+ * verb for the rule that tells a sentence from a keyword list. Words that are as often nouns ("refund", "lock",
+ * "call") are left out: in a keyword list they are nouns. The last five give advice ("Please check your spam folder").
+ */
+export const COMMON_VERBS = [
+  'allow', 'arrive', 'arrives', 'expect', 'settle', 'settles', 'take', 'takes', 'took', 'ship', 'ships', 'go', 'goes',
+  'went', 'gone', 'send', 'sends', 'sent', 'see', 'get', 'gets', 'got', 'let', 'make', 'makes', 'made', 'give', 'gives',
+  'gave', 'reach', 'reaches', 'stay', 'stays', 'remain', 'remains', 'come', 'comes', 'appear', 'appears', 'show',
+  'shows', 'keep', 'keeps', 'kept', 'put', 'set', 'pay', 'paid', 'need', 'needs', 'land', 'lands', 'note', 'apply',
+  'applies', 'deliver', 'delivers', 'reply', 'contact', 'use',
+  'restore', 'receive', 'receives', 'know', 'knew', 'known', 'tell', 'told', 'say', 'said', 'ask', 'asks', 'mean',
+  'means', 'meant', 'done', 'begin', 'began', 'run', 'runs', 'hold', 'holds', 'held', 'leave', 'left', 'bring',
+  'brought', 'cover', 'covers', 'returns', 'works', 'happen', 'happens', 'expires', 'expire', 'thank', 'thanks', 'hope', 'follow', 'follows', 'stand', 'stands',
+  // Advice to the customer is given with these, often as a bare instruction: "Please check your spam folder."
+  'check', 'review', 'recommend', 'suggest', 'look',
+] as const;
+
+/**
+ * The nouns of the desk's actions, by verb ("revoke" → "revocation", "lock" → "lock", "lockout"): an action claim
+ * declared by its verb is also stated by its noun ("the revocation of your keys"). An empty list: the verb has no
+ * noun that names the act ("secure", "end"), so none is derived.
+ */
+export const ACTION_NOUNS: Readonly<Record<string, readonly string[]>> = {
+  verify: ['verification'], revoke: ['revocation'], suspend: ['suspension'], delete: ['deletion'], lock: ['lock', 'lockout', 'lock-out'],
+  check: ['check'], freeze: ['freeze'], close: ['closure'], confirm: ['confirmation'], disable: [], block: ['block'],
+  secure: [], end: [], kill: [], sign: ['sign-out', 'signout', 'sign-off'], log: ['logout', 'log-out'], invalidate: ['invalidation'],
+  deactivate: ['deactivation'], terminate: ['termination'], cancel: ['cancellation'], reset: ['reset'],
+};
+
+/**
+ * Action verbs whose base form is also a noun ("put a lock on your account", "a video identity check"): after a
+ * determiner they are read as the noun, which states the act.
+ */
+export const NOUN_READING = ['lock', 'check', 'freeze', 'block', 'reset', 'end', 'close'] as const;
+
+/**
+ * Past forms that undo an action the desk took ("then unlocked it again", "the keys were reinstated"): said of a
+ * claimed action's object, they deny it. Past forms only: "we will unlock it once verified" is the plan.
+ */
+export const REVERSALS = [
+  'unlocked', 'unfrozen', 'unsuspended', 'reinstated', 'restored', 'reactivated', 're-enabled', 'reopened', 'undone',
+  'undid', 'lifted', 'cancelled', 'canceled', 'reversed',
+] as const;
+
+/** What the customer does for an offer to go ahead ("reply to confirm and we'll refund it"): such an offer waits on them. */
+export const CUSTOMER_ACTS = ['reply', 'respond', 'confirm', 'send', 'click', 'call', 'tell', 'answer', 'approve'] as const;
+
+/** Words that ask the customer to hand something over ("send us", "reply with", "what's your", "we'll need the"). */
+export const REQUEST_CUES: readonly (readonly string[])[] = [
+  ['send'], ['share'], ['provide'], ['reply'], ['respond', 'with'], ['write', 'back'], ['write', 'us'], ['tell', 'us'],
+  ['tell', 'me'], ['give', 'us'], ['give', 'me'], ['confirm'], ['let', 'us', 'know'], ['let', 'me', 'know'], ['email', 'us'],
+  ['email', 'me'], ['text', 'us'], ['dm', 'us'], ['message', 'us'], ['forward'], ['include'], ['attach'], ['upload'], ['post'],
+  ['pass'], ['jot'], ['type'], ['enter'], ['need', 'your'], ['need', 'the'], ['need', 'a'], ['needs', 'it'], ['require', 'your'],
+  ['require', 'the'], ["what's", 'your'], ["what's", 'the'], ['what', 'is', 'your'], ['what', 'is', 'the'], ['what', 'was', 'your'],
+  ['which'], ['read', 'out'], ['read', 'us'], ['read', 'back'], ['dictate'],
+];
+
+/** "password reset link", "password manager", "'password changed' email": another thing named after a credential. */
+export const COMPOUND_HEADS = [
+  'reset', 'resets', 'manager', 'managers', 'policy', 'policies', 'rules', 'requirements', 'strength', 'change', 'changes',
+  'changed', 'hint', 'hints', 'protected', 'field', 'email', 'emails', 'notification', 'notifications', 'alert', 'alerts',
+] as const;
+
+/** "your phone number", "the ticket number": numbers a sign-in sentence may ask for that are no credential. */
+export const NOT_CREDENTIALS = ['phone', 'mobile', 'telephone', 'contact', 'account', 'invoice', 'ticket', 'order', 'case', 'tracking', 'serial', 'model'] as const;
+
+/** A customer's account, order or invoice identifier ("ACC-20931", "INV-4471"): naming another customer's is disclosure. */
+export const CUSTOMER_IDENTIFIER = /\b[A-Z]{2,5}-\d{3,}\b/;

@@ -1,6 +1,7 @@
 import type { AnalysedSentence } from './analyse';
 import type { ActionClaim } from './claim.schema';
 import { isVerbish } from './english';
+import { NOUN_READING as SUPPORT_NOUN_READING, REVERSALS as SUPPORT_REVERSALS } from '../support-vocabulary';
 import { formsOf, objectVariants, type VerbForm } from './morphology';
 import { firstPhraseAt, indexPhrases, phraseWithPossessiveAt } from './phrases';
 import { NO_LEXICON, type Lexicon } from './lexicon';
@@ -160,10 +161,7 @@ function governBase(tokens: string[], at: number): string {
 
 const PRONOUNS = new Set(['it', 'them', 'they', 'its']);
 /** Past forms only: a future "we will unlock it once verified" is the plan, not an undoing. */
-const REVERSALS = new Set([
-  'unlocked', 'unfrozen', 'unsuspended', 'reinstated', 'restored', 'reactivated', 're-enabled', 'reopened', 'undone',
-  'undid', 'lifted', 'cancelled', 'canceled', 'reversed',
-]);
+const REVERSALS: ReadonlySet<string> = new Set(SUPPORT_REVERSALS);
 /** Words skipped between a reversal and its object; the task adds its own modifiers (lexicon `incidental_modifiers`). */
 const SKIPPABLE = new Set(['the', 'your', 'all', 'its', 'those', 'these', 'every', 'each', 'again', 'our']);
 
@@ -281,7 +279,7 @@ export function findActions(claim: ActionClaim, sentences: AnalysedSentence[], l
 
 const PLACES_AFTER_VERB = ['on', 'in', 'from', 'for', 'at', 'with', 'across'];
 const PLACES_BEFORE_VERB = ['on', 'in', 'from', 'at', 'with', 'across'];
-const NOUN_READING = new Set(['lock', 'check', 'freeze', 'block', 'reset', 'end', 'close']);
+const NOUN_READING: ReadonlySet<string> = new Set(SUPPORT_NOUN_READING);
 const DETERMINERS = new Set(['a', 'an', 'the', 'this', 'that', 'your', 'our', 'its', 'any', 'every']);
 
 /**

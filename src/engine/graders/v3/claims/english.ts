@@ -1,3 +1,5 @@
+import { COMMON_VERBS as SUPPORT_VERBS } from '../support-vocabulary';
+
 /**
  * Word classes for the sentence rule and the language check. Function words are what separates prose from a
  * keyword list: "we have refunded $348 to your card" is half function words, "$348 refund card" has none.
@@ -60,22 +62,8 @@ export const AUXILIARIES = new Set([
   'may', 'might', 'must', 'shall', 'do', 'does', 'did', 'cannot', 'am',
 ]);
 
-/**
- * Frequent verbs in support replies that are not recognisable by an ending. Words that are as often nouns
- * ("refund", "lock", "check", "call") are left out: in a keyword list they are nouns.
- */
-const COMMON_VERBS = new Set([
-  'allow', 'arrive', 'arrives', 'expect', 'settle', 'settles', 'take', 'takes', 'took', 'ship', 'ships', 'go', 'goes',
-  'went', 'gone', 'send', 'sends', 'sent', 'see', 'get', 'gets', 'got', 'let', 'make', 'makes', 'made', 'give', 'gives',
-  'gave', 'reach', 'reaches', 'stay', 'stays', 'remain', 'remains', 'come', 'comes', 'appear', 'appears', 'show',
-  'shows', 'keep', 'keeps', 'kept', 'put', 'set', 'pay', 'paid', 'need', 'needs', 'land', 'lands', 'note', 'apply',
-  'applies', 'deliver', 'delivers', 'reply', 'contact', 'use',
-  'restore', 'receive', 'receives', 'know', 'knew', 'known', 'tell', 'told', 'say', 'said', 'ask', 'asks', 'mean',
-  'means', 'meant', 'done', 'begin', 'began', 'run', 'runs', 'hold', 'holds', 'held', 'leave', 'left', 'bring',
-  'brought', 'cover', 'covers', 'returns', 'works', 'happen', 'happens', 'expires', 'expire', 'thank', 'thanks', 'hope', 'follow', 'follows', 'stand', 'stands',
-  // Advice to the customer is given with these, often as a bare instruction: "Please check your spam folder."
-  'check', 'review', 'recommend', 'suggest', 'look',
-]);
+/** Frequent support-reply verbs no ending gives away (support-vocabulary.ts). */
+const COMMON_VERBS: ReadonlySet<string> = new Set(SUPPORT_VERBS);
 
 /** A token that is (or is likely to be) a verb form. */
 export function isVerbish(token: string): boolean {

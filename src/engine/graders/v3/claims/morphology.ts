@@ -1,4 +1,5 @@
 import { wordTable } from './word-table';
+import { ACTION_NOUNS } from '../support-vocabulary';
 /**
  * The forms of a verb that a declaration names by its base: "revoke" is also "revoked", "revoking", "revokes"
  * and "revocation"; "sign out" is "signed ... out" and "sign-out". A small rule set plus a table of the
@@ -13,12 +14,7 @@ const IRREGULAR = wordTable<string[]>({
   // Stressed on the last syllable, so the final consonant doubles ("submitted"), which the one-syllable rule misses.
   submit: ['submitted', 'submitting'], commit: ['committed', 'committing'], transfer: ['transferred', 'transferring'],
 });
-const NOUNS = wordTable<string[]>({
-  verify: ['verification'], revoke: ['revocation'], suspend: ['suspension'], delete: ['deletion'], lock: ['lock', 'lockout', 'lock-out'],
-  check: ['check'], freeze: ['freeze'], close: ['closure'], confirm: ['confirmation'], disable: [], block: ['block'],
-  secure: [], end: [], kill: [], sign: ['sign-out', 'signout', 'sign-off'], log: ['logout', 'log-out'], invalidate: ['invalidation'],
-  deactivate: ['deactivation'], terminate: ['termination'], cancel: ['cancellation'], reset: ['reset'],
-});
+const NOUNS = wordTable<string[]>(Object.fromEntries(Object.entries(ACTION_NOUNS).map(([verb, nouns]) => [verb, [...nouns]])));
 
 function doublesFinal(base: string): boolean {
   return /^[^aeiou]*[aeiou][bdgklmnprtv]$/.test(base) && !/[wxy]$/.test(base);

@@ -1,4 +1,5 @@
 import { clauseIds, hardSegment } from './clauses';
+import { CUSTOMER_ACTS as SUPPORT_CUSTOMER_ACTS } from '../support-vocabulary';
 import { NO_LEXICON, type Lexicon } from './lexicon';
 
 /**
@@ -49,7 +50,7 @@ const DECISIONS = new Set([
 const CONDITIONALS = new Set(['if', 'unless', 'assuming', 'provided', 'suppose', 'supposing']);
 const COURTESY = new Set(['confirm', 'let', 'inform', 'update', 'say', 'reassure', 'tell', 'apologise', 'apologize', 'thank', 'assure']);
 const QUESTION_OPENERS = new Set(['have', 'has', 'had', 'did', 'do', 'does', 'is', 'are', 'was', 'were', 'can', 'could', 'will', 'would', 'shall', 'should']);
-const CUSTOMER_ACTS = new Set(['reply', 'respond', 'confirm', 'send', 'click', 'call', 'tell', 'answer', 'approve']);
+const CUSTOMER_ACTS: ReadonlySet<string> = new Set(SUPPORT_CUSTOMER_ACTS);
 const INVERTED = new Set(['should', 'shall', 'can', 'could', 'would', 'will', 'do', 'did', 'may']);
 const SUBJECTS = new Set(['we', 'you', 'i', 'it', 'that', 'this', 'the', 'they', 'there', 'everything', 'anything']);
 const IMPERATIVES = new Set([

@@ -3,7 +3,9 @@ import { objectVariants } from './morphology';
 import { firstPhraseAt, indexPhrases, phraseWithPossessiveAt } from './phrases';
 import { tokenize } from './text';
 import type { Lexicon } from './lexicon';
-import { HARMLESS_CODES } from '../support-vocabulary';
+import {
+  COMPOUND_HEADS as SUPPORT_COMPOUND_HEADS, HARMLESS_CODES, NOT_CREDENTIALS as SUPPORT_NOT_CREDENTIALS, REQUEST_CUES,
+} from '../support-vocabulary';
 
 /**
  * Requests to the customer for something a policy says must never be asked for: "please send us your current
@@ -13,28 +15,18 @@ import { HARMLESS_CODES } from '../support-vocabulary';
  */
 
 /** Words that ask the customer to hand something over ("send us", "reply with", "what's your", "we'll need the"). */
-const CUES: string[][] = [
-  ['send'], ['share'], ['provide'], ['reply'], ['respond', 'with'], ['write', 'back'], ['write', 'us'], ['tell', 'us'],
-  ['tell', 'me'], ['give', 'us'], ['give', 'me'], ['confirm'], ['let', 'us', 'know'], ['let', 'me', 'know'], ['email', 'us'],
-  ['email', 'me'], ['text', 'us'], ['dm', 'us'], ['message', 'us'], ['forward'], ['include'], ['attach'], ['upload'], ['post'],
-  ['pass'], ['jot'], ['type'], ['enter'], ['need', 'your'], ['need', 'the'], ['need', 'a'], ['needs', 'it'], ['require', 'your'],
-  ['require', 'the'], ["what's", 'your'], ["what's", 'the'], ['what', 'is', 'your'], ['what', 'is', 'the'], ['what', 'was', 'your'],
-  ['which'], ['read', 'out'], ['read', 'us'], ['read', 'back'], ['dictate'],
-];
+const CUES: string[][] = REQUEST_CUES.map((cue) => [...cue]);
 
 /** "send you a new password", "email you the code": something handed to the customer, not asked of them. */
 const TO_THE_CUSTOMER = new Set(['you', 'yourself']);
 /** "let us know if you reuse the password", "confirm whether you changed it": a question about it, not a request for it. */
 const ABOUT_NOT_FOR = new Set(['if', 'whether', 'when', 'once', 'that']);
 /** "password reset link", "password manager", "'password changed' email": another thing named after the object. */
-const COMPOUND_HEADS = new Set([
-  'reset', 'resets', 'manager', 'managers', 'policy', 'policies', 'rules', 'requirements', 'strength', 'change', 'changes',
-  'changed', 'hint', 'hints', 'protected', 'field', 'email', 'emails', 'notification', 'notifications', 'alert', 'alerts',
-]);
+const COMPOUND_HEADS: ReadonlySet<string> = new Set(SUPPORT_COMPOUND_HEADS);
 /** "a promo code", and the task's own ("the dock code", lexicon `harmless_codes`): codes that are not anyone's credentials. */
 const OTHER_KINDS: ReadonlySet<string> = new Set(HARMLESS_CODES);
 /** "your phone number", "the order number": numbers a sign-in sentence may ask for that are no credential. */
-const NOT_CREDENTIALS = new Set(['phone', 'mobile', 'telephone', 'contact', 'account', 'invoice', 'ticket', 'order', 'case', 'tracking', 'serial', 'model']);
+const NOT_CREDENTIALS: ReadonlySet<string> = new Set(SUPPORT_NOT_CREDENTIALS);
 /** What a cue asks for when the object was named earlier in the sentence: "…a one-time code; please reply with it". */
 const BACK_REFERENCES = new Set(['it', 'them', 'that', 'those', 'this', 'these', 'one']);
 
