@@ -126,3 +126,9 @@ export const NOT_CREDENTIALS = ['phone', 'mobile', 'telephone', 'contact', 'acco
 
 /** A customer's account, order or invoice identifier ("ACC-20931", "INV-4471"): naming another customer's is disclosure. */
 export const CUSTOMER_IDENTIFIER = /\b[A-Z]{2,5}-\d{3,}\b/;
+
+/**
+ * Support-work words of the other languages agents answer in, counted with their function words to tell a reply
+ * not written in English: Spanish "tarjeta" (card), Portuguese "prazo" (deadline).
+ */
+export const FOREIGN_SUPPORT_WORDS = ['tarjeta', 'prazo'] as const;

@@ -101,7 +101,7 @@ export function findDurations(tokens: string[], taken: boolean[]): Span[] {
     for (;;) {
       if (taken[j]) break;
       const q = readQuantity(tokens, j);
-      // Items of a list are small figures; "Visa 4417, 5-7 business days" is not a list of durations.
+      // Items of a list are small figures; "card ending 4417, 5-7 business days" is not a list of durations.
       if (!q || (items.length > 0 && q.max >= 1000) || (q.max >= 1000 && tokens[q.next] === ',')) break;
       items.push(q);
       j = q.next;

@@ -1,4 +1,4 @@
-import { COMMON_VERBS as SUPPORT_VERBS } from '../support-vocabulary';
+import { COMMON_VERBS as SUPPORT_VERBS, FOREIGN_SUPPORT_WORDS } from '../support-vocabulary';
 
 /**
  * Word classes for the sentence rule and the language check. Function words are what separates prose from a
@@ -30,7 +30,7 @@ export function isEnglishFunctionWord(token: string): boolean {
 const FOREIGN_FUNCTION_WORDS = new Set([
   // Spanish
   'el', 'la', 'los', 'las', 'del', 'que', 'y', 'en', 'por', 'para', 'con', 'una', 'un', 'su', 'tu', 'hemos', 'ha',
-  'se', 'al', 'es', 'son', 'lo', 'le', 'antes', 'también', 'hoy', 'mañana', 'tarjeta', 'días',
+  'se', 'al', 'es', 'son', 'lo', 'le', 'antes', 'también', 'hoy', 'mañana', 'días',
   // French
   'les', 'des', 'du', 'et', 'pour', 'sur', 'avec', 'nous', 'vous', 'votre', 'vos', 'est', 'sont', 'avons', 'au', 'aux',
   'ce', 'qui', 'dans', 'par', 'sous', 'jours', 'lors', 'toutes', 'avant', 'il', 'sera',
@@ -40,7 +40,8 @@ const FOREIGN_FUNCTION_WORDS = new Set([
   'wurden', 'innerhalb', 'außerdem', 'heute', 'morgen', 'er', 'uhr',
   // Portuguese
   'o', 'os', 'um', 'uma', 'do', 'da', 'dos', 'das', 'em', 'na', 'com', 'e', 'seu', 'sua', 'foi', 'foram', 'ao', 'à',
-  'vamos', 'nos', 'nas', 'nunca', 'todas', 'também', 'hoje', 'amanhã', 'ficam', 'prazo', 'será',
+  'vamos', 'nos', 'nas', 'nunca', 'todas', 'também', 'hoje', 'amanhã', 'ficam', 'será',
+  ...FOREIGN_SUPPORT_WORDS,
 ]);
 
 /** Words English shares with those lists; they count for English only. */

@@ -17,7 +17,7 @@ export const lexiconSchema = z.strictObject({
    * attempt, unless the new one is named nearer ("the replacement ships by …").
    */
   earlier_attempt: z.strictObject({ names: words, renewals: words }).optional(),
-  /** Where money goes back to, after "to your"/"to the" ("credited to your Visa" is a refund, not something else). */
+  /** Where money goes back to, after "to your"/"to the" ("credited to your <card name>" is a refund, not something else). */
   refund_destinations: words.optional(),
   /** Nouns that make "<amount> per/each <noun>" a rate for each of several goods, another figure (plurals derived). */
   rate_units: words.optional(),
