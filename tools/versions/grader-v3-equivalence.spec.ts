@@ -1,7 +1,7 @@
 import { canonicalJson } from '../../src/common/canonical-json';
 import type { Task } from '../../src/engine/task.schema';
 import { caseOutcome, corpusTask, readCorpus, readManifest } from './version-hashes';
-import { LEGACY_LEXICON } from '../../test/support/v2-legacy-lexicon';
+import { LEGACY_LEXICON } from './v2-legacy-lexicon';
 
 /*
  * Grader version 3 is version 2 with the domain words moved out of the engine into the task (issue 22). Given a

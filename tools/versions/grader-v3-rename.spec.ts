@@ -1,6 +1,6 @@
 import type { Action } from '../../src/engine/actions';
 import type { Task } from '../../src/engine/task.schema';
-import { LEGACY_LEXICON } from '../../test/support/v2-legacy-lexicon';
+import { LEGACY_LEXICON } from './v2-legacy-lexicon';
 import { caseOutcome, corpusTask, readCorpus, readManifest, type CorpusCase } from './version-hashes';
 
 /*

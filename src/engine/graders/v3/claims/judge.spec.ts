@@ -1,5 +1,5 @@
 import { seedClaims } from '../../../../../test/support/seed-claims';
-import { LEGACY_LEXICON } from '../../../../../test/support/v2-legacy-lexicon';
+import { LEGACY_LEXICON } from '../../../../../tools/versions/v2-legacy-lexicon';
 import { compileLexicon } from './lexicon';
 import { extractMentions, judgeClaims, type ClaimVerdict, type PolicyText, type ReplyClaim } from './index';
 
