@@ -42,14 +42,15 @@ interface Matcher {
 
 const matchers = new Map<string, Matcher>();
 
-function matcherFor(claim: ActionClaim): Matcher {
-  const key = JSON.stringify([claim.verbs, claim.objects, claim.qualifiers]);
+function matcherFor(claim: ActionClaim, lexicon: Lexicon): Matcher {
+  const heads = claim.verbs.map((v) => v.toLowerCase().split(/\s+/)[0]);
+  const key = JSON.stringify([claim.verbs, claim.objects, claim.qualifiers, heads.map((h) => lexicon.actionNouns.get(h) ?? [])]);
   let m = matchers.get(key);
   if (m) return m;
   const phrasalNouns = new Set<string>();
   const verbs = claim.verbs.map((v) => {
     const [head, particle] = v.toLowerCase().split(/\s+/);
-    const forms = formsOf(head);
+    const forms = formsOf(head, lexicon.actionNouns.get(head));
     if (particle) {
       // "sign out" as one word: "sign-out", "signout"; "log out": "logout".
       for (const [f, kind] of forms) if (kind === 'noun') phrasalNouns.add(f);
@@ -197,7 +198,7 @@ function predicateBetween(tokens: string[], a: number, b: number): boolean {
 }
 
 export function findActions(claim: ActionClaim, sentences: AnalysedSentence[], lexicon: Lexicon = NO_LEXICON): ActionHit[] {
-  const m = matcherFor(claim);
+  const m = matcherFor(claim, lexicon);
   const hits: ActionHit[] = [];
   // The objects named in each sentence, found once: a pronoun looks back two sentences, and many pronouns must not
   // read those sentences again each.
@@ -428,7 +429,7 @@ function findReversals(sentences: AnalysedSentence[], m: Matcher, lexicon: Lexic
     const tokens = s.tokens;
     for (let i = 0; i < tokens.length; i++) {
       // "has been cancelled" states the claim itself when cancelling is one of its verbs (API keys), not an undoing.
-      if (!REVERSALS.has(tokens[i]) || s.moods[i] !== 'a' || m.verbs.some((v) => v.head.has(tokens[i]))) continue;
+      if (!(REVERSALS.has(tokens[i]) || lexicon.reversals.has(tokens[i])) || s.moods[i] !== 'a' || m.verbs.some((v) => v.head.has(tokens[i]))) continue;
       // "before we restore access", "once your account is unlocked": a condition, not an undoing.
       if (tokens.slice(Math.max(0, i - 9), i).some((t) => ['before', 'until', 'once', 'when', 'after', 'if'].includes(t))) continue;
       // "access is restored only after that", "reinstated once verified": the condition follows.

@@ -48,6 +48,18 @@ describe('a task teaches the engine the words of its domain', () => {
     expect(judgeClaims([loansRenewed], replies, l)[0].covered).toBe(false);
   });
 
+  it('action_nouns: "the renewal of your loans" states the renewal once the task names the noun', () => {
+    const reply = "We've completed the renewal of your loans.";
+    expect(judged(loansRenewed, reply).covered).toBe(false);
+    expect(judged(loansRenewed, reply, { action_nouns: { renew: ['renewal'] } }).covered).toBe(true);
+  });
+
+  it('reversals: an undoing the task names denies the action', () => {
+    const reply = 'We renewed your loans this morning, then recalled them an hour later.';
+    expect(judged(loansRenewed, reply).covered).toBe(true);
+    expect(judged(loansRenewed, reply, { reversals: ['recalled'] }).covered).toBe(false);
+  });
+
   it('the lexicon is optional data: unknown fields are refused, and none is required', () => {
     expect(lexiconSchema.safeParse({}).success).toBe(true);
     expect(lexiconSchema.safeParse({ goods: ['volume'] }).success).toBe(false);

@@ -33,6 +33,13 @@ export const lexiconSchema = z.strictObject({
   instruction_verbs: words.optional(),
   /** Words before "code" that make it a harmless code, not a credential ("the delivery code", "the dock code"). */
   harmless_codes: words.optional(),
+  /**
+   * Nouns of the task's action verbs the shared table (support-vocabulary.ts ACTION_NOUNS) lacks, by verb:
+   * `{"renew": ["renewal"]}` makes "the renewal of your loans" state the action.
+   */
+  action_nouns: z.record(word, words).optional(),
+  /** Past forms that undo one of the task's actions, beside the shared ones ("recalled" for a renewal). */
+  reversals: words.optional(),
   /** Payment card names the customers use: "<name> number" is a card number, never to be asked for. */
   payment_cards: words.optional(),
   /**
@@ -54,6 +61,8 @@ export interface Lexicon {
   thirdParties: Set<string>;
   incidentalModifiers: Set<string>;
   withdrawals: string[][];
+  actionNouns: ReadonlyMap<string, readonly string[]>;
+  reversals: Set<string>;
   instructionVerbs: Set<string>;
   harmlessCodes: Set<string>;
   paymentCards: string[];
@@ -93,6 +102,8 @@ function build(raw: TaskLexicon): Lexicon {
     thirdParties: lower(raw.third_parties),
     incidentalModifiers: lower(raw.incidental_modifiers),
     withdrawals: (raw.withdrawals ?? []).map((p) => p.toLowerCase().split(/\s+/)),
+    actionNouns: new Map(Object.entries(raw.action_nouns ?? {}).map(([verb, nouns]) => [verb.toLowerCase(), nouns.map((n) => n.toLowerCase())])),
+    reversals: lower(raw.reversals),
     instructionVerbs: lower(raw.instruction_verbs),
     harmlessCodes: lower(raw.harmless_codes),
     paymentCards: raw.payment_cards ?? [],

@@ -21,7 +21,7 @@ function doublesFinal(base: string): boolean {
 }
 
 /** Every written form of a one-word verb, with what the form says about time. */
-export function formsOf(base: string): Map<string, VerbForm> {
+export function formsOf(base: string, taskNouns: readonly string[] = []): Map<string, VerbForm> {
   const forms = new Map<string, VerbForm>();
   forms.set(base, 'base');
   const stem = base.endsWith('e') ? base.slice(0, -1) : base;
@@ -41,7 +41,7 @@ export function formsOf(base: string): Map<string, VerbForm> {
   }
   for (const f of IRREGULAR[base] ?? []) forms.set(f, 'done');
   const nouns = NOUNS[base] ?? (base.endsWith('ate') ? [base.slice(0, -1) + 'ion'] : base.endsWith('ify') ? [base.slice(0, -1) + 'ication'] : []);
-  for (const f of nouns) if (!forms.has(f)) forms.set(f, 'noun');
+  for (const f of [...nouns, ...taskNouns]) if (!forms.has(f)) forms.set(f, 'noun');
   return forms;
 }
 
