@@ -132,3 +132,27 @@ export const CUSTOMER_IDENTIFIER = /\b[A-Z]{2,5}-\d{3,}\b/;
  * not written in English: Spanish "tarjeta" (card), Portuguese "prazo" (deadline).
  */
 export const FOREIGN_SUPPORT_WORDS = ['tarjeta', 'prazo'] as const;
+
+/**
+ * What marks agent-facing runbook text in a reply (the knowledge base's template): its headings, internal labels,
+ * article codes, and sentences written to the agent about the customer. A reply carrying one quotes internal policy.
+ */
+export const RUNBOOK_MARKERS: readonly RegExp[] = [
+  // Runbook headings, at the head of a line ("Here's what to do: nothing." is ordinary English).
+  /^when it applies\s*:/, /^what to do\s*:/, /what to tell the customer/, /^exceptions\s*:/, /\[internal\]/, /^internal\s*:/,
+  /agent (notes|steps)/, /\[agent\b/, /\bper kb-/, /\bkb-[a-z]{2,4}-\d{2,4}\b/, /^(notes?|internal notes?) for (the )?agent/,
+  // Written to the agent, not the customer: "Per policy: tell the customer that...".
+  /^per (our |the )?(policy|runbook|procedure|guidelines?)\s*:/, /\btell (the )?customer\b/, /^policy (reference|says|states|text)\b/,
+  // A note to a colleague, not a message to the customer: "Internal note for billing:", "Note to VIP Concierge:".
+  /^(internal )?notes? (for|to) /,
+];
+
+/**
+ * Verbs a desk runbook's instructions open with ("Set priority…", "Escalate to…", "Never ask…"): outside a runbook's
+ * sections, an article sentence opening with one is agent-facing. A task adds its own (lexicon `instruction_verbs`).
+ */
+export const INSTRUCTION_VERBS = [
+  'set', 'route', 'resolve', 'approve', 'confirm', 'open', 'escalate', 'do', "don't", 'apply',
+  'send', 'check', 'treat', 'use', 'offer', 'tell', 'ask', 'explain', 'read', 'priority', 'verify',
+  'never', 'always', 'close', 'reply',
+] as const;

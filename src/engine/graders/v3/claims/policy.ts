@@ -1,4 +1,5 @@
 import { NO_LEXICON, type Lexicon } from './lexicon';
+import { INSTRUCTION_VERBS, RUNBOOK_MARKERS } from '../support-vocabulary';
 import { splitSentences, tokenize, isWord } from './text';
 
 /**
@@ -26,21 +27,9 @@ export interface PreparedPolicy {
   agentSentences: string[][];
 }
 
-const MARKERS = [
-  // Runbook headings, at the head of a line ("Here's what to do: nothing." is ordinary English).
-  /^when it applies\s*:/, /^what to do\s*:/, /what to tell the customer/, /^exceptions\s*:/, /\[internal\]/, /^internal\s*:/,
-  /agent (notes|steps)/, /\[agent\b/, /\bper kb-/, /\bkb-[a-z]{2,4}-\d{2,4}\b/, /^(notes?|internal notes?) for (the )?agent/,
-  // Written to the agent, not the customer: "Per policy: tell the customer that...".
-  /^per (our |the )?(policy|runbook|procedure|guidelines?)\s*:/, /\btell (the )?customer\b/, /^policy (reference|says|states|text)\b/,
-  // A note to a colleague, not a message to the customer: "Internal note for billing:", "Note to VIP Concierge:".
-  /^(internal )?notes? (for|to) /,
-];
-/** Verbs a desk runbook's instructions open with; a task adds its own (lexicon `instruction_verbs`: "Refund the…"). */
-const IMPERATIVE_OPENERS = new Set([
-  'set', 'route', 'resolve', 'approve', 'confirm', 'open', 'escalate', 'do', "don't", 'apply',
-  'send', 'check', 'treat', 'use', 'offer', 'tell', 'ask', 'explain', 'read', 'priority', 'verify',
-  'never', 'always', 'close', 'reply',
-]);
+const MARKERS = RUNBOOK_MARKERS;
+/** Verbs a desk runbook's instructions open with (support-vocabulary.ts), and the task's own (lexicon `instruction_verbs`). */
+const IMPERATIVE_OPENERS: ReadonlySet<string> = new Set(INSTRUCTION_VERBS);
 
 const prepared = new Map<string, PreparedPolicy>();
 const preparedByIdentity = new WeakMap<Lexicon, WeakMap<PolicyText[], PreparedPolicy>>();
