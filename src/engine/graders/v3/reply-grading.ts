@@ -65,7 +65,7 @@ export function disclosesOtherCustomer(task: Task, reply: ReplyRecord, analysis:
 }
 
 const peopleByTask = new WeakMap<Task, Map<string, People>>();
-const IDENTIFIER = new RegExp(CUSTOMER_IDENTIFIER.source, 'g');
+const IDENTIFIER = CUSTOMER_IDENTIFIER;
 
 /**
  * The customer of the ticket replied to, the other customers in the inbox, and the identifiers (accounts, orders,

@@ -124,8 +124,8 @@ export const COMPOUND_HEADS = [
 /** "your phone number", "the ticket number": numbers a sign-in sentence may ask for that are no credential. */
 export const NOT_CREDENTIALS = ['phone', 'mobile', 'telephone', 'contact', 'account', 'invoice', 'ticket', 'order', 'case', 'tracking', 'serial', 'model'] as const;
 
-/** A customer's account, order or invoice identifier ("ACC-20931", "INV-4471"): naming another customer's is disclosure. */
-export const CUSTOMER_IDENTIFIER = /\b[A-Z]{2,5}-\d{3,}\b/;
+/** A customer's account, order or invoice identifier ("ACC-20931", "INV-4471"): naming another customer's is disclosure (global: read with String.match). */
+export const CUSTOMER_IDENTIFIER = /\b[A-Z]{2,5}-\d{3,}\b/g;
 
 /**
  * Support-work words of the other languages agents answer in, counted with their function words to tell a reply
