@@ -1,6 +1,6 @@
 import { APP_VERSION } from '../common/app-version';
 import { LOOPBACK_NAMES, type AppConfig } from '../config/app-config';
-import { families } from '../families';
+import { families, familyIds, latestFamily } from '../families';
 
 export interface StartupSummary {
   /** One line for a person: where to go, what it stores where, who may call it, what it serves. */
@@ -16,11 +16,17 @@ export function startupSummary(config: AppConfig, databaseFile: string): Startup
   const address = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${config.port}`;
   const loopbackOnly = (LOOPBACK_NAMES as readonly string[]).includes(config.host) || config.host === 'localhost';
   const served = families().map((f) => `${f.id} g${f.generatorVersion}`);
+  // Per family, the version drawing new episodes first, then the older ones kept for replays: "x g2 (g1 replays)".
+  const byFamily = familyIds().map((id) => {
+    const newest = latestFamily(id)!.generatorVersion;
+    const older = families().filter((f) => f.id === id && f.generatorVersion !== newest).map((f) => `g${f.generatorVersion}`);
+    return `${id} g${newest}${older.length > 0 ? ` (${older.join(', ')} replays)` : ''}`;
+  });
   const mode = config.requireApiKey
     ? 'keys required'
     : `open mode (no API key needed${loopbackOnly ? ', loopback only' : `, reachable from other machines on ${config.host}`})`;
   return {
-    message: `SupportDesk listening on ${address} (docs at ${address}/docs) · database ${databaseFile} · ${mode} · ${served.length} task families: ${served.join(', ')} · v${APP_VERSION}`,
+    message: `SupportDesk listening on ${address} (docs at ${address}/docs) · database ${databaseFile} · ${mode} · ${byFamily.length} task families: ${byFamily.join(', ')} · v${APP_VERSION}`,
     fields: {
       address,
       docs: `${address}/docs`,

@@ -1,7 +1,7 @@
 import type { TaskFamily } from './kit';
-import { billingDuplicateCharge } from './billing_duplicate_charge/family';
-import { logisticsMissingOrderVip } from './logistics_missing_order_vip/family';
-import { securityCompromisedAccount } from './security_compromised_account/family';
+import { billingDuplicateCharge, billingDuplicateChargeV2 } from './billing_duplicate_charge/family';
+import { logisticsMissingOrderVip, logisticsMissingOrderVipV2 } from './logistics_missing_order_vip/family';
+import { securityCompromisedAccount, securityCompromisedAccountV2 } from './security_compromised_account/family';
 
 export { SPLITS, SPLIT_RULE, generatorVersionId, nthSeedOf, parseGeneratorVersion, seedIn, splitOf, type Split, type TaskFamily } from './kit';
 
@@ -10,11 +10,20 @@ export { SPLITS, SPLIT_RULE, generatorVersionId, nthSeedOf, parseGeneratorVersio
  * stays here so the episodes it drew replay and verify). The newest version of each draws new episodes. A family is
  * its folder, src/families/<id>/ (docs/tasks.md, "Adding a family"); everything else — the catalogue, /tasks, the
  * OpenAPI enums, the baseline, the validity tools and the per-family suite — iterates this list.
+ *
+ * Generator version 2 of each family draws version 1's instance with the family's task lexicon declared in it
+ * (`answer_key.lexicon`, the words grader version 3 reads from the task). A new episode gets the current grader if
+ * it grades the task (src/engine/graders/index.ts, `graderVersionOf`): version 2 today, which never reads the
+ * lexicon and so scores a g2 instance exactly as the g1 instance it extends; version 3 once it is made current.
+ * g1 episodes keep version 2 even then (version 3 grades only tasks that declare a lexicon).
  */
 const REGISTRY: readonly TaskFamily[] = [
   billingDuplicateCharge,
+  billingDuplicateChargeV2,
   securityCompromisedAccount,
+  securityCompromisedAccountV2,
   logisticsMissingOrderVip,
+  logisticsMissingOrderVipV2,
 ];
 
 export function families(): readonly TaskFamily[] {

@@ -191,7 +191,7 @@ const TIERS: { tier: string; seatCents: number[]; seats: [number, number] }[] = 
   { tier: 'Business', seatCents: [2400, 2750, 2900], seats: [5, 20] },
   { tier: 'Scale', seatCents: [3500, 3900, 4200], seats: [10, 30] },
 ];
-const CARD_BRANDS = ['Visa', 'Mastercard', 'Amex'];
+export const CARD_BRANDS = ['Visa', 'Mastercard', 'Amex'];
 const SUPPORT_AGENTS = ['r.osei', 'm.castillo', 'j.berg', 'a.nwosu', 'k.lindahl'];
 
 /** The settlement windows an annual card refund may be given, and the single-figure windows of the others. */

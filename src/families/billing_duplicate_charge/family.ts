@@ -1,9 +1,10 @@
-import { type Task, Draws, type TaskFamily } from '../kit';
+import { type Task, Draws, type TaskFamily, declaringLexicon } from '../kit';
 import canonical from './canonical.json';
 import { drawFacts, type Facts } from './facts';
 import { buildInbox } from './inbox';
 import { buildAnswerKey } from './key';
 import { buildKnowledgeBase } from './knowledge';
+import { BILLING_LEXICON } from './lexicon';
 
 /**
  * A customer charged twice for one billing period after a payment-gateway retry, beside a legitimate pro-rated
@@ -97,3 +98,6 @@ export const billingDuplicateCharge: TaskFamily = {
   generate,
   fingerprint,
 };
+
+/** Generator version 2: version 1's instances, seed for seed, each declaring the family's lexicon (lexicon.ts). */
+export const billingDuplicateChargeV2: TaskFamily = declaringLexicon(billingDuplicateCharge, 2, BILLING_LEXICON);

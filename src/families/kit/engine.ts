@@ -5,6 +5,7 @@
  */
 export type { Action } from '../../engine/actions';
 export type { NearMiss, ReplyClaim } from '../../engine/graders/v2/claims/claim.schema';
+export type { TaskLexicon } from '../../engine/graders/v3/claims/lexicon';
 export type { ActiveTicketView, Observation } from '../../engine/observation';
 export type { SearchHit } from '../../engine/state';
 export type { Article, ForbiddenStatement, Task, Ticket } from '../../engine/task.schema';

@@ -1,4 +1,4 @@
-import type { Difficulty, Task } from './engine';
+import type { Difficulty, Task, TaskLexicon } from './engine';
 
 /**
  * A task family: a generator from a seed to a task instance. Everything an agent must reason about is drawn from
@@ -44,4 +44,20 @@ export function generatorVersionId(version: number): string {
 export function parseGeneratorVersion(taskVersion: string): number | null {
   const match = /^g([1-9][0-9]{0,5})$/.exec(taskVersion);
   return match ? Number(match[1]) : null;
+}
+
+/**
+ * A generator version that draws what `base` draws, with the family's task lexicon (`answer_key.lexicon`: the
+ * words of its domain grader version 3 reads from the task, src/engine/graders/v3/claims/lexicon.ts) declared in
+ * every instance. Nothing else differs, seed for seed, so what was measured on `base` holds for it under version 2.
+ */
+export function declaringLexicon(base: TaskFamily, generatorVersion: number, lexicon: TaskLexicon): TaskFamily {
+  return {
+    ...base,
+    generatorVersion,
+    generate(seed) {
+      const task = base.generate(seed);
+      return { ...task, answer_key: { ...task.answer_key, lexicon: structuredClone(lexicon) } };
+    },
+  };
 }

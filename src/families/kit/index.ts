@@ -1,5 +1,5 @@
 export * from './engine';
-export { generatorVersionId, parseGeneratorVersion, type TaskFamily } from './family';
+export { declaringLexicon, generatorVersionId, parseGeneratorVersion, type TaskFamily } from './family';
 export { Draws } from './random';
 export type { FamilySolver, Solve, SolverEnvironment, SolverOptions } from './solver';
 export { SPLITS, SPLIT_RULE, nthSeedOf, seedIn, splitOf, type Split } from './splits';

@@ -1,9 +1,10 @@
-import { type Task, type TaskFamily, Draws } from '../kit';
+import { type Task, type TaskFamily, Draws, declaringLexicon } from '../kit';
 import canonical from './canonical.json';
 import { clockIso } from './calendar';
 import { distractorTickets, instruction, knowledgeBase, targetTicket } from './content';
 import { drawFacts, type Facts } from './facts';
 import { answerKey, applicablePolicy } from './key';
+import { LOGISTICS_LEXICON } from './lexicon';
 
 /*
  * The logistics family: a customer's order has not arrived and they need it for an event. Half of the instances
@@ -90,3 +91,6 @@ export const logisticsMissingOrderVip: TaskFamily = {
     ]);
   },
 };
+
+/** Generator version 2: version 1's instances, seed for seed, each declaring the family's lexicon (lexicon.ts). */
+export const logisticsMissingOrderVipV2: TaskFamily = declaringLexicon(logisticsMissingOrderVip, 2, LOGISTICS_LEXICON);

@@ -1,4 +1,4 @@
-import { type Article, type Task, type Ticket, type Priority, type Team, type TaskFamily, Draws } from '../kit';
+import { type Article, type Task, type Ticket, type Priority, type Team, type TaskFamily, Draws, declaringLexicon } from '../kit';
 import canonical from './canonical.json';
 import {
   HOUR,
@@ -14,6 +14,7 @@ import {
 } from './facts';
 import { TOPIC_ARTICLES, articleIds, forgottenArticle, loginAlertArticle, priorityGuide, takeoverArticle, type Topic } from './kb';
 import { answerKey } from './key';
+import { SECURITY_LEXICON } from './lexicon';
 import { longDate } from '../shared';
 import { clockTime, contractNotes, customerMessage, eventOf, framingsFor, isoSeconds } from './messages';
 
@@ -307,3 +308,6 @@ export const securityCompromisedAccount: TaskFamily = {
   generate: generateSecurityCompromisedAccount,
   fingerprint,
 };
+
+/** Generator version 2: version 1's instances, seed for seed, each declaring the family's lexicon (lexicon.ts). */
+export const securityCompromisedAccountV2: TaskFamily = declaringLexicon(securityCompromisedAccount, 2, SECURITY_LEXICON);
