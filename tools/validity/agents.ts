@@ -1,5 +1,6 @@
 import type { Action } from '../../src/engine/actions';
 import { reset, step } from '../../src/engine/engine';
+import type { GraderVersion } from '../../src/engine/grader-version';
 import type { Observation } from '../../src/engine/observation';
 import type { EpisodeState } from '../../src/engine/state';
 import type { Task } from '../../src/engine/task.schema';
@@ -49,8 +50,10 @@ export class AgentEnvironment {
     private readonly task: Task,
     seed: number,
     private readonly feedback: FeedbackMode,
+    /** The grader the episode is scored with; by default the one a new episode of the task gets. */
+    graderVersion?: GraderVersion,
   ) {
-    this.state = reset(task, seed);
+    this.state = reset(task, seed, graderVersion);
     this.first = presentObservation(task, this.state, feedback, false);
   }
 
