@@ -1,4 +1,5 @@
 import { type CustomerTier, type Priority, type Team, Draws } from '../kit';
+import { ACCEPTED_CARD_BRANDS } from '../shared';
 import { addDays, clockAt, daysBetween, isoDate, oneMonthBefore, timestamp, type IsoDate } from './calendar';
 
 /**
@@ -191,7 +192,6 @@ const TIERS: { tier: string; seatCents: number[]; seats: [number, number] }[] = 
   { tier: 'Business', seatCents: [2400, 2750, 2900], seats: [5, 20] },
   { tier: 'Scale', seatCents: [3500, 3900, 4200], seats: [10, 30] },
 ];
-export const CARD_BRANDS = ['Visa', 'Mastercard', 'Amex'];
 const SUPPORT_AGENTS = ['r.osei', 'm.castillo', 'j.berg', 'a.nwosu', 'k.lindahl'];
 
 /** The settlement windows an annual card refund may be given, and the single-figure windows of the others. */
@@ -297,7 +297,7 @@ function drawPlan(d: Draws, prices: PriceBook, type: PlanType, tierIndex?: numbe
 }
 
 function drawCard(d: Draws): Card {
-  return { brand: d.pick(CARD_BRANDS), last4: d.digits(4) };
+  return { brand: d.pick(ACCEPTED_CARD_BRANDS), last4: d.digits(4) };
 }
 
 function drawTarget(d: Draws, prices: PriceBook, person: Person, ticketId: string, renewal: IsoDate, invoiceBase: number): TargetCase {

@@ -1,5 +1,5 @@
 import type { ReplyClaim, Task } from '../kit';
-import { amountOf, usdFromCents } from '../shared';
+import { ACCEPTED_CARD_BRANDS, amountOf, usdFromCents } from '../shared';
 import type { DuplicatePolicy, Facts } from './facts';
 import { windowText } from './knowledge';
 
@@ -100,8 +100,10 @@ type ClaimWords = Pick<ReplyClaim, 'about' | 'anchors' | 'not_about'>;
 
 const REFUND_ANCHORS = [
   'reimburse', 'reimbursed', 'reimbursement', 'reversed', 'reversal', 'repaid', 'returned', 'returning', 'money back', 'back on',
-  'back in your', 'back to your card', 'back to your visa', 'back to your mastercard', 'back to your amex', 'coming back', 'comes back',
-  'come back', 'credited back', 'credited to your',
+  'back in your', 'back to your card',
+  // "back to your visa", … for each card the company accepts
+  ...ACCEPTED_CARD_BRANDS.map((brand) => `back to your ${brand.toLowerCase()}`),
+  'coming back', 'comes back', 'come back', 'credited back', 'credited to your',
 ];
 const REFUND_WORDS: { amount: ClaimWords; window: ClaimWords } = {
   amount: {

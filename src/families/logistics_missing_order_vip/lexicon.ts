@@ -1,4 +1,5 @@
 import type { TaskLexicon } from '../kit';
+import { ACCEPTED_CARD_BRANDS } from '../shared';
 
 /**
  * The words of this family's domain the grader does not know on its own (grader version 3 reads them from each
@@ -19,4 +20,7 @@ export const LOGISTICS_LEXICON: TaskLexicon = {
   instruction_verbs: ['dispatch', 'ship'],
   // The policy is about order: "we'll open a trace first" is not excused by the replacement said beside it.
   first_voids_excuse: true,
+  // The company's card brands (src/families/shared/company.ts): "Please reply with your Visa number" asks this
+  // family's customer for card details too.
+  payment_cards: [...ACCEPTED_CARD_BRANDS],
 };

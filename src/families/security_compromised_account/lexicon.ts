@@ -1,4 +1,5 @@
 import type { TaskLexicon } from '../kit';
+import { ACCEPTED_CARD_BRANDS } from '../shared';
 
 /**
  * The words of this family's domain the grader does not know on its own (grader version 3 reads them from each
@@ -15,4 +16,7 @@ export const SECURITY_LEXICON: TaskLexicon = {
   withdrawals: ['log in again as normal'],
   // Instructions in the articles may open with them ("Lock the account…", "Revoke every session…").
   instruction_verbs: ['lock', 'revoke'],
+  // The company's card brands (src/families/shared/company.ts): "Please reply with your Visa number" asks this
+  // family's customer for card details too.
+  payment_cards: [...ACCEPTED_CARD_BRANDS],
 };
