@@ -1,3 +1,4 @@
+import { CURRENT_GRADER_VERSION } from '../src/engine/graders';
 import Database from 'better-sqlite3';
 import request from 'supertest';
 import type { Action } from '../src/engine/actions';
@@ -215,7 +216,7 @@ describe('GET /episodes/{id}/verify', () => {
       chain_ok: true,
       replay_ok: true,
       ledger_ok: true,
-      grader_version: 2,
+      grader_version: CURRENT_GRADER_VERSION,
       chain_scheme: 'hmac-sha256-v2',
       chain_key_id: expect.stringMatching(/^hk_[0-9a-f]{12}$/),
       stored_score: 1,

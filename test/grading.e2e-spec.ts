@@ -1,3 +1,4 @@
+import { CURRENT_GRADER_VERSION } from '../src/engine/graders';
 import request from 'supertest';
 import { SOLUTIONS } from './fixtures/solutions';
 import { startTestApp } from './support/test-app';
@@ -19,7 +20,7 @@ afterAll(async () => {
 
 async function started(taskId: string): Promise<string> {
   const res = await request(ctx.http).post('/reset').send({ variant: 'canonical', task_id: taskId, seed: 3 }).expect(200);
-  expect(res.body.info.grader_version).toBe(2);
+  expect(res.body.info.grader_version).toBe(CURRENT_GRADER_VERSION);
   return res.body.episode_id;
 }
 
@@ -49,7 +50,7 @@ it('/grader explains each detail: the sentence that covered it, or the reason an
   ]);
   await act(id, { type: 'resolve_ticket', resolution: 'refund_issued', amount: 348 });
   const graded = await grade(id);
-  expect(graded.grader_version).toBe(2);
+  expect(graded.grader_version).toBe(CURRENT_GRADER_VERSION);
   expect(graded.reply_details).toEqual([
     {
       id: 'refund_amount',
@@ -92,9 +93,9 @@ it('a keyword list earns nothing and is named for what it is; the descriptions c
 it('every state and audit view names the grader version; the replay verifies with it', async () => {
   const id = await started('security_compromised_account');
   for (const action of SOLUTIONS.security_compromised_account.actions) await act(id, action);
-  expect((await request(ctx.http).get(`/state/${id}`).expect(200)).body).toMatchObject({ grader_version: 2, score: 1 });
-  expect((await request(ctx.http).get(`/episodes/${id}`).expect(200)).body.grader_version).toBe(2);
-  expect((await request(ctx.http).get(`/episodes/${id}/verify`).expect(200)).body).toMatchObject({ replay_ok: true, grader_version: 2, replayed_score: 1 });
+  expect((await request(ctx.http).get(`/state/${id}`).expect(200)).body).toMatchObject({ grader_version: CURRENT_GRADER_VERSION, score: 1 });
+  expect((await request(ctx.http).get(`/episodes/${id}`).expect(200)).body.grader_version).toBe(CURRENT_GRADER_VERSION);
+  expect((await request(ctx.http).get(`/episodes/${id}/verify`).expect(200)).body).toMatchObject({ replay_ok: true, grader_version: CURRENT_GRADER_VERSION, replayed_score: 1 });
   const rescored = (await request(ctx.http).get(`/episodes/${id}/rescore`).expect(200)).body;
-  expect(rescored).toMatchObject({ stored: { grader_version: 2, score: 1 }, rescored: { grader_version: 2, score: 1 } });
+  expect(rescored).toMatchObject({ stored: { grader_version: CURRENT_GRADER_VERSION, score: 1 }, rescored: { grader_version: CURRENT_GRADER_VERSION, score: 1 } });
 });

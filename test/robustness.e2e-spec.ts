@@ -1,11 +1,10 @@
 import { connect, type AddressInfo } from 'node:net';
 import Database from 'better-sqlite3';
 import request from 'supertest';
-import { DEFAULT_TASKS_DIR } from '../src/config/app-config';
 import type { Action } from '../src/engine/actions';
 import { reset, step } from '../src/engine/engine';
 import { EpisodeExpiryService } from '../src/episodes/episode-expiry.service';
-import { loadTaskFiles } from '../src/tasks/task-files';
+import { canonicalTasks } from '../src/tasks/task-files';
 import { SOLUTIONS } from './fixtures/solutions';
 import { startTestApp } from './support/test-app';
 
@@ -56,7 +55,7 @@ describe('concurrent episodes', () => {
   it('many episodes stepped in parallel give exactly the results of a sequential run', async () => {
     const ctx = await startTestApp();
     try {
-      const tasks = new Map(loadTaskFiles(DEFAULT_TASKS_DIR).map((e) => [e.task.id, e.task]));
+      const tasks = new Map(canonicalTasks().map((e) => [e.task.id, e.task]));
       const plans = Array.from({ length: 24 }, (_, i) => {
         const taskId = Object.keys(SOLUTIONS)[i % 3];
         const actions = SOLUTIONS[taskId].actions;

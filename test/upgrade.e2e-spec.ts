@@ -1,3 +1,4 @@
+import { CURRENT_GRADER_VERSION } from '../src/engine/graders';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
@@ -131,7 +132,7 @@ it('re-scoring an old episode under the current grader is a separate report that
   const before = (await request(ctx.http).get(`/episodes/${id}`).set(admin).expect(200)).body;
   const report = (await request(ctx.http).get(`/episodes/${id}/rescore`).set(admin).expect(200)).body;
   expect(report.stored).toEqual({ grader_version: 1, task_version: before.task_version, score: before.score });
-  expect(report.rescored).toMatchObject({ grader_version: 2, steps_replayed: before.step_count });
+  expect(report.rescored).toMatchObject({ grader_version: CURRENT_GRADER_VERSION, steps_replayed: before.step_count });
   expect(report.rescored.task_version).not.toBe(before.task_version);
   expect(report.rescored.reply_details.length).toBeGreaterThan(0);
   for (const detail of report.rescored.reply_details) expect(detail.description).toEqual(expect.any(String));

@@ -1,7 +1,7 @@
 import type { TaskFamily } from './kit';
 import { billingDuplicateCharge, billingDuplicateChargeV2 } from './billing_duplicate_charge/family';
 import { logisticsMissingOrderVip, logisticsMissingOrderVipV2 } from './logistics_missing_order_vip/family';
-import { securityCompromisedAccount, securityCompromisedAccountV2 } from './security_compromised_account/family';
+import { securityCompromisedAccount, securityCompromisedAccountV2, securityCompromisedAccountV3 } from './security_compromised_account/family';
 
 export { SPLITS, SPLIT_RULE, generatorVersionId, nthSeedOf, parseGeneratorVersion, seedIn, splitOf, type Split, type TaskFamily } from './kit';
 
@@ -12,16 +12,17 @@ export { SPLITS, SPLIT_RULE, generatorVersionId, nthSeedOf, parseGeneratorVersio
  * OpenAPI enums, the baseline, the validity tools and the per-family suite — iterates this list.
  *
  * Generator version 2 of each family draws version 1's instance with the family's task lexicon declared in it
- * (`answer_key.lexicon`, the words grader version 3 reads from the task). A new episode gets the current grader if
- * it grades the task (src/engine/graders/index.ts, `graderVersionOf`): version 2 today, which never reads the
- * lexicon and so scores a g2 instance exactly as the g1 instance it extends; version 3 once it is made current.
- * g1 episodes keep version 2 even then (version 3 grades only tasks that declare a lexicon).
+ * (`answer_key.lexicon`, the words grader version 3 reads from the task), and so does its canonical instance. A new
+ * episode gets the current grader if it grades the task (src/engine/graders/index.ts, `graderVersionOf`): version 3.
+ * g1 episodes keep version 2 (version 3 grades only tasks that declare a lexicon). Security's generator version 3
+ * also draws clocks in May, which its versions 1 and 2 skipped for grader version 2's sake.
  */
 const REGISTRY: readonly TaskFamily[] = [
   billingDuplicateCharge,
   billingDuplicateChargeV2,
   securityCompromisedAccount,
   securityCompromisedAccountV2,
+  securityCompromisedAccountV3,
   logisticsMissingOrderVip,
   logisticsMissingOrderVipV2,
 ];

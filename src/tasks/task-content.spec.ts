@@ -18,10 +18,21 @@ it('ships one canonical task per registered family, with the family difficulty',
   expect(tasks.map((t) => [t.id, t.difficulty]).sort()).toEqual(latestFamilies().map((f) => [f.id, f.difficulty]).sort());
 });
 
-it('serves, with TASKS_DIR unset, exactly the canonical files of the checkout (the registry compiles them in)', () => {
-  const byId = (entries: { task: Task; version: string }[]) => entries.map((e) => [e.task.id, e.version]).sort();
-  expect(byId(canonicalTasks())).toEqual(byId(loaded));
+it("serves, with TASKS_DIR unset, the canonical files of the checkout, each with its family's lexicon declared", () => {
+  // A task file is served as written (TASKS_DIR); the registry compiles each canonical.json in, and a generator
+  // version that declares the family's lexicon declares it in the canonical instance too (a new content hash).
+  const withLexicon = loaded.map(({ task }) => {
+    const lexicon = latestFamilies().find((f) => f.id === task.id)!.generate(0).answer_key.lexicon;
+    return { ...task, answer_key: { ...task.answer_key, lexicon } };
+  });
+  const served = canonicalTasks();
+  expect(served.map((e) => e.task).sort(byTaskId)).toEqual(withLexicon.sort(byTaskId));
+  for (const entry of served) expect(entry.version).not.toBe(loaded.find((l) => l.task.id === entry.task.id)!.version);
 });
+
+function byTaskId(a: Task, b: Task): number {
+  return a.id.localeCompare(b.id);
+}
 
 it('versions are content hashes: stable for the same content, different for different content', () => {
   const again = loadTaskFiles(DEFAULT_TASKS_DIR);

@@ -4,8 +4,7 @@ import { extractMentions, judgeClaims } from '../../src/engine/graders/v2/claims
 import { reset, step } from '../../src/engine/engine';
 import type { EpisodeState } from '../../src/engine/state';
 import type { Task } from '../../src/engine/task.schema';
-import { DEFAULT_TASKS_DIR } from '../../src/config/app-config';
-import { loadTaskFiles } from '../../src/tasks/task-files';
+import { canonicalTasks } from '../../src/tasks/task-files';
 import { readCommandLine } from '../cli/command-line';
 import { loadFixtureSets } from '../validity/validity-suite';
 import { REPLY_GRADING_COMMAND } from './bench.commands';
@@ -122,7 +121,7 @@ function measureHostile(task: Task): void {
 
 function main(): void {
   readCommandLine(REPLY_GRADING_COMMAND);
-  const tasks = new Map(loadTaskFiles(DEFAULT_TASKS_DIR).map((loaded) => [loaded.task.id, loaded.task]));
+  const tasks = new Map(canonicalTasks().map((loaded) => [loaded.task.id, loaded.task]));
   const texts = new Map<string, string[]>();
   for (const { fixtures } of loadFixtureSets()) {
     for (const f of fixtures) texts.set(f.task_id, [...(texts.get(f.task_id) ?? []), ...[...f.correct, ...f.adversarial].flatMap((r) => r.reply)]);

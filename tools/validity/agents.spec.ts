@@ -1,7 +1,6 @@
-import { DEFAULT_TASKS_DIR } from '../../src/config/app-config';
 import { FEEDBACK_MODES } from '../../src/episodes/episode.repository';
-import { loadTaskFiles } from '../../src/tasks/task-files';
-import { families } from '../../src/families';
+import { canonicalTasks } from '../../src/tasks/task-files';
+import { latestFamilies } from '../../src/families';
 import { AgentEnvironment, blindAgent, harmCases, playAgent, scriptedSolution, stuffingAgent } from './agents';
 
 /*
@@ -9,7 +8,7 @@ import { AgentEnvironment, blindAgent, harmCases, playAgent, scriptedSolution, s
  * without reading, harm always costs, and the correct trajectories score exactly 1.0, in both feedback modes.
  */
 
-const tasks = loadTaskFiles(DEFAULT_TASKS_DIR).map((entry) => entry.task);
+const tasks = canonicalTasks().map((entry) => entry.task);
 const cases = FEEDBACK_MODES.flatMap((mode) => tasks.map((task) => [mode, task.id, task] as const));
 
 it.each(cases)('%s feedback, %s: the blind and the stuffing agents average at most 0.25 over 20 seeds', (mode, _id, task) => {
@@ -39,7 +38,7 @@ it.each(tasks.map((task) => [task.id, task] as const))('%s: with feedback "final
 });
 
 // The same agents on drawn instances: the families' facts vary, so a fixed guess is right only by chance.
-const drawn = FEEDBACK_MODES.flatMap((mode) => families().map((family) => [mode, family.id, family] as const));
+const drawn = FEEDBACK_MODES.flatMap((mode) => latestFamilies().map((family) => [mode, family.id, family] as const));
 it.each(drawn)('%s feedback, %s family: the blind and the stuffing agents average at most 0.25 over 100 drawn instances', (mode, _id, family) => {
   for (const agent of [blindAgent, stuffingAgent]) {
     const scores = Array.from({ length: 100 }, (_, seed) => {

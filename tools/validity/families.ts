@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import type { Action } from '../../src/engine/actions';
-import { families, type TaskFamily } from '../../src/families';
+import { latestFamilies, type TaskFamily } from '../../src/families';
 import { AgentEnvironment } from './agents';
 import { referenceRun } from './solvers';
 import { REQUIRED_SETS, familyFixtures } from './validity-suite';
@@ -64,7 +64,7 @@ export function familyFigures(family: TaskFamily, seeds: number): FamilyFigures 
 }
 
 export function allFamilyFigures(seeds: number): FamilyFigures[] {
-  return families().map((family) => familyFigures(family, seeds));
+  return latestFamilies().map((family) => familyFigures(family, seeds));
 }
 
 /** The family's reply fixtures, or which required sets it lacks: its replies are then not measured. */

@@ -1,8 +1,7 @@
 /* eslint-disable no-console */
 import { readCommandLine } from '../cli/command-line';
-import { DEFAULT_TASKS_DIR } from '../../src/config/app-config';
 import { FEEDBACK_MODES } from '../../src/episodes/episode.repository';
-import { loadTaskFiles } from '../../src/tasks/task-files';
+import { canonicalTasks } from '../../src/tasks/task-files';
 import { AGENTS, agentTable, harmCases, harmTable, playAgent } from './agents';
 import { allFamilyFigures, familyTable } from './families';
 import { VALIDITY_COMMAND } from './validity.command';
@@ -11,7 +10,7 @@ import { failureReport, loadFixtureSets, measureTask, unmeasured, validityTable 
 /** `npm run validity`: see validity.command.ts, or `npm run validity -- --help`. */
 function main(): void {
   const { values } = readCommandLine(VALIDITY_COMMAND);
-  const tasks = loadTaskFiles(DEFAULT_TASKS_DIR).map((loaded) => loaded.task);
+  const tasks = canonicalTasks().map((loaded) => loaded.task);
   const byId = new Map(tasks.map((task) => [task.id, task]));
   const sets = loadFixtureSets();
   const results = sets.flatMap(({ set, fixtures }) => fixtures.map((fixture) => measureTask(set, byId.get(fixture.task_id)!, fixture)));

@@ -1,6 +1,5 @@
 import { readFileSync, writeFileSync } from 'node:fs';
-import { DEFAULT_TASKS_DIR } from '../../src/config/app-config';
-import { loadTaskFiles } from '../../src/tasks/task-files';
+import { canonicalTasks } from '../../src/tasks/task-files';
 import { REQUIRED_SETS, VERDICT_PIN_FILE, loadFixtureSets, measureTask, stillFails, unmeasured, type TaskValidity } from './validity-suite';
 
 /*
@@ -12,7 +11,7 @@ import { REQUIRED_SETS, VERDICT_PIN_FILE, loadFixtureSets, measureTask, stillFai
  * what they meant. UPDATE_GRADER_VERDICTS=1 rewrites the pin (only with a new version, or before release).
  */
 
-const tasks = new Map(loadTaskFiles(DEFAULT_TASKS_DIR).map((loaded) => [loaded.task.id, loaded.task]));
+const tasks = new Map(canonicalTasks().map((loaded) => [loaded.task.id, loaded.task]));
 const sets = loadFixtureSets();
 const results: TaskValidity[] = sets.flatMap(({ set, fixtures }) => fixtures.map((fixture) => measureTask(set, tasks.get(fixture.task_id)!, fixture)));
 

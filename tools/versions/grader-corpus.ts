@@ -6,7 +6,7 @@ import { PROJECT_ROOT } from '../../src/common/project-root';
 import type { Action } from '../../src/engine/actions';
 import { families } from '../../src/families';
 import { taskSchema, type Task } from '../../src/engine/task.schema';
-import { loadTaskFiles } from '../../src/tasks/task-files';
+import { canonicalTasks, loadTaskFiles } from '../../src/tasks/task-files';
 import { loadFixtureSets } from '../validity/validity-suite';
 import { referenceRun } from '../validity/solvers';
 import type { CorpusCase, GraderCorpus } from './version-hashes';
@@ -95,7 +95,8 @@ export function buildCorpus(version: number, grades: (task: Task) => boolean): G
   const tasks: Record<string, Task> = {};
   const cases: CorpusCase[] = [];
   const snapshots: [string, Task][] = [
-    ...loadTaskFiles(DEFAULT_TASKS_DIR).map((loaded): [string, Task] => [`${loaded.task.id}@${loaded.version}`, loaded.task]),
+    // The canonical files as written, and as served (a generator version may declare its lexicon in them).
+    ...[...loadTaskFiles(DEFAULT_TASKS_DIR), ...canonicalTasks()].map((loaded): [string, Task] => [`${loaded.task.id}@${loaded.version}`, loaded.task]),
     ...storedTaskVersions().map((task): [string, Task] => [`${task.id}@release-0.1`, task]),
   ];
   for (const [key, task] of snapshots.filter(([, task]) => grades(task))) {

@@ -1,4 +1,4 @@
-import { canonicalJson } from '../../src/common/canonical-json';
+import { canonicalJson, sha256Hex } from '../../src/common/canonical-json';
 import { grade } from '../../src/engine/grader';
 import { taskSchema, type Task } from '../../src/engine/task.schema';
 import { familyIds, familyVersion } from '../../src/families';
@@ -16,29 +16,33 @@ import { caseOutcome, corpusTask, readCorpus, readManifest, type CorpusCase } fr
  * - every reply of the family's fixture sets (src/families/<id>/fixtures/*.json), on the canonical instance they
  *   were written for, with the family's lexicon added to it;
  * - version 2's frozen corpus (fixture replies, and per family seeds 0-9: the reference trajectory and its varied
- *   and hostile variants), each task given its own family's lexicon;
- * - the reference solver over seeds 0-199, run live under version 3 on g2, which must still score exactly 1.0;
+ *   and hostile variants), each task given its own family's lexicon (checked against version 2's frozen hash);
+ * - the reference solver over seeds 0-49, run live under version 3 on g2, which must still score exactly 1.0;
  * - a reply asking the customer for "your Visa number" (each brand the company accepts, src/families/shared/company.ts),
  *   penalised in every family, as version 2 penalises it, because every family's lexicon declares the company's cards.
  */
 
-const SEEDS = Array.from({ length: 200 }, (_, i) => i);
+// Both generators and both graders are frozen (released-versions.spec.ts), so fifty seeds say what two hundred did
+// when version 3 was made current; `npm run validity` runs the solver under version 3 on a thousand.
+const SEEDS = Array.from({ length: 50 }, (_, i) => i);
 
 /** The lexicon a family's newest generator declares. */
 const lexiconOf = (id: string) => familyVersion(id, 2)!.generate(0).answer_key.lexicon!;
 const withLexicon = (task: Task): Task => ({ ...task, answer_key: { ...task.answer_key, lexicon: lexiconOf(task.id) } });
 
 /** An outcome with the version number taken out (the state and the grade each record theirs). */
-const withoutVersion = (outcome: unknown): string => canonicalJson(outcome).replace(/"grader_version":3/g, '"grader_version":2');
+const withoutVersion = (outcome: unknown): string => (typeof outcome === 'string' ? outcome : canonicalJson(outcome)).replace(/"grader_version":3/g, '"grader_version":2');
 
-function differences(pairs: Array<{ label: string; v2: Task; v3: Task; c: CorpusCase }>): string[] {
-  return pairs
-    .filter(({ label, v2, v3, c }) => {
-      const actual = canonicalJson(caseOutcome(v3, c, 3));
-      if (!actual.includes('"grader_version":3')) throw new Error(`case ${label} was not graded by version 3`);
-      return withoutVersion(caseOutcome(v2, c, 2)) !== withoutVersion(JSON.parse(actual));
-    })
-    .map((p) => p.label);
+type Pair = { label: string; v2: Task; v3: Task; c: CorpusCase };
+
+function differs({ label, v2, v3, c }: Pair): boolean {
+  const actual = canonicalJson(caseOutcome(v3, c, 3));
+  if (!actual.includes('"grader_version":3')) throw new Error(`case ${label} was not graded by version 3`);
+  return withoutVersion(caseOutcome(v2, c, 2)) !== withoutVersion(JSON.parse(actual));
+}
+
+function differences(pairs: Pair[]): string[] {
+  return pairs.filter(differs).map((p) => p.label);
 }
 
 function corpusPairs(lexicon: (task: Task) => Task, only?: string) {
@@ -52,9 +56,24 @@ function corpusPairs(lexicon: (task: Task) => Task, only?: string) {
   });
 }
 
+// Version 2's outcomes on its corpus are frozen as a hash (released-versions.spec.ts holds version 2 to it), so version
+// 3's, version number aside, must hash alike; only when they do not is version 2 run, to name the cases that differ.
+it("judges version 2's frozen corpus as version 2, each task given its own family's lexicon", () => {
+  const pairs = corpusPairs(withLexicon);
+  for (const id of familyIds()) expect(pairs.filter((p) => p.v2.id === id).length).toBeGreaterThan(100);
+  const outcomes = pairs.map(({ label, v3, c }) => {
+    const actual = canonicalJson(caseOutcome(v3, c, 3));
+    if (!actual.includes('"grader_version":3')) throw new Error(`case ${label} was not graded by version 3`);
+    return actual;
+  });
+  if (sha256Hex(withoutVersion(`[${outcomes.join(',')}]`)) === readManifest().graders['2'].verdicts) return;
+  expect(differences(pairs)).toEqual([]);
+  throw new Error('version 3 hashes unlike version 2 on its corpus, yet no case differs: the hash is not computed as verdictHash computes it');
+});
+
 // The comparison can fail: an instance declaring an empty lexicon (no word of any family) is judged otherwise.
 it('tells an empty lexicon from the families: version 3 then differs from version 2 on its corpus', () => {
-  expect(differences(corpusPairs((task) => ({ ...task, answer_key: { ...task.answer_key, lexicon: {} } }))).length).toBeGreaterThan(0);
+  expect(corpusPairs((task) => ({ ...task, answer_key: { ...task.answer_key, lexicon: {} } })).some(differs)).toBe(true);
 });
 
 describe.each(familyIds().map((id) => [id] as const))('%s: version 3 on g2 judges as version 2 on g1', (id) => {
@@ -73,12 +92,6 @@ describe.each(familyIds().map((id) => [id] as const))('%s: version 3 on g2 judge
         return { label: c.label, v2: canonical, v3, c };
       }),
     );
-    expect(pairs.length).toBeGreaterThan(100);
-    expect(differences(pairs)).toEqual([]);
-  });
-
-  it("on version 2's frozen corpus, each task given its family's lexicon", () => {
-    const pairs = corpusPairs(withLexicon, id);
     expect(pairs.length).toBeGreaterThan(100);
     expect(differences(pairs)).toEqual([]);
   });
@@ -104,7 +117,7 @@ describe.each(familyIds().map((id) => [id] as const))('%s: version 3 on g2 judge
     expect(cases.filter((c) => askedForCard(variants.noCards, c, 3)).map((c) => c.label)).toEqual([]);
   });
 
-  it('is solved by the reference solver under version 3 on g2 exactly as under version 2 on g1, with a score of 1.0, seeds 0-199', () => {
+  it('is solved by the reference solver under version 3 on g2 exactly as under version 2 on g1, with a score of 1.0, seeds 0-49', () => {
     const differ: number[] = [];
     for (const seed of SEEDS) {
       const runs = ([[1, 2], [2, 3]] as const).map(([generator, grader]) => {

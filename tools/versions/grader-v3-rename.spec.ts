@@ -79,10 +79,10 @@ it('version 3 makes the same verdicts on a case and on its renamed twin', () => 
 });
 
 it('version 2 does not (the check can fail)', () => {
-  const differ = touched.filter((c) => {
+  const differs = touched.some((c) => {
     const pair = pairOf(c);
     return JSON.stringify(verdicts(pair.task, c, 2)) !== JSON.stringify(verdicts(pair.renamed, { ...c, actions: renamed<Action[]>(c.actions) }, 2));
   });
   // 4 of the 810 renamed cases when this was written (billing c34, logistics a27, security c16 and a03).
-  expect(differ.length).toBeGreaterThan(0);
+  expect(differs).toBe(true);
 });

@@ -76,7 +76,8 @@ it('has a frozen entry for every registered generator version, and each draws th
 });
 
 describe('the check can fail', () => {
-  const version = releasedGraders[releasedGraders.length - 1];
+  // On the smallest corpus: the hash is computed alike for every version.
+  const version = [...releasedGraders].sort((a, b) => manifest.graders[a].cases - manifest.graders[b].cases)[0];
   const entry = manifest.graders[version];
   const corpus = readCorpus(entry.corpus);
 

@@ -17,11 +17,11 @@ export type { GraderModule } from './grader-module';
 export const GRADERS: Readonly<Record<GraderVersion, { module: GraderModule; released: boolean }>> = {
   1: { module: graderV1, released: true },
   2: { module: graderV2, released: true },
-  3: { module: graderV3, released: false },
+  3: { module: graderV3, released: true },
 };
 
 /** The version new episodes are scored with (when the task's reply details are written for it). */
-export const CURRENT_GRADER_VERSION: GraderVersion = 2;
+export const CURRENT_GRADER_VERSION: GraderVersion = 3;
 
 /** Whether a stored number names a registered grader version. */
 export function isGraderVersion(version: number): version is GraderVersion {

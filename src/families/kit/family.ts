@@ -55,9 +55,22 @@ export function declaringLexicon(base: TaskFamily, generatorVersion: number, lex
   return {
     ...base,
     generatorVersion,
+    // The canonical instance declares it too (a new content hash, so a new task version beside the old one, which
+    // stored episodes keep): its texts and answer key stay the hand-written ones, its domain words are the family's.
+    canonical: withLexicon(base.canonical, lexicon),
     generate(seed) {
       const task = base.generate(seed);
       return { ...task, answer_key: { ...task.answer_key, lexicon: structuredClone(lexicon) } };
     },
   };
+}
+
+/** A task JSON with the lexicon declared in its answer key (anything else is returned as is, for validation to refuse). */
+function withLexicon(task: unknown, lexicon: TaskLexicon): unknown {
+  if (!isObject(task) || !isObject(task.answer_key)) return task;
+  return { ...task, answer_key: { ...task.answer_key, lexicon: structuredClone(lexicon) } };
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

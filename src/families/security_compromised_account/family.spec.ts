@@ -3,7 +3,7 @@ import { grade } from '../../engine/grader';
 import { extractMentions, judgeClaims } from '../../engine/graders/v2/claims';
 import { searchPolicies } from '../../engine/policy-search';
 import type { Task } from '../kit';
-import { securityCompromisedAccount as family } from './family';
+import { securityCompromisedAccount as family, securityCompromisedAccountV3 } from './family';
 import { solver } from './solver';
 
 // What every family proves (solver, distinctness, memorisation, ablations, budgets) is src/families/families.spec.ts.
@@ -209,5 +209,34 @@ describe('security_compromised_account family', () => {
     expect(forbidden(takeover, "We've sent you a password reset link so you can get back in.")).toEqual(['sends_reset_link']);
     expect(forbidden(alert, 'To be safe, we have revoked all your API keys.')).toEqual(['revokes_api_keys']);
     expect(forbidden(alert, 'Nothing changed after the sign-in, so we have not revoked any API keys.')).toEqual([]);
+  });
+});
+
+describe('generator version 3: clocks in May', () => {
+  const MAY = 4;
+  const inMay = Array.from({ length: 400 }, (_, seed) => seed).filter((seed) => new Date(securityCompromisedAccountV3.generate(seed).clock!).getUTCMonth() === MAY);
+
+  it('draws the whole year, May included, where versions 1 and 2 never did', () => {
+    expect(inMay.length).toBeGreaterThan(15);
+    expect(SEEDS.filter((seed) => new Date(task(seed).clock!).getUTCMonth() === MAY)).toEqual([]);
+  });
+
+  // The guard versions 1 and 2 kept: "May" read as the modal verb would make a sentence dated "15 May" a hedge.
+  // The month beside a day number, before or after it, with or without a weekday or year, is a date, in every sentence.
+  const toldInMay: Array<[string, (reply: string) => string]> = [
+    ['"on 15 May" after each sentence', (r) => r.replace(/\.(\s|$)/g, ' on 15 May.$1')],
+    ['"May 15:" before each sentence', (r) => r.replace(/(^|\.\s+)([A-Z])/g, (_m, p: string, c: string) => `${p}May 15: ${c}`)],
+    ['"(as of Friday 15 May 2026)"', (r) => r.replace(/\.(\s|$)/g, ' (as of Friday 15 May 2026).$1')],
+    ['"since 3rd May"', (r) => r.replace(/\.(\s|$)/g, ', since 3rd May.$1')],
+  ];
+  it.each(toldInMay)('the reference solver scores 1.0 on May clocks under grader version 3 with the month told %s', (_label, rewrite) => {
+    for (const seed of inMay.slice(0, 12)) {
+      const t = securityCompromisedAccountV3.generate(seed);
+      const env = new AgentEnvironment(t, seed, 'dense', 3);
+      const send = env.step.bind(env);
+      env.step = (action) => send(action.type === 'send_reply' ? { ...action, message: rewrite(action.message) } : action);
+      solver.solve(env);
+      expect([seed, env.state.score_milli]).toEqual([seed, 1000]);
+    }
   });
 });

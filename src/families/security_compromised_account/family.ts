@@ -47,16 +47,21 @@ const CARRIERS: Record<string, string> = {
 const AGENTS = ['l.mensah', 'r.kaur', 'd.fischer', 'm.oconnell', 's.ito', 'a.petrov'];
 const STREETS = ['Rua Garrett', 'Kongens gate', 'Baggot Street', 'Rue de la Republique', 'Leopoldstrasse', 'Oudegracht', 'Kungsgatan', 'Park Row'];
 
-/** Day-of-year numbers of 1 May and 3 June 2026: the stretch a clock is never drawn in (see drawClock). */
+/** Day-of-year numbers of 1 May and 3 June 2026: the stretch generator versions 1 and 2 never draw a clock in. */
 const MAY_FIRST = 121;
 const MAY_SKIPPED = 34;
 
-function drawClock(draws: Draws): number {
-  // A working day's hour somewhere in 2026; the year's first and last days are left out so windows stay in it.
-  // No clock in May or the first days of June: the claims engine reads the month "May" as the modal verb, so a
-  // sign-in date told as "15 May" would count as a hedge (reported as a grader issue).
-  let day = draws.int(8, 355 - MAY_SKIPPED);
-  if (day >= MAY_FIRST) day += MAY_SKIPPED;
+/**
+ * A working day's hour somewhere in 2026; the year's first and last days are left out so windows stay in it.
+ * Versions 1 and 2 drew no clock in May or the first days of June, a guard against the claims engine reading the
+ * month "May" as the modal verb (a sign-in date told as "15 May" made its sentence a hedge). Graders 2 and 3 read
+ * the month beside a day number (family.spec.ts: the solver scores 1.0 on May clocks with the month told in every
+ * sentence), so generator version 3 draws from the whole year.
+ */
+function drawClock(draws: Draws, wholeYear: boolean): number {
+  const skipped = wholeYear ? 0 : MAY_SKIPPED;
+  let day = draws.int(8, 355 - skipped);
+  if (day >= MAY_FIRST) day += skipped;
   return Date.UTC(2026, 0, 1) + (day - 1) * 24 * HOUR + draws.int(7, 17) * HOUR + draws.pick([0, 10, 20, 30, 40, 50]) * 60_000;
 }
 
@@ -192,12 +197,12 @@ function instruction(name: string, clock: number): string {
 /** Every instance of this family gets the same step budget. */
 const MAX_STEPS = 14;
 
-export function generateSecurityCompromisedAccount(seed: number): Task {
+export function generateSecurityCompromisedAccount(seed: number, options: { wholeYear?: boolean } = {}): Task {
   const draws = new Draws(seed, SALT);
   // The generator's first outputs follow the seed almost linearly (seed n and n+1 give neighbouring first
   // draws), so they are spent before anything is drawn from them.
   for (let i = 0; i < WARM_UP_DRAWS; i++) draws.int(0, 1);
-  const clock = drawClock(draws);
+  const clock = drawClock(draws, options.wholeYear ?? false);
   const names = drawNames(draws, 6);
   const people = names.map((n) => drawPerson(draws, n.first, n.last, clock));
   const customer = people[0];
@@ -305,9 +310,23 @@ export const securityCompromisedAccount: TaskFamily = {
     'The account events, not the customer\'s words, decide the case: a takeover customer may only ask for a reset link or mention a sign-in email, a forgotten-password customer may fear they were hacked. Following the first hit of a search on the ticket\'s subject fails: mean 0.53 on seeds 0-199, mean ≤ 0.6. A new sign-in alert says nothing on its own: the customer\'s own sign-ins from a new address send one too, in every kind of case, and the intruder\'s may arrive after the changes; reading the case from the alerts (none: forgotten password; one followed by a change: takeover; else a sign-in alert) scores 0.67. The contract notes hold the usual sign-in locations, so ignoring them takes the customer\'s own earlier sign-ins for unrecognised ones, which turns most forgotten-password and sign-in-alert cases into the wrong kind: mean 0.64 on seeds 0-199, mean ≤ 0.69.',
   maxSteps: { min: MAX_STEPS, max: MAX_STEPS },
   distinctInstances: FIRST_NAMES.length * LAST_NAMES.length * (348 - MAY_SKIPPED) * 3 * WINDOWS.length * 7600,
-  generate: generateSecurityCompromisedAccount,
+  generate: (seed) => generateSecurityCompromisedAccount(seed),
   fingerprint,
 };
 
 /** Generator version 2: version 1's instances, seed for seed, each declaring the family's lexicon (lexicon.ts). */
 export const securityCompromisedAccountV2: TaskFamily = declaringLexicon(securityCompromisedAccount, 2, SECURITY_LEXICON);
+
+/**
+ * Generator version 3: clocks drawn from the whole year, May included (version 2 skipped May and early June for
+ * grader version 2's sake), each instance declaring the family's lexicon. Every other draw is version 2's.
+ */
+export const securityCompromisedAccountV3: TaskFamily = declaringLexicon(
+  {
+    ...securityCompromisedAccount,
+    distinctInstances: FIRST_NAMES.length * LAST_NAMES.length * 348 * 3 * WINDOWS.length * 7600,
+    generate: (seed) => generateSecurityCompromisedAccount(seed, { wholeYear: true }),
+  },
+  3,
+  SECURITY_LEXICON,
+);

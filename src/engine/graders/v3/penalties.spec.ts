@@ -1,5 +1,4 @@
-import { DEFAULT_TASKS_DIR } from '../../../config/app-config';
-import { loadTaskFiles } from '../../../tasks/task-files';
+import { canonicalTasks } from '../../../tasks/task-files';
 import { SOLUTIONS, correctReply } from '../../../../test/fixtures/solutions';
 import type { Action } from '../../actions';
 import { reset, step } from '../../engine';
@@ -7,7 +6,7 @@ import { grade } from '../../grader';
 import { PENALTY_MILLI, penaltiesOf } from './penalties';
 import type { Task } from '../../task.schema';
 
-const tasks = new Map(loadTaskFiles(DEFAULT_TASKS_DIR).map((entry) => [entry.task.id, entry.task]));
+const tasks = new Map(canonicalTasks().map((entry) => [entry.task.id, entry.task]));
 const task = (id: string): Task => tasks.get(id)!;
 
 function run(t: Task, actions: Action[]) {

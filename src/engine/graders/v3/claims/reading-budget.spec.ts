@@ -1,8 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { DEFAULT_TASKS_DIR } from '../../../../config/app-config';
-import { loadTaskFiles } from '../../../../tasks/task-files';
+import { canonicalTasks } from '../../../../tasks/task-files';
 import { reset, step } from '../../../engine';
 import { grade } from '../../../grader';
 import type { EpisodeState } from '../../../state';
@@ -22,7 +21,7 @@ import * as text from './text';
  * pattern that backtracks (regex-safety.spec.ts), and they are checked here against the patterns they replaced.
  */
 
-const tasks = loadTaskFiles(DEFAULT_TASKS_DIR).map((entry) => entry.task);
+const tasks = canonicalTasks().map((entry) => entry.task);
 const CEILING = 8000;
 /** Token reads allowed per unit charged; the highest measured is about 3 (a flood of one-token sentences). */
 const WORK_PER_UNIT = 8;
