@@ -1,6 +1,7 @@
 import { AgentEnvironment } from '../../tools/validity/agents';
 import { solverOf, type SolverOptions } from '../../tools/validity/solvers';
 import { grade } from '../engine/grader';
+import { CURRENT_GRADER_VERSION, graderVersionOf } from '../engine/graders';
 import { taskSchema, type Task } from '../engine/task.schema';
 import { latestFamilies, type TaskFamily } from '.';
 
@@ -39,6 +40,13 @@ describe.each(latestFamilies().map((f) => [`${f.id} g${f.generatorVersion}`, f] 
       expect(task(seed).id).toBe(family.id);
       expect(family.generate(seed)).toEqual(task(seed));
     }
+  });
+
+  it('is graded by the current grader: its instances and its canonical instance declare a lexicon', () => {
+    // Grader version 3 grades only tasks that declare their domain words (answer_key.lexicon, src/families/<id>/
+    // lexicon.ts); a family that forgot would be graded by version 2, the engine that holds other families' words.
+    for (const seed of SEEDS.slice(0, 20)) expect(graderVersionOf(task(seed))).toBe(CURRENT_GRADER_VERSION);
+    expect(graderVersionOf(taskSchema.parse(family.canonical))).toBe(CURRENT_GRADER_VERSION);
   });
 
   it('is solved with a score of exactly 1.0, no penalty and within the step budget by its reference solver', () => {

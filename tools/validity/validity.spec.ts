@@ -6,9 +6,9 @@ import { REQUIRED_SETS, VERDICT_PIN_FILE, loadFixtureSets, measureTask, stillFai
  * The reply grader's validity, on every fixture set of every registered family (src/families/<id>/fixtures/<set>.json;
  * `npm run validity` prints the table):
  * per task, correct replies missing a detail stay at or under 5%, and no reply is credited with a detail it does
- * not tell. Version 2's verdicts are pinned: a change to the claim engine that changes any verdict fails here,
- * and must come as a new grader version (src/engine/grader-version.ts), so that scored episodes keep meaning
- * what they meant. UPDATE_GRADER_VERDICTS=1 rewrites the pin (only with a new version, or before release).
+ * not tell. The current grader's verdicts are pinned, reply by reply (test/validity/grader-v2-verdicts.json: version
+ * 2's, which version 3 makes on every reply): a released version is frozen as a whole by tools/versions, and this
+ * says which reply's verdict moved. UPDATE_GRADER_VERDICTS=1 rewrites the pin (with a new version, or for new fixtures).
  */
 
 const tasks = new Map(canonicalTasks().map((loaded) => [loaded.task.id, loaded.task]));
