@@ -5,6 +5,7 @@ import { canonicalTasks } from '../../src/tasks/task-files';
 import { AGENTS, agentTable, harmCases, harmTable, playAgent } from './agents';
 import { allFamilyFigures, familyTable } from './families';
 import { VALIDITY_COMMAND } from './validity.command';
+import { disagreementTable, measureAllDrawn } from './drawn-suite';
 import { failureReport, loadFixtureSets, measureTask, unmeasured, validityTable } from './validity-suite';
 
 /** `npm run validity`: see validity.command.ts, or `npm run validity -- --help`. */
@@ -16,10 +17,13 @@ function main(): void {
   const results = sets.flatMap(({ set, fixtures }) => fixtures.map((fixture) => measureTask(set, byId.get(fixture.task_id)!, fixture)));
   // A family without a set's fixtures gets a "not measured" row, never silence.
   console.log(validityTable(results, unmeasured(sets)));
+  // The sets written on drawn instances (train and test seeds), and how their writers read each instance.
+  const drawn = measureAllDrawn();
+  console.log(`\n${validityTable(drawn.results)}\n\n${disagreementTable(drawn.disagreements)}`);
   console.log(`\n${agentTable(Object.keys(AGENTS).flatMap((agent) => FEEDBACK_MODES.flatMap((mode) => tasks.map((task) => playAgent(agent, task, mode)))))}`);
   console.log(`\n${harmTable(tasks.flatMap(harmCases))}`);
   console.log(`\n${familyTable(allFamilyFigures(values.seeds))}`);
-  if (values.failures) console.log(`\n${failureReport(results)}`);
+  if (values.failures) console.log(`\n${failureReport([...results, ...drawn.results])}`);
 }
 
 main();
