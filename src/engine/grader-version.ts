@@ -4,7 +4,7 @@
  * - 1: reply details as phrase lists (task versions stored by release 0.1), src/engine/graders/v1;
  * - 2: reply details as typed claims, judged with polarity and one value per slot, with penalties,
  *   src/engine/graders/v2 (the claim engine is its claims/ folder);
- * - 3 (not released): version 2 with no domain word in the engine: support-work concepts from a shared vocabulary
+ * - 3: version 2 with no domain word in the engine: support-work concepts from a shared vocabulary
  *   (src/engine/graders/v3/support-vocabulary.ts), a family's own words from the task, src/engine/graders/v3.
  *
  * Each version is a folder under src/engine/graders, and src/engine/graders/index.ts is the registry: what each
