@@ -30,7 +30,7 @@ async function main(): Promise<void> {
   // The module without HTTP: the baseline runs through the same service POST /baseline uses.
   const app = await NestFactory.createApplicationContext(AppModule.register(config), { logger: false });
   try {
-    const report = await app.get(BaselineService).run({ tenantId: PUBLIC_TENANT.id, keyId: null, seesWholeTenant: true });
+    const report = await app.get(BaselineService).run({ tenantId: PUBLIC_TENANT.id, keyId: null, seesWholeTenant: true, seesTestGrades: true });
     const difficulties = Object.fromEntries(app.get(TaskCatalog).list().map((e) => [e.task.id, e.task.difficulty]));
     console.log(formatBaselineTable(report, difficulties));
   } finally {
