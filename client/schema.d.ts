@@ -1214,6 +1214,8 @@ export interface components {
         StatsDto: {
             /** @enum {string|null} */
             group_by: "agent" | null;
+            /** @description Repeated test plays among all the matching episodes: the sum of the tasks' `repeated_test_plays`. */
+            repeated_test_plays: number;
             tasks: components["schemas"]["TaskStatsDto"][];
             threshold: number;
         };
@@ -1284,6 +1286,8 @@ export interface components {
             count: number;
             mean_score: number;
             median_score: number;
+            /** @description How many of these episodes are repeated test plays: test-split episodes whose task, seed, agent and run label the tenant had already played (docs/audit.md, Repeated test plays); GET /episodes?repeated_test_play=true lists them. */
+            repeated_test_plays: number;
             /** @description Share of episodes scoring at least `threshold`. */
             success_rate: number;
             task_id: string;
@@ -3078,6 +3082,8 @@ export interface operations {
                 min_score?: number;
                 /** @description Score at most this (0 to 1). */
                 max_score?: number;
+                /** @description true: only repeated test plays, the test-split episodes whose task, seed, agent and run label the tenant had already played (a run plays each once); false: every other episode (docs/audit.md, Repeated test plays). */
+                repeated_test_play?: "true" | "false";
                 /** @description Admin key only (another key gets 403): restrict to one tenant (its slug; 404 if there is none). */
                 tenant?: string;
                 limit?: number;
@@ -3285,6 +3291,8 @@ export interface operations {
                 min_score?: number;
                 /** @description Score at most this (0 to 1). */
                 max_score?: number;
+                /** @description true: only repeated test plays, the test-split episodes whose task, seed, agent and run label the tenant had already played (a run plays each once); false: every other episode (docs/audit.md, Repeated test plays). */
+                repeated_test_play?: "true" | "false";
                 /** @description Admin key only (another key gets 403): restrict to one tenant (its slug; 404 if there is none). */
                 tenant?: string;
                 format?: "jsonl";
@@ -6311,6 +6319,8 @@ export interface operations {
                 min_score?: number;
                 /** @description Score at most this (0 to 1). */
                 max_score?: number;
+                /** @description true: only repeated test plays, the test-split episodes whose task, seed, agent and run label the tenant had already played (a run plays each once); false: every other episode (docs/audit.md, Repeated test plays). */
+                repeated_test_play?: "true" | "false";
                 /** @description Admin key only (another key gets 403): restrict to one tenant (its slug; 404 if there is none). */
                 tenant?: string;
                 /** @description Score that counts as a success. */
