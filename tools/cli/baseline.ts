@@ -17,7 +17,7 @@ import { remoteEnvironment } from './remote-environment';
 async function main(): Promise<void> {
   const { values } = readCommandLine(BASELINE_COMMAND);
   if (values.url !== undefined) {
-    const remote = await remoteEnvironment(values.url, process.env.SUPPORTDESK_API_KEY);
+    const remote = await remoteEnvironment(values.url, process.env.SUPPORTDESK_API_KEY, process.env.SUPPORTDESK_READER_KEY || undefined);
     const report = await runBaseline(remote.environment, remote.taskIds, remote.limits);
     console.log(formatBaselineTable(report, remote.difficulties));
     return;
