@@ -555,9 +555,9 @@ export interface components {
             /** @description Link of the episode's hash chain: sha256 of the previous row's hash and this row. */
             hash: string;
             outcome: string;
-            /** @description The step's reward as dense feedback gives it (stored for every episode); null while an episode started with feedback "final" runs. */
+            /** @description The step's reward as dense feedback gives it (stored for every episode); null while an episode started with feedback "final" runs, and always (withheld) for a test-split episode seen by an agent key. */
             reward: number | null;
-            /** @description Score after the step; null while an episode started with feedback "final" runs. */
+            /** @description Score after the step; null while an episode started with feedback "final" runs, and always (withheld) for a test-split episode seen by an agent key. */
             score_after: number | null;
             step: number;
         };
@@ -605,10 +605,12 @@ export interface components {
             keys: components["schemas"]["ApiKeyDto"][];
         };
         BaselineEpisodeResultDto: {
-            components: components["schemas"]["ScoreComponentDto"][];
+            /** @description Each component of the score; null (withheld) for a test-split episode when the caller is an agent key. */
+            components: components["schemas"]["ScoreComponentDto"][] | null;
             /** @description The persisted episode; inspect it with GET /state/{episode_id}. */
             episode_id: string;
-            score: number;
+            /** @description The score, 0 to 1; null (withheld) for a test-split episode when the caller is an agent key. */
+            score: number | null;
             seed: number;
             /**
              * @description The seed's split, for a drawn instance; null for the canonical one.
@@ -626,8 +628,8 @@ export interface components {
         BaselineResponseDto: {
             /** @description Every episode it played, canonical first, then train, then test, per task. */
             episodes: components["schemas"]["BaselineEpisodeResultDto"][];
-            /** @description The mean of the tasks' test-split means: the figure to compare agents with. */
-            mean_score: number;
+            /** @description The mean of the tasks' test-split means: the figure to compare agents with; null (withheld) when the caller is an agent key. */
+            mean_score: number | null;
             /** @description Name and version of the built-in policy. */
             policy: string;
             results: components["schemas"]["BaselineTaskResultDto"][];
@@ -637,7 +639,8 @@ export interface components {
         BaselineTaskResultDto: {
             canonical: number;
             task_id: string;
-            test: number;
+            /** @description Mean score over the test split's first seeds; null (withheld) when the caller is an agent key. */
+            test: number | null;
             /** @description Mean score over the split's first BASELINE_SEEDS_PER_SPLIT seeds. */
             train: number;
         };
@@ -757,7 +760,7 @@ export interface components {
             /** @description Every step of the episode, in order. */
             actions: components["schemas"]["ActionLogEntryDto"][];
             active_ticket: components["schemas"]["ActiveTicketDto"] | null;
-            /** @description Each component of the score; null while an episode started with feedback "final" runs. */
+            /** @description Each component of the score; null while an episode started with feedback "final" runs, and always (withheld) for a test-split episode seen by an agent key. */
             components: components["schemas"]["ScoreComponentDto"][] | null;
             created_at: string;
             done: boolean;
@@ -765,7 +768,7 @@ export interface components {
             feedback: components["schemas"]["FeedbackMode"];
             grader_version: number;
             max_steps: number;
-            /** @description Score so far, 0 to 1; null while an episode started with feedback "final" runs. */
+            /** @description Score so far, 0 to 1; null while an episode started with feedback "final" runs, and always (withheld) for a test-split episode seen by an agent key. */
             score: number | null;
             seed: number;
             /**
@@ -869,17 +872,17 @@ export interface components {
          */
         FeedbackMode: "dense" | "final";
         GradeResponseDto: {
-            /** @description Each component of the score; null while an episode started with feedback "final" runs. */
+            /** @description Each component of the score; null while an episode started with feedback "final" runs, and always (withheld) for a test-split episode seen by an agent key. */
             components: components["schemas"]["ScoreComponentDto"][] | null;
             episode_id: string;
             feedback: components["schemas"]["FeedbackMode"];
             /** @description The grader that scored it: the version the episode started with. */
             grader_version: number;
-            /** @description What was taken off the score, and why (grader version 2); null while an episode started with feedback "final" runs. */
+            /** @description What was taken off the score, and why (grader version 2); null while an episode started with feedback "final" runs, and always (withheld) for a test-split episode seen by an agent key. */
             penalties: components["schemas"]["PenaltyDto"][] | null;
-            /** @description Each detail the customer must be told: the sentence that covered it, or why it is not covered; null while an episode started with feedback "final" runs. */
+            /** @description Each detail the customer must be told: the sentence that covered it, or why it is not covered; null while an episode started with feedback "final" runs, and always (withheld) for a test-split episode seen by an agent key. */
             reply_details: components["schemas"]["ReplyDetailGradeDto"][] | null;
-            /** @description The score, 0 to 1; null while an episode started with feedback "final" runs. */
+            /** @description The score, 0 to 1; null while an episode started with feedback "final" runs, and always (withheld) for a test-split episode seen by an agent key. */
             score: number | null;
             status: components["schemas"]["EpisodeStatus"];
             task_id: string;
@@ -984,7 +987,7 @@ export interface components {
             /** @description The last few actions, oldest first. */
             recent_actions: components["schemas"]["RecentActionDto"][];
             remaining_steps: number;
-            /** @description Score so far, 0 to 1; null while an episode started with feedback "final" runs (given once it has ended). */
+            /** @description Score so far, 0 to 1; null while an episode started with feedback "final" runs (given once it has ended), and always (withheld) for a test-split episode seen by an agent key. */
             score: number | null;
             /** @description The latest search, or null. */
             search_results: components["schemas"]["SearchResultsDto"] | null;
@@ -1069,7 +1072,7 @@ export interface components {
             grader_version: number;
             max_steps: number;
             run_label: string | null;
-            /** @description Score so far, 0 to 1; null while an episode started with feedback "final" runs. */
+            /** @description Score so far, 0 to 1; null while an episode started with feedback "final" runs, and always (withheld) for a test-split episode seen by an agent key. */
             score: number | null;
             seed: number;
             /**
@@ -1211,6 +1214,8 @@ export interface components {
         StatsDto: {
             /** @enum {string|null} */
             group_by: "agent" | null;
+            /** @description Repeated test plays among all the matching episodes: the sum of the tasks' `repeated_test_plays`. */
+            repeated_test_plays: number;
             tasks: components["schemas"]["TaskStatsDto"][];
             threshold: number;
         };
@@ -1221,7 +1226,7 @@ export interface components {
         StepInfoDto: {
             /** @description Why the action could not apply, or null. */
             last_action_error: string | null;
-            /** @description Score after this step, 0 to 1; null while an episode started with feedback "final" runs. */
+            /** @description Score after this step, 0 to 1; null while an episode started with feedback "final" runs, and always (withheld) for a test-split episode seen by an agent key. */
             score: number | null;
             status: components["schemas"]["EpisodeStatus"];
             step_count: number;
@@ -1244,7 +1249,8 @@ export interface components {
             observation: components["schemas"]["ObservationDto"];
             /**
              * @description Change in score caused by this step: negative when it incurs a penalty. With feedback "final", 0 until the step
-             *     that ends the episode, which carries the whole score.
+             *     that ends the episode, which carries the whole score. For a test-split episode seen by an agent key that step's
+             *     reward is 0 too: the score is withheld (`info.score` is null once `done`).
              */
             reward: number;
         };
@@ -1280,6 +1286,8 @@ export interface components {
             count: number;
             mean_score: number;
             median_score: number;
+            /** @description How many of these episodes are repeated test plays: test-split episodes whose task, seed, agent and run label the tenant had already played (docs/audit.md, Repeated test plays); GET /episodes?repeated_test_play=true lists them. */
+            repeated_test_plays: number;
             /** @description Share of episodes scoring at least `threshold`. */
             success_rate: number;
             task_id: string;
@@ -3074,6 +3082,8 @@ export interface operations {
                 min_score?: number;
                 /** @description Score at most this (0 to 1). */
                 max_score?: number;
+                /** @description true: only repeated test plays, the test-split episodes whose task, seed, agent and run label the tenant had already played (a run plays each once); false: every other episode (docs/audit.md, Repeated test plays). */
+                repeated_test_play?: "true" | "false";
                 /** @description Admin key only (another key gets 403): restrict to one tenant (its slug; 404 if there is none). */
                 tenant?: string;
                 limit?: number;
@@ -3281,6 +3291,8 @@ export interface operations {
                 min_score?: number;
                 /** @description Score at most this (0 to 1). */
                 max_score?: number;
+                /** @description true: only repeated test plays, the test-split episodes whose task, seed, agent and run label the tenant had already played (a run plays each once); false: every other episode (docs/audit.md, Repeated test plays). */
+                repeated_test_play?: "true" | "false";
                 /** @description Admin key only (another key gets 403): restrict to one tenant (its slug; 404 if there is none). */
                 tenant?: string;
                 format?: "jsonl";
@@ -6307,6 +6319,8 @@ export interface operations {
                 min_score?: number;
                 /** @description Score at most this (0 to 1). */
                 max_score?: number;
+                /** @description true: only repeated test plays, the test-split episodes whose task, seed, agent and run label the tenant had already played (a run plays each once); false: every other episode (docs/audit.md, Repeated test plays). */
+                repeated_test_play?: "true" | "false";
                 /** @description Admin key only (another key gets 403): restrict to one tenant (its slug; 404 if there is none). */
                 tenant?: string;
                 /** @description Score that counts as a success. */

@@ -4,6 +4,7 @@ import { ModulesContainer } from '@nestjs/core';
 import request from 'supertest';
 import { FASTIFY_ROUTE_CONFIG_METADATA } from '@nestjs/platform-fastify/constants';
 import { ACCESS_METADATA, ACCESS_ROUTE_CONFIG } from '../src/access/access.decorator';
+import { ADMIN_KEY, CHAIN_KEY, asAdmin, bearer, tenantWithKey } from './support/tenants';
 import { startTestApp } from './support/test-app';
 
 interface Route {
@@ -109,6 +110,26 @@ it('with keys required, the document asks for a key on every route that is not p
     for (const item of Object.values<any>(document.paths)) {
       for (const operation of Object.values<any>(item)) {
         expect(operation.security.some((alternative: object) => Object.keys(alternative).length === 0)).toBe(false);
+      }
+    }
+  } finally {
+    await keyed.app.close();
+  }
+});
+
+it('the audit filters (repeated_test_play among them) keep their routes\' rule: an agent key gets 403, a reader key and the admin key 200, no key 401', async () => {
+  const keyed = await startTestApp(undefined, { REQUIRE_API_KEY: 'true', ADMIN_API_KEY: ADMIN_KEY, CHAIN_KEY });
+  try {
+    const document = (await request(keyed.http).get('/openapi.json').expect(200)).body;
+    const { key, readerKey } = await tenantWithKey(keyed.http, 'filters-lab');
+    for (const path of ['/episodes', '/episodes/export', '/stats']) {
+      const parameter = document.paths[path].get.parameters.find((p: { name: string }) => p.name === 'repeated_test_play');
+      expect([path, parameter?.schema]).toEqual([path, { type: 'string', enum: ['true', 'false'] }]);
+      for (const query of [{}, { repeated_test_play: 'true' }, { repeated_test_play: 'false' }]) {
+        await request(keyed.http).get(path).query(query).set(bearer(key)).expect(403);
+        await request(keyed.http).get(path).query(query).set(bearer(readerKey)).expect(200);
+        await request(keyed.http).get(path).query(query).set(asAdmin).expect(200);
+        await request(keyed.http).get(path).query(query).expect(401);
       }
     }
   } finally {

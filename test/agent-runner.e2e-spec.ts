@@ -1,12 +1,14 @@
 import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import { runAgent } from '../tools/agent/agent-runner';
-import { nthSeedOf } from '../src/families';
-import { formatAgentReport } from '../tools/agent/report-table';
+import { latestFamily, nthSeedOf } from '../src/families';
+import { formatAgentReport, SCORES_WITHHELD_NOTE } from '../tools/agent/report-table';
+import { referenceRun } from '../tools/validity/solvers';
 import type { Action } from '../src/engine/actions';
 import { SOLUTIONS } from './fixtures/solutions';
 import { startScriptedModel } from './support/scripted-model';
 import { startTestApp } from './support/test-app';
+import { ADMIN_KEY, CHAIN_KEY, bearer, tenantWithKey } from './support/tenants';
 
 let ctx: Awaited<ReturnType<typeof startTestApp>>;
 let url: string;
@@ -54,7 +56,7 @@ it('runs every task over HTTP, logs the OpenEnv format exactly, and reports pass
       ['logistics_missing_order_vip', 0, 3],
     ]);
     // pass^k = mean over tasks of C(c,k)/C(n,k): (3/3 + 2/3 + 0)/3, (1 + 1/3 + 0)/3, (1 + 0 + 0)/3
-    expect(report.passHatK.map((p) => Number(p.value.toFixed(4)))).toEqual([0.5556, 0.4444, 0.3333]);
+    expect(report.passHatK.map((p) => Number(p.value!.toFixed(4)))).toEqual([0.5556, 0.4444, 0.3333]);
     expect(formatAgentReport(report, 1)).toContain('pass^1=0.556  pass^2=0.444  pass^3=0.333');
 
     // the runs are real, persisted episodes, labelled with the model
@@ -144,4 +146,51 @@ it('--split test plays each trial on the next test seed of every family, always 
 it('trial t of the train split plays the t-th train seed', () => {
   expect([0, 1, 2, 3, 4, 5].map((n) => nthSeedOf('train', n))).toEqual([1, 2, 3, 4, 6, 7]);
   expect([0, 1, 2].map((n) => nthSeedOf('test', n))).toEqual([0, 5, 10]);
+});
+
+it('with keys required, an agent key is not shown test-split scores: [END] says withheld, the table reads them with a reader key or says they are withheld', async () => {
+  const keyed = await startTestApp(undefined, { REQUIRE_API_KEY: 'true', ADMIN_API_KEY: ADMIN_KEY, CHAIN_KEY });
+  await keyed.app.listen(0, '127.0.0.1');
+  const keyedUrl = `http://127.0.0.1:${(keyed.app.getHttpServer().address() as AddressInfo).port}`;
+  const { key, readerKey } = await tenantWithKey(keyed.http, 'runner-lab');
+  // Conversation n (from 1) of a task is trial n - 1, on the test seed the runner gives it: the reference solution.
+  const solved = (taskId: string, conversation: number, step: number) => {
+    const seed = nthSeedOf('test', conversation - 1);
+    return referenceRun(latestFamily(taskId)!.generate(seed), seed).actions[step] ?? null;
+  };
+  const options = { url: keyedUrl, envApiKey: key, modelName: 'keyed', tasks: ['billing_duplicate_charge'], trials: 2, threshold: 1, retry: { baseDelayMs: 1 }, split: 'test' as const };
+  const withReader = await startScriptedModel(solved);
+  const withoutReader = await startScriptedModel(solved);
+  try {
+    const lines: string[] = [];
+    const read = await runAgent({ ...options, modelBaseUrl: withReader.url, readerApiKey: readerKey }, (line) => lines.push(line));
+    const ends = lines.filter((line) => line.startsWith('[END]'));
+    expect(ends).toHaveLength(2);
+    for (const end of ends) expect(end).toMatch(/^\[END\] success=withheld steps=(\d+) rewards=(0\.00,)+withheld$/);
+    const lastSteps = lines.filter((line) => line.startsWith('[STEP]') && line.includes('done=true'));
+    expect(lastSteps.map((line) => / reward=(\S+) /.exec(line)![1])).toEqual(['withheld', 'withheld']);
+    // The table is the evaluator's: read with the reader key.
+    expect(read).toEqual({ tasks: [{ taskId: 'billing_duplicate_charge', scores: [1, 1], successes: 2 }], passHatK: [{ k: 1, value: 1 }, { k: 2, value: 1 }], withheld: false });
+    expect(formatAgentReport(read, 1)).not.toContain('withheld');
+
+    const unread = await runAgent({ ...options, modelBaseUrl: withoutReader.url }, () => undefined);
+    expect(unread).toEqual({
+      tasks: [{ taskId: 'billing_duplicate_charge', scores: [null, null], successes: null }],
+      passHatK: [{ k: 1, value: null }, { k: 2, value: null }],
+      withheld: true,
+    });
+    const table = formatAgentReport(unread, 1);
+    expect(table).toMatch(/^billing_duplicate_charge\s+2\s+withheld\s+withheld\s+withheld withheld$/m);
+    expect(table).toContain('pass^1=withheld  pass^2=withheld');
+    expect(table).toContain(SCORES_WITHHELD_NOTE);
+    // The model read no score in either run; the second run played the same cells again, which the audit counts.
+    const observations = [...withReader.requests, ...withoutReader.requests].flatMap((r: any) => r.messages.filter((m: any) => m.role === 'tool'));
+    for (const message of observations) expect(Object.keys(JSON.parse(message.content))).not.toContain('score');
+    const stats = (await request(keyed.http).get('/stats').set(bearer(readerKey)).expect(200)).body;
+    expect(stats).toMatchObject({ repeated_test_plays: 2, tasks: [{ task_id: 'billing_duplicate_charge', count: 4, mean_score: 1 }] });
+  } finally {
+    withReader.server.close();
+    withoutReader.server.close();
+    await keyed.app.close();
+  }
 });

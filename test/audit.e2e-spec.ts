@@ -176,6 +176,7 @@ describe('GET /stats', () => {
     expect(stats).toEqual({
       threshold: 1,
       group_by: null,
+      repeated_test_plays: 0,
       tasks: [
         {
           task_id: 'billing_duplicate_charge',
@@ -184,6 +185,7 @@ describe('GET /stats', () => {
           mean_score: 0.35,
           median_score: 0.05,
           success_rate: 0.3333,
+          repeated_test_plays: 0,
           component_means: { opened_target: 0.033, policy_consulted: 0.033, priority: 0.05, routing: 0.067, reply_coverage: 0.067, resolution: 0.1 },
         },
         {
@@ -193,6 +195,7 @@ describe('GET /stats', () => {
           mean_score: 0.625,
           median_score: 0.625,
           success_rate: 0.5,
+          repeated_test_plays: 0,
           component_means: { opened_target: 0.05, policy_consulted: 0.05, priority: 0.075, routing: 0.2, reply_coverage: 0.1, resolution: 0.15 },
         },
       ],

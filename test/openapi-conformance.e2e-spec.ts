@@ -343,7 +343,10 @@ describe('the OpenAPI document describes the server exactly', () => {
       if (refused.status === 429) limited.add(admin.op.operation.operationId);
     }
     for (const request of plan(open, ops.length, SEED + 17, 'valid')) {
-      const sent = request.op.operation['x-access'] === 'admin' ? { ...request, ...unknownKey } : request;
+      // No limit applies to the admin key: on an admin route a failing key stands in for it, on an audit route the
+      // reader key (else whether an audit route is seen limited depends on the credential the plan happened to draw).
+      const asReader = request.credential.role === 'admin' ? { ...request, credential: { ...request.credential, role: 'reader' as const } } : request;
+      const sent = request.op.operation['x-access'] === 'admin' ? { ...request, ...unknownKey } : asReader;
       if ((await execute(open, sent)).status === 429) limited.add(request.op.operation.operationId);
     }
     expect(ops.map((op) => op.operation.operationId).filter((id) => !limited.has(id))).toEqual([]);

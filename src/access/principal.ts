@@ -23,8 +23,15 @@ export interface EpisodeCaller {
   keyId: string | null;
   /** Readers and the anonymous open-mode user see every episode of the tenant; agent keys only their own. */
   seesWholeTenant: boolean;
+  /**
+   * Whether it is shown the grading of test-split episodes (score, rewards, components, penalties, reply details).
+   * Agent keys are what is evaluated on the test split, so they never are, not even once the episode has ended;
+   * readers and the open-mode user are (docs/evaluation.md, "What an agent key never sees").
+   */
+  seesTestGrades: boolean;
 }
 
 export function callerOf(principal: TenantPrincipal): EpisodeCaller {
-  return { tenantId: principal.tenantId, keyId: principal.keyId, seesWholeTenant: principal.scope !== 'agent' };
+  const agent = principal.scope === 'agent';
+  return { tenantId: principal.tenantId, keyId: principal.keyId, seesWholeTenant: !agent, seesTestGrades: !agent };
 }

@@ -11,6 +11,8 @@ export interface EpisodeFilters {
   createdBefore?: Date;
   minScoreMilli?: number;
   maxScoreMilli?: number;
+  /** Only repeated test plays (true), or only the others (false): see AuditRepository, REPEATED_TEST_PLAY. */
+  repeatedTestPlay?: boolean;
 }
 
 /** Position in the newest-first order: the last item of the previous page. */

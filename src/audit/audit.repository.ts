@@ -22,12 +22,19 @@ export interface ScoreBucket {
 export class AuditRepository {
   constructor(private readonly database: Database) {}
 
-  /** One page, newest first, strictly after `cursor`. */
+  /**
+   * One page, newest first, strictly after `cursor`. The page is chosen by SQL (the same WHERE the statistics use,
+   * listEpisodesSql, so a filter means the same on every audit route) and its rows read by Prisma.
+   */
   listEpisodes(scope: AuditScope, filters: EpisodeFilters, cursor: EpisodeCursor | null, take: number): Promise<EpisodeSummaryRow[]> {
-    const where: Prisma.EpisodeWhereInput = { AND: [scopeWhere(scope), filterWhere(filters), cursorWhere(cursor)] };
-    return this.database.serialized((db) =>
-      db.episode.findMany({ where, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], take, omit: { stateJson: true } }),
-    );
+    const { sql, params } = listEpisodesSql(scope, filters, cursor, take);
+    return this.database.serialized(async (db) => {
+      const keys = await db.$queryRawUnsafe<{ id: string; tenant_id: string }[]>(sql, ...params);
+      if (keys.length === 0) return [];
+      const rows = await db.episode.findMany({ where: { OR: keys.map((k) => ({ id: k.id, tenantId: k.tenant_id })) }, omit: { stateJson: true } });
+      const byKey = new Map(rows.map((row) => [`${row.tenantId}\u0000${row.id}`, row]));
+      return keys.flatMap((k) => byKey.get(`${k.tenant_id}\u0000${k.id}`) ?? []);
+    });
   }
 
   /** The episodes with this id in the scope (ids are unique per tenant: across tenants there may be several). */
@@ -91,6 +98,15 @@ export class AuditRepository {
       }));
     });
   }
+
+  /** How many repeated test plays (REPEATED_TEST_PLAY) match, per task (and optionally per agent). */
+  repeatedTestPlayCounts(scope: AuditScope, filters: EpisodeFilters, byAgent: boolean): Promise<{ taskId: string; agent: string | null; count: number }[]> {
+    const { sql, params } = repeatedTestPlaysSql(scope, filters, byAgent);
+    return this.database.serialized(async (db) => {
+      const rows = await db.$queryRawUnsafe<Record<string, unknown>[]>(sql, ...params);
+      return rows.map((row) => ({ taskId: String(row.task_id), agent: row.agent === null ? null : String(row.agent), count: Number(row.n) }));
+    });
+  }
 }
 
 /**
@@ -111,37 +127,60 @@ export function scoreHistogramSql(scope: AuditScope, filters: EpisodeFilters, by
   return { sql, params };
 }
 
+/**
+ * A page of the listing (and of the export): the keys of the episodes after `cursor`, newest first. It walks an
+ * index in (created_at, id) order under the tenant (snapshotted in queries/list-episodes.sql).
+ */
+export function listEpisodesSql(scope: AuditScope, filters: EpisodeFilters, cursor: EpisodeCursor | null, take: number): { sql: string; params: unknown[] } {
+  const { clause, params } = sqlWhere(scope, filters);
+  const after = cursor === null ? '' : ' AND (e.created_at < ? OR (e.created_at = ? AND e.id < ?))';
+  const cursorParams = cursor === null ? [] : [sqliteTimestamp(cursor.createdAt), sqliteTimestamp(cursor.createdAt), cursor.id];
+  const sql = `SELECT e.id AS id, e.tenant_id AS tenant_id
+  FROM episodes e
+ WHERE ${clause}${after}
+ ORDER BY e.created_at DESC, e.id DESC
+ LIMIT ?`;
+  return { sql, params: [...params, ...cursorParams, take] };
+}
+
+/** The count of repeated test plays per task (and agent) for a scope and filters (snapshotted with the statistics). */
+export function repeatedTestPlaysSql(scope: AuditScope, filters: EpisodeFilters, byAgent: boolean): { sql: string; params: unknown[] } {
+  const { clause, params } = sqlWhere(scope, { ...filters, repeatedTestPlay: undefined });
+  // Filtered to the episodes that are not repeated plays (repeated_test_play=false), the count is 0.
+  const repeated = filters.repeatedTestPlay === false ? '0' : REPEATED_TEST_PLAY;
+  const agent = byAgent ? 'e.agent' : 'NULL';
+  const sql = `SELECT e.task_id AS task_id, ${agent} AS agent, COUNT(*) AS n
+  FROM episodes e
+ WHERE ${clause} AND ${repeated}
+ GROUP BY e.task_id${byAgent ? ', e.agent' : ''}`;
+  return { sql, params };
+}
+
+/**
+ * Whether the episode `a` plays a test-split instance: a family's drawn instance (its task version names a
+ * generator, as parseGeneratorVersion reads it: "g" and 1 to 6 digits, no leading 0; a canonical instance's is a
+ * content hash) on a test seed (splitOf: divisible by 5). A spec holds this to instanceOf.
+ */
+export function testPlaySql(a: string): string {
+  return `(${a}.seed % 5 = 0 AND ${a}.task_version GLOB 'g[1-9]*' AND length(${a}.task_version) <= 7 AND substr(${a}.task_version, 2) NOT GLOB '*[^0-9]*')`;
+}
+
+/**
+ * A repeated test play: a test-split episode of a tenant whose run cell the tenant had already played. A run records
+ * itself in `agent` and `run_label` (the agent runner: "llm:<model>" and "agent-runner-trial-<t>", trial t on the
+ * t-th test seed; POST /baseline: its policy name and no label), and plays each of its cells, a task and a test seed,
+ * once; so the first episode of a tenant with a given task, test seed, agent and run label is the one a run accounts
+ * for, and every later one (in created_at, id order) plays that instance again beyond it (docs/audit.md).
+ */
+export const REPEATED_TEST_PLAY = `(${testPlaySql('e')} AND EXISTS (SELECT 1 FROM episodes p
+   WHERE p.tenant_id = e.tenant_id AND p.task_id = e.task_id AND p.seed = e.seed AND p.agent IS e.agent AND p.run_label IS e.run_label
+     AND (p.created_at < e.created_at OR (p.created_at = e.created_at AND p.id < e.id)) AND ${testPlaySql('p')}))`;
+
 function scopeWhere(scope: AuditScope): Prisma.EpisodeWhereInput & Prisma.ActionLogWhereInput {
   return scope.kind === 'tenant' ? { tenantId: scope.tenantId } : {};
 }
 
-function filterWhere(f: EpisodeFilters): Prisma.EpisodeWhereInput {
-  return {
-    ...(f.taskId !== undefined && { taskId: f.taskId }),
-    ...(f.status !== undefined && { status: f.status }),
-    ...(f.agent !== undefined && { agent: f.agent }),
-    ...(f.runLabel !== undefined && { runLabel: f.runLabel }),
-    ...(f.tag !== undefined && { tags: { some: { tag: f.tag } } }),
-    ...((f.createdAfter || f.createdBefore) && {
-      createdAt: { ...(f.createdAfter && { gte: f.createdAfter }), ...(f.createdBefore && { lt: f.createdBefore }) },
-    }),
-    ...((f.minScoreMilli !== undefined || f.maxScoreMilli !== undefined) && {
-      scoreMilli: {
-        ...(f.minScoreMilli !== undefined && { gte: f.minScoreMilli }),
-        ...(f.maxScoreMilli !== undefined && { lte: f.maxScoreMilli }),
-      },
-    }),
-  };
-}
-
-function cursorWhere(cursor: EpisodeCursor | null): Prisma.EpisodeWhereInput {
-  if (!cursor) return {};
-  return {
-    OR: [{ createdAt: { lt: cursor.createdAt } }, { createdAt: cursor.createdAt, id: { lt: cursor.id } }],
-  };
-}
-
-/** The same scope and filters as parameterized SQL, for the statistics query. */
+/** The scope and filters as parameterized SQL: the one WHERE of the listing, the export and the statistics. */
 function sqlWhere(scope: AuditScope, f: EpisodeFilters): { clause: string; params: unknown[] } {
   const parts: string[] = ['1 = 1'];
   const params: unknown[] = [];
@@ -161,6 +200,7 @@ function sqlWhere(scope: AuditScope, f: EpisodeFilters): { clause: string; param
   if (f.createdBefore) add('e.created_at < ?', sqliteTimestamp(f.createdBefore));
   if (f.minScoreMilli !== undefined) add('e.score_milli >= ?', f.minScoreMilli);
   if (f.maxScoreMilli !== undefined) add('e.score_milli <= ?', f.maxScoreMilli);
+  if (f.repeatedTestPlay !== undefined) parts.push(f.repeatedTestPlay ? REPEATED_TEST_PLAY : `NOT ${REPEATED_TEST_PLAY}`);
   return { clause: parts.join(' AND '), params };
 }
 

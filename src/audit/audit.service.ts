@@ -131,13 +131,21 @@ export class AuditService {
   async stats(principal: Principal, query: StatsQueryDto): Promise<StatsDto> {
     const scope = await this.scopeOf(principal, query.tenant);
     const threshold = query.threshold ?? 1;
-    const buckets = await this.audit.scoreHistogram(scope, toFilters(query), query.group_by === 'agent');
+    const filters = toFilters(query);
+    const byAgent = query.group_by === 'agent';
+    const buckets = await this.audit.scoreHistogram(scope, filters, byAgent);
     const rows = summarizeHistogram(buckets, Math.round(threshold * 1000));
+    const repeated = new Map<string, number>();
+    for (const group of await this.audit.repeatedTestPlayCounts(scope, filters, byAgent)) {
+      const key = groupKey(group.taskId, group.agent);
+      repeated.set(key, (repeated.get(key) ?? 0) + group.count);
+    }
     const ratio = (a: number, b: number) => (b === 0 ? 0 : Math.round((a / b) * 10000) / 10000);
     const points = (milli: number) => Math.round(milli) / 1000;
     return {
       threshold,
       group_by: query.group_by ?? null,
+      repeated_test_plays: [...repeated.values()].reduce((a, b) => a + b, 0),
       tasks: rows.map((row) => ({
         task_id: row.taskId,
         ...(query.group_by === 'agent' ? { agent: row.agent } : {}),
@@ -146,6 +154,7 @@ export class AuditService {
         mean_score: points(row.meanMilli),
         median_score: points(row.medianMilli),
         success_rate: ratio(row.successes, row.count),
+        repeated_test_plays: repeated.get(groupKey(row.taskId, byAgent ? row.agent : null)) ?? 0,
         component_means: {
           opened_target: points(row.componentMeansMilli.opened_target),
           policy_consulted: points(row.componentMeansMilli.policy_consulted),
@@ -185,6 +194,11 @@ export class AuditService {
   }
 }
 
+/** A statistics row's group: its task, and its agent when grouped by agent. */
+function groupKey(taskId: string, agent: string | null): string {
+  return JSON.stringify([taskId, agent]);
+}
+
 function scopeOfEpisode(episode: EpisodeSummaryRow): AuditScope {
   return { kind: 'tenant', tenantId: episode.tenantId };
 }
@@ -200,6 +214,7 @@ function toFilters(query: EpisodeFiltersDto): EpisodeFilters {
     createdBefore: storedTimeBound(query.created_before),
     minScoreMilli: query.min_score === undefined ? undefined : Math.round(query.min_score * 1000),
     maxScoreMilli: query.max_score === undefined ? undefined : Math.round(query.max_score * 1000),
+    repeatedTestPlay: query.repeated_test_play === undefined ? undefined : query.repeated_test_play === 'true',
   };
 }
 

@@ -5,6 +5,7 @@ import { observe, type Observation } from '../engine/observation';
 import type { Variant } from './dto/reset-request.dto';
 import type { EpisodeState } from '../engine/state';
 import type { Task } from '../engine/task.schema';
+import type { EpisodeCaller } from '../access/principal';
 import type { ActionLogRecord, EpisodeRecord, FeedbackMode } from './episode.repository';
 import type {
   ActionLogEntryDto,
@@ -26,18 +27,39 @@ export function instanceOf(taskVersion: string, seed: number): { variant: Varian
 export const toPoints = (milli: number): number => milli / 1000;
 
 /**
- * Whether the agent is kept from the score now: an episode started with feedback "final" that has not ended.
- * Everything that would tell it how it is doing (score, components, rewards, the grader's explanations) waits
- * for the end, so trying values until the reward moves is impossible; the evaluator's audit routes still see it.
+ * What a caller is shown of an episode's grading (score, rewards, components, penalties, reply details):
+ * - "dense": all of it, after every step;
+ * - "final": nothing while the episode runs, all of it once it has ended (an episode started with feedback "final");
+ * - "withheld": nothing, ever: a test-split episode seen by an agent key (the test split is what agents are evaluated
+ *   on, so one ended episode must not tell them a test instance's answers or score).
+ * The shape is the same in every view: a withheld score is null, a withheld reward 0, as "final" gives them while
+ * the episode runs; a step that ends the episode with a null score says it was withheld.
  */
-export function scoreWithheld(feedback: FeedbackMode, ended: boolean): boolean {
-  return feedback === 'final' && !ended;
+export type GradeView = FeedbackMode | 'withheld';
+
+/**
+ * The one decision of what a caller sees of an episode's grading. Every route and transport (HTTP, /ws, /mcp, the
+ * OpenEnv sessions, the baseline) presents episodes through the episodes service, which asks this; the audit routes
+ * are for readers and the admin key, who see everything.
+ */
+export function gradeViewFor(caller: Pick<EpisodeCaller, 'seesTestGrades'>, episode: Pick<EpisodeRecord, 'feedback' | 'taskVersion' | 'seed'>): GradeView {
+  if (!caller.seesTestGrades && instanceOf(episode.taskVersion, episode.seed).split === 'test') return 'withheld';
+  return episode.feedback;
 }
 
-/** The observation as the episode's feedback mode lets the agent see it. */
-export function presentObservation(task: Task, state: EpisodeState, feedback: FeedbackMode, ended: boolean = state.done): Observation {
+/**
+ * Whether the caller is kept from the score now: always in view "withheld"; in view "final" until the episode
+ * ends. Everything that would tell it how it is doing (score, components, rewards, the grader's explanations)
+ * waits, so trying values until the reward moves is impossible; the evaluator's audit routes still see it.
+ */
+export function scoreWithheld(view: GradeView, ended: boolean): boolean {
+  return view === 'withheld' || (view === 'final' && !ended);
+}
+
+/** The observation as the caller's view lets it see it. */
+export function presentObservation(task: Task, state: EpisodeState, view: GradeView, ended: boolean = state.done): Observation {
   const observation = observe(task, state);
-  return scoreWithheld(feedback, ended) ? { ...observation, score: null } : observation;
+  return scoreWithheld(view, ended) ? { ...observation, score: null } : observation;
 }
 
 export function presentComponents(breakdown: GradeBreakdown): ScoreComponentDto[] {
@@ -49,12 +71,12 @@ export function presentComponents(breakdown: GradeBreakdown): ScoreComponentDto[
   }));
 }
 
-export function presentReset(task: Task, episode: EpisodeRecord): ResetResponseDto {
+export function presentReset(task: Task, episode: EpisodeRecord, view: GradeView): ResetResponseDto {
   const { state } = episode;
-  const withheld = scoreWithheld(episode.feedback, false);
+  const withheld = scoreWithheld(view, false);
   return {
     episode_id: episode.id,
-    observation: presentObservation(task, state, episode.feedback, false),
+    observation: presentObservation(task, state, view, false),
     reward: 0,
     done: false,
     info: {
@@ -76,14 +98,15 @@ export function presentReset(task: Task, episode: EpisodeRecord): ResetResponseD
 
 /**
  * One step's response. With feedback "final" the reward is 0 until the step that ends the episode, which carries
- * the whole score: a sparse reward whose sum over the episode is the score, as the dense rewards' sum is.
+ * the whole score: a sparse reward whose sum over the episode is the score, as the dense rewards' sum is. In view
+ * "withheld" that last reward is 0 too, and the score stays null.
  */
-export function presentStep(task: Task, episodeId: string, state: EpisodeState, rewardMilli: number, feedback: FeedbackMode): StepResponseDto {
-  const withheld = scoreWithheld(feedback, state.done);
-  const reward = feedback === 'dense' ? rewardMilli : state.done ? state.score_milli : 0;
+export function presentStep(task: Task, episodeId: string, state: EpisodeState, rewardMilli: number, view: GradeView): StepResponseDto {
+  const withheld = scoreWithheld(view, state.done);
+  const reward = view === 'dense' ? rewardMilli : view === 'final' && state.done ? state.score_milli : 0;
   return {
     episode_id: episodeId,
-    observation: presentObservation(task, state, feedback),
+    observation: presentObservation(task, state, view),
     reward: toPoints(reward),
     done: state.done,
     info: {
@@ -113,11 +136,12 @@ export function presentActionLog(rows: ActionLogRecord[], withheld = false): Act
 export function presentState(
   task: Task,
   episode: EpisodeRecord,
+  view: GradeView,
   breakdown: GradeBreakdown,
   actions: ActionLogRecord[],
 ): EpisodeStateDto {
   const { state } = episode;
-  const withheld = scoreWithheld(episode.feedback, episode.status !== 'active');
+  const withheld = scoreWithheld(view, episode.status !== 'active');
   return {
     episode_id: episode.id,
     task_id: episode.taskId,
@@ -139,9 +163,9 @@ export function presentState(
   };
 }
 
-export function presentGrade(episode: EpisodeRecord, breakdown: GradeBreakdown): GradeResponseDto {
+export function presentGrade(episode: EpisodeRecord, view: GradeView, breakdown: GradeBreakdown): GradeResponseDto {
   const ended = episode.status !== 'active';
-  const withheld = scoreWithheld(episode.feedback, ended);
+  const withheld = scoreWithheld(view, ended);
   return {
     episode_id: episode.id,
     task_id: episode.taskId,

@@ -17,7 +17,7 @@ import type { EpisodeStateDto, GradeResponseDto, ResetResponseDto, StepResponseD
 import { MAX_SEED, type ResetRequestDto } from './dto/reset-request.dto';
 import { EpisodeRepository, StaleEpisodeError, type EpisodeRecord, type FeedbackMode } from './episode.repository';
 import { SPLIT_RULE, generatorVersionId, seedIn, splitOf } from '../families';
-import { presentGrade, presentObservation, presentReset, presentState, presentStep } from './episode.presenter';
+import { gradeViewFor, presentGrade, presentObservation, presentReset, presentState, presentStep } from './episode.presenter';
 
 /** How often a step raced by another writer is computed again before the client is told to retry (409). */
 const MAX_STEP_ATTEMPTS = 5;
@@ -57,7 +57,7 @@ export class EpisodesService {
       },
       this.config.maxActiveEpisodesPerTenant,
     );
-    return presentReset(task, asSeenBy(caller, episode));
+    return presentReset(task, asSeenBy(caller, episode), gradeViewFor(caller, episode));
   }
 
   /**
@@ -106,7 +106,7 @@ export class EpisodesService {
       for (let attempt = 1; ; attempt++) {
         const episode = await this.episodeFor(caller, episodeId, (id) => this.episodes.findForStep(caller.tenantId, id));
         try {
-          return await this.stepOnce(episode, episodeId, action, actionJson, request);
+          return await this.stepOnce(caller, episode, episodeId, action, actionJson, request);
         } catch (error) {
           if (!(error instanceof StaleEpisodeError)) throw error;
           if (attempt === MAX_STEP_ATTEMPTS) throw new ConflictError('the episode kept changing while this step was applied; retry');
@@ -115,8 +115,12 @@ export class EpisodesService {
     });
   }
 
-  /** One attempt at a step on `episode` (as the caller names it: `name`), from the copy given. */
+  /**
+   * One attempt at a step on `episode` (as the caller names it: `name`), from the copy given. A request id's
+   * recorded response is the one its caller was given, in its view: only agent keys (and the open-mode user) step.
+   */
   private async stepOnce(
+    caller: EpisodeCaller,
     episode: EpisodeRecord,
     name: string,
     action: Action,
@@ -136,7 +140,7 @@ export class EpisodesService {
     }
     const task = await this.taskOf(episode);
     const result = step(task, episode.state, action);
-    const response = presentStep(task, name, result.state, result.reward_milli, episode.feedback);
+    const response = presentStep(task, name, result.state, result.reward_milli, gradeViewFor(caller, episode));
     const entry = result.state.history[result.state.history.length - 1];
     await this.episodes.saveStep(episode, { state: result.state, grade: result.grade, entry, actionJson, response }, request);
     return response;
@@ -165,7 +169,7 @@ export class EpisodesService {
     const episode = await this.require(caller, episodeId);
     const task = await this.taskOf(episode);
     const actions = await this.episodes.listActions(caller.tenantId, episode.id);
-    return presentState(task, asSeenBy(caller, episode), grade(task, episode.state), actions);
+    return presentState(task, asSeenBy(caller, episode), gradeViewFor(caller, episode), grade(task, episode.state), actions);
   }
 
   /** The current observation of an episode (what the agent would see after its last step). */
@@ -177,7 +181,7 @@ export class EpisodesService {
   async currentView(caller: EpisodeCaller, episodeId: string): Promise<{ observation: Observation; done: boolean }> {
     const episode = await this.require(caller, episodeId);
     const ended = episode.status !== 'active';
-    return { observation: presentObservation(await this.taskOf(episode), episode.state, episode.feedback, ended), done: ended };
+    return { observation: presentObservation(await this.taskOf(episode), episode.state, gradeViewFor(caller, episode), ended), done: ended };
   }
 
   /** The caller's most recent episode: an agent key's own, the whole tenant's for a reader or anonymous. */
@@ -189,7 +193,7 @@ export class EpisodesService {
 
   async grade(caller: EpisodeCaller, episodeId: string): Promise<GradeResponseDto> {
     const episode = await this.require(caller, episodeId);
-    return presentGrade(asSeenBy(caller, episode), grade(await this.taskOf(episode), episode.state));
+    return presentGrade(asSeenBy(caller, episode), gradeViewFor(caller, episode), grade(await this.taskOf(episode), episode.state));
   }
 
   private latestTask(taskId: string) {

@@ -23,7 +23,7 @@ const EPISODE_ID_PROPERTY: Record<string, Json> = {
 
 const VIEWS = {
   view_inbox: {
-    description: 'The task instruction, the inbox (ticket ids and subjects), the score so far (null until the end in an episode started with feedback "final") and the steps left.',
+    description: 'The task instruction, the inbox (ticket ids and subjects), the score so far (null until the end in an episode started with feedback "final"; withheld throughout a test-split episode played with an agent key) and the steps left.',
     fields: ['instruction', 'inbox', 'score', 'step_count', 'remaining_steps'],
   },
   view_ticket: {

@@ -20,10 +20,10 @@ async function setup(env: Record<string, string> = {}) {
 
 const tenant = 'lab-a';
 /** An agent key of lab-a, another agent key of the same tenant, a reader of it, and an agent of another tenant. */
-const agentA = { tenantId: tenant, keyId: 'key-a', seesWholeTenant: false };
-const agentA2 = { tenantId: tenant, keyId: 'key-a2', seesWholeTenant: false };
-const readerA = { tenantId: tenant, keyId: 'key-r', seesWholeTenant: true };
-const agentB = { tenantId: 'lab-b', keyId: 'key-b', seesWholeTenant: false };
+const agentA = { tenantId: tenant, keyId: 'key-a', seesWholeTenant: false, seesTestGrades: false };
+const agentA2 = { tenantId: tenant, keyId: 'key-a2', seesWholeTenant: false, seesTestGrades: false };
+const readerA = { tenantId: tenant, keyId: 'key-r', seesWholeTenant: true, seesTestGrades: true };
+const agentB = { tenantId: 'lab-b', keyId: 'key-b', seesWholeTenant: false, seesTestGrades: false };
 const billing = SOLUTIONS.billing_duplicate_charge.actions;
 
 it('reset stores the new episode with its task version and seed, and presents it like the wire shape', async () => {
@@ -203,4 +203,21 @@ it('a step raced by another writer is computed again from what that writer store
   races = Infinity;
   await expect(service.step(agentA, id, billing[1])).rejects.toThrow(ConflictError);
   expect(await repository.listActions(tenant, id)).toHaveLength(1);
+});
+
+it('the grade view is decided for the caller: an agent caller is shown nothing of a test-split episode, ended or not; a reader caller all of it', async () => {
+  const { service } = await setup();
+  const started = await service.reset(agentA, { task_id: 'billing_duplicate_charge', split: 'test' });
+  expect(started.info).toMatchObject({ split: 'test', feedback: 'final', score: null });
+  const id = started.episode_id;
+  let last;
+  for (let i = 0; i < started.info.max_steps; i++) last = await service.step(agentA, id, { type: 'search_policy', query: 'refund' });
+  expect(last).toMatchObject({ done: true, reward: 0, info: { status: 'out_of_steps', score: null }, observation: { score: null } });
+  expect(await service.grade(agentA, id)).toMatchObject({ score: null, components: null, reply_details: null, penalties: null });
+  expect(await service.state(agentA, id)).toMatchObject({ score: null, components: null });
+  expect((await service.currentView(agentA, id)).observation.score).toBeNull();
+  const asRead = await service.grade(readerA, id);
+  expect(asRead.score).toEqual(expect.any(Number));
+  expect(asRead.reply_details?.every((detail) => detail.description !== null)).toBe(true);
+  expect((await service.state(readerA, id)).components).toHaveLength(6);
 });

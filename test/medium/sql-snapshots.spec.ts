@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
-import { scoreHistogramSql } from '../../src/audit/audit.repository';
+import { listEpisodesSql, repeatedTestPlaysSql, scoreHistogramSql } from '../../src/audit/audit.repository';
 import type { AuditScope, EpisodeFilters } from '../../src/audit/audit-scope';
 import { EPISODE_STATEMENTS } from '../../src/episodes/episode-statements';
 import { CHECKPOINT_STATEMENTS } from '../../src/episodes/ledger/ledger-checkpoints';
@@ -56,19 +56,21 @@ it('the tenant ledger statements (src/episodes/queries/ledger-statements.sql)', 
   );
 });
 
-it('the statistics query for each kind of scope and filter (src/audit/queries/score-histogram.sql)', () => {
-  const tenant: AuditScope = { kind: 'tenant', tenantId: 'lab' };
-  const everyFilter: EpisodeFilters = {
-    taskId: 't',
-    status: 'resolved',
-    agent: 'a',
-    runLabel: 'r',
-    tag: 'eval',
-    createdAfter: new Date(0),
-    createdBefore: new Date(0),
-    minScoreMilli: 0,
-    maxScoreMilli: 1000,
-  };
+const tenant: AuditScope = { kind: 'tenant', tenantId: 'lab' };
+const everyFilter: EpisodeFilters = {
+  taskId: 't',
+  status: 'resolved',
+  agent: 'a',
+  runLabel: 'r',
+  tag: 'eval',
+  createdAfter: new Date(0),
+  createdBefore: new Date(0),
+  minScoreMilli: 0,
+  maxScoreMilli: 1000,
+  repeatedTestPlay: true,
+};
+
+it('the statistics queries for each kind of scope and filter (src/audit/queries/score-histogram.sql)', () => {
   const cases: [string, AuditScope, EpisodeFilters, boolean][] = [
     ['one tenant, no filter', tenant, {}, false],
     ['one tenant, grouped by agent', tenant, {}, true],
@@ -77,9 +79,29 @@ it('the statistics query for each kind of scope and filter (src/audit/queries/sc
   ];
   expectSnapshot(
     'src/audit/queries/score-histogram.sql',
+    render('The statistics queries (src/audit/audit.repository.ts scoreHistogramSql, then repeatedTestPlaysSql) for each kind of scope and filter.', [
+      ...cases.map(([name, scope, filters, byAgent]): [string, string] => [name, scoreHistogramSql(scope, filters, byAgent).sql]),
+      ...cases.map(([name, scope, filters, byAgent]): [string, string] => [`repeated test plays: ${name}`, repeatedTestPlaysSql(scope, filters, byAgent).sql]),
+    ]),
+  );
+});
+
+it('the listing and export page for each kind of scope, filter and cursor (src/audit/queries/list-episodes.sql)', () => {
+  const cursor = { createdAt: new Date(0), id: 'x' };
+  const cases: [string, AuditScope, EpisodeFilters, typeof cursor | null][] = [
+    ['one tenant, first page', tenant, {}, null],
+    ['one tenant, next page', tenant, {}, cursor],
+    ['one tenant, one task', tenant, { taskId: 't' }, cursor],
+    ['one tenant, one agent', tenant, { agent: 'a' }, null],
+    ['one tenant, repeated test plays', tenant, { repeatedTestPlay: true }, null],
+    ['one tenant, every filter', tenant, everyFilter, cursor],
+    ['all tenants (admin), first page', { kind: 'all' }, {}, null],
+  ];
+  expectSnapshot(
+    'src/audit/queries/list-episodes.sql',
     render(
-      'The statistics query (src/audit/audit.repository.ts scoreHistogramSql) for each kind of scope and filter.',
-      cases.map(([name, scope, filters, byAgent]) => [name, scoreHistogramSql(scope, filters, byAgent).sql]),
+      'A page of the listing and the export (src/audit/audit.repository.ts listEpisodesSql) for each kind of scope, filter and cursor.',
+      cases.map(([name, scope, filters, after]) => [name, listEpisodesSql(scope, filters, after, 50).sql]),
     ),
   );
 });

@@ -1,5 +1,5 @@
 import { actionToolSchemas, strictSchema } from '../../src/mcp/tool-schemas';
-import { endLine, startLine, stepLine } from './eval-log';
+import { endLine, startLine, stepLine, WITHHELD, type Logged } from './eval-log';
 import {
   createSupportDeskClient,
   type Action,
@@ -17,6 +17,11 @@ export interface AgentRunOptions {
   url: string;
   /** SupportDesk API key, if the server requires one. */
   envApiKey?: string;
+  /**
+   * A reader key of the same tenant. An agent key is never shown a test-split episode's score, so the report reads
+   * those scores through it; without one they are reported as withheld. The model never sees it.
+   */
+  readerApiKey?: string;
   /** OpenAI-compatible endpoint (…/v1), model name and key. */
   modelBaseUrl: string;
   modelName: string;
@@ -42,13 +47,18 @@ export interface AgentRunOptions {
 
 export interface TaskTrials {
   taskId: string;
-  scores: number[];
-  successes: number;
+  /** Each trial's score; null where the server withheld it and no reader key was given. */
+  scores: (number | null)[];
+  /** Trials scoring at least the threshold; null when a score is withheld. */
+  successes: number | null;
 }
 
 export interface AgentRunReport {
   tasks: TaskTrials[];
-  passHatK: { k: number; value: number }[];
+  /** pass^k for k = 1…trials; null when a score is withheld. */
+  passHatK: { k: number; value: number | null }[];
+  /** Whether scores were withheld (test-split episodes, an agent key, no reader key): the table then says so. */
+  withheld: boolean;
 }
 
 const SYSTEM_PROMPT =
@@ -65,24 +75,26 @@ const MAX_IDLE_TURNS = 3;
  */
 export async function runAgent(options: AgentRunOptions, log: (line: string) => void): Promise<AgentRunReport> {
   const retry: RetryOptions = { attempts: 5, timeoutMs: 60_000, baseDelayMs: 500, ...options.retry };
-  const env = new EnvironmentClient(options.url, options.envApiKey, retry);
+  const env = new EnvironmentClient(options.url, options.envApiKey, options.readerApiKey, retry);
   const taskIds = options.tasks.includes('all') ? (await env.tasks()).map((t: { id: string }) => t.id) : options.tasks;
   const tools = strictFunctionTools(await env.actionSchema());
   const model = new ModelClient(options, retry);
 
   const results: TaskTrials[] = [];
   for (const taskId of taskIds) {
-    const scores: number[] = [];
+    const scores: (number | null)[] = [];
     for (let trial = 0; trial < options.trials; trial++) {
       scores.push(await runEpisode(env, model, tools, taskId, trial, options, log));
     }
-    results.push({ taskId, scores, successes: scores.filter((s) => s >= options.threshold).length });
+    const known = scores.filter((s): s is number => s !== null);
+    results.push({ taskId, scores, successes: known.length < scores.length ? null : known.filter((s) => s >= options.threshold).length });
   }
+  const withheld = results.some((r) => r.successes === null);
   const passes = Array.from({ length: options.trials }, (_, i) => ({
     k: i + 1,
-    value: passHatK(results.map((r) => ({ trials: r.scores.length, successes: r.successes })), i + 1),
+    value: withheld ? null : passHatK(results.map((r) => ({ trials: r.scores.length, successes: r.successes ?? 0 })), i + 1),
   }));
-  return { tasks: results, passHatK: passes };
+  return { tasks: results, passHatK: passes, withheld };
 }
 
 /**
@@ -104,7 +116,7 @@ async function runEpisode(
   trial: number,
   options: AgentRunOptions,
   log: (line: string) => void,
-): Promise<number> {
+): Promise<number | null> {
   log(startLine(taskId, options.modelName));
   const seed = options.split ? nthSeedOf(options.split, trial) : trial;
   const started = await env.reset({
@@ -123,9 +135,10 @@ async function runEpisode(
     { role: 'system', content: SYSTEM_PROMPT },
     { role: 'user', content: forModel(started.observation) },
   ];
-  const rewards: number[] = [];
+  const rewards: Logged[] = [];
   let done = false;
   let score = 0;
+  let withheld = false;
   let idleTurns = 0;
   while (!done && idleTurns < MAX_IDLE_TURNS) {
     const reply = await model.complete(messages, tools);
@@ -146,13 +159,22 @@ async function runEpisode(
       continue;
     }
     idleTurns = 0;
-    rewards.push(outcome.reward);
     done = outcome.done;
+    // A step that ends the episode without a score: the server withheld it (a test-split episode played with an
+    // agent key), and its reward of 0 is no reward either.
+    withheld = done && outcome.info.score === null;
+    const reward: Logged = withheld ? WITHHELD : outcome.reward;
+    rewards.push(reward);
     // Null while a "final" episode runs; an episode abandoned before it ends (the model stopped calling tools)
     // keeps the last score it was shown, 0 in final mode.
     score = outcome.info.score ?? score;
-    log(stepLine(outcome.observation.step_count, action, outcome.reward, done, outcome.observation.last_action_error));
+    log(stepLine(outcome.observation.step_count, action, reward, done, outcome.observation.last_action_error));
     messages.push({ role: 'tool', tool_call_id: call.id, content: forModel(outcome.observation) });
+  }
+  if (withheld) {
+    // The log says what the agent key was told; the report reads the score with the reader key, if there is one.
+    log(endLine(WITHHELD, rewards.length, rewards));
+    return env.readsScores ? env.scoreAsReader(started.episode_id) : null;
   }
   log(endLine(score >= options.threshold, rewards.length, rewards));
   return score;
@@ -171,13 +193,29 @@ function toAction(name: string, rawArguments: string): Record<string, unknown> {
 /** The SupportDesk server, reached only through the generated OpenAPI client. */
 class EnvironmentClient {
   private readonly client: SupportDeskClient;
+  /** The same server with the reader key, for the scores the agent key is not shown. */
+  private readonly reader: SupportDeskClient | null;
 
   constructor(
     private readonly base: string,
     apiKey: string | undefined,
+    readerApiKey: string | undefined,
     retry: RetryOptions,
   ) {
     this.client = createSupportDeskClient(base, { apiKey, fetch: retryingFetch(retry) });
+    this.reader = readerApiKey === undefined ? null : createSupportDeskClient(base, { apiKey: readerApiKey, fetch: retryingFetch(retry) });
+  }
+
+  get readsScores(): boolean {
+    return this.reader !== null;
+  }
+
+  /** An ended episode's score, as the reader key sees it (a reader sees every episode of its tenant, graded). */
+  async scoreAsReader(episodeId: string): Promise<number> {
+    const reader = this.reader!;
+    const graded = this.unwrap(await this.call(() => reader.POST('/grader', { body: { episode_id: episodeId } })));
+    if (graded.score === null) throw new Error(`the reader key was not shown the score of episode ${episodeId}: give SUPPORTDESK_READER_KEY a reader key of the agent key's tenant`);
+    return graded.score;
   }
 
   async tasks() {

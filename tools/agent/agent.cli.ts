@@ -16,6 +16,7 @@ async function main(): Promise<number> {
     {
       url: values.url.replace(/\/+$/, ''),
       envApiKey: process.env.SUPPORTDESK_API_KEY,
+      readerApiKey: process.env.SUPPORTDESK_READER_KEY || undefined,
       modelBaseUrl,
       modelName,
       modelApiKey: process.env.API_KEY ?? process.env.HF_TOKEN,

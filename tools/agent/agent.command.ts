@@ -25,7 +25,9 @@ export const AGENT_COMMAND = declareCommand({
     MODEL_NAME: 'The model to ask (required).',
     API_KEY: "The model endpoint's key; HF_TOKEN is read when it is not set.",
     HF_TOKEN: 'The model key when API_KEY is not set.',
-    SUPPORTDESK_API_KEY: "The server's API key, if it requires keys.",
+    SUPPORTDESK_API_KEY: "The server's API key, if it requires keys: an agent key.",
+    SUPPORTDESK_READER_KEY:
+      'A reader key of the same tenant. An agent key is never shown the score of a test-split episode (its [END] line says withheld); the report reads those scores with this key, and without it says they are withheld.',
   },
   examples: [
     'npm run agent -- --families all --split test --trials 3 --url http://localhost:7860',

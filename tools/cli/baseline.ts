@@ -17,7 +17,7 @@ import { remoteEnvironment } from './remote-environment';
 async function main(): Promise<void> {
   const { values } = readCommandLine(BASELINE_COMMAND);
   if (values.url !== undefined) {
-    const remote = await remoteEnvironment(values.url, process.env.SUPPORTDESK_API_KEY);
+    const remote = await remoteEnvironment(values.url, process.env.SUPPORTDESK_API_KEY, process.env.SUPPORTDESK_READER_KEY || undefined);
     const report = await runBaseline(remote.environment, remote.taskIds, remote.limits);
     console.log(formatBaselineTable(report, remote.difficulties));
     return;
@@ -30,7 +30,7 @@ async function main(): Promise<void> {
   // The module without HTTP: the baseline runs through the same service POST /baseline uses.
   const app = await NestFactory.createApplicationContext(AppModule.register(config), { logger: false });
   try {
-    const report = await app.get(BaselineService).run({ tenantId: PUBLIC_TENANT.id, keyId: null, seesWholeTenant: true });
+    const report = await app.get(BaselineService).run({ tenantId: PUBLIC_TENANT.id, keyId: null, seesWholeTenant: true, seesTestGrades: true });
     const difficulties = Object.fromEntries(app.get(TaskCatalog).list().map((e) => [e.task.id, e.task.difficulty]));
     console.log(formatBaselineTable(report, difficulties));
   } finally {

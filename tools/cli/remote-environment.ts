@@ -3,9 +3,14 @@ import type { BaselineEnvironment } from '../../src/baseline';
 import { BASELINE_POLICY } from '../../src/baseline';
 import type { Observation } from '../../src/engine/observation';
 
-/** A running server as the baseline's environment, through the generated client (episodes of the key's tenant). */
-export async function remoteEnvironment(url: string, apiKey?: string) {
+/**
+ * A running server as the baseline's environment, through the generated client (episodes of the key's tenant). An
+ * agent key is never shown a test-split episode's grade: with a reader key of the same tenant the grade is read
+ * with it instead; without one it stays withheld (null), and the table says so.
+ */
+export async function remoteEnvironment(url: string, apiKey?: string, readerKey?: string) {
   const client = createSupportDeskClient(url, { apiKey });
+  const reader = readerKey === undefined ? null : createSupportDeskClient(url, { apiKey: readerKey });
   const ok = <T>(result: { data?: T; error?: unknown; response: Response }): T => {
     if (result.data === undefined) throw new Error(`${result.response.url} answered ${result.response.status}: ${JSON.stringify(result.error)}`);
     return result.data;
@@ -23,7 +28,11 @@ export async function remoteEnvironment(url: string, apiKey?: string) {
       const next = ok(await client.POST('/step', { body: { episode_id: episodeId, action } }));
       return { observation: asObservation(next.observation), done: next.done };
     },
-    grade: async (episodeId) => ok(await client.POST('/grader', { body: { episode_id: episodeId } })),
+    async grade(episodeId) {
+      const graded = ok(await client.POST('/grader', { body: { episode_id: episodeId } }));
+      if (graded.score !== null || reader === null) return graded;
+      return ok(await reader.POST('/grader', { body: { episode_id: episodeId } }));
+    },
   };
   return {
     environment,

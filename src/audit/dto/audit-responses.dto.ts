@@ -115,6 +115,13 @@ export class TaskStatsDto {
   median_score!: number;
   /** Share of episodes scoring at least `threshold`. */
   success_rate!: number;
+  @ApiProperty({
+    type: 'integer',
+    description:
+      'How many of these episodes are repeated test plays: test-split episodes whose task, seed, agent and run label the tenant ' +
+      'had already played (docs/audit.md, Repeated test plays); GET /episodes?repeated_test_play=true lists them.',
+  })
+  repeated_test_plays!: number;
   component_means!: ComponentMeansDto;
 }
 
@@ -122,6 +129,8 @@ export class StatsDto {
   threshold!: number;
   @ApiProperty({ type: String, nullable: true, enum: ['agent'] })
   group_by!: 'agent' | null;
+  @ApiProperty({ type: 'integer', description: "Repeated test plays among all the matching episodes: the sum of the tasks' `repeated_test_plays`." })
+  repeated_test_plays!: number;
   tasks!: TaskStatsDto[];
 }
 

@@ -5,6 +5,9 @@ import { EPISODE_STATUSES, TAG_PATTERN, type EpisodeRowStatus } from '../../epis
 
 export const TENANT_SLUG = /^[a-z0-9][a-z0-9-]{0,62}$/;
 
+/** A query string holds text: the filter is "true" or "false", as written. */
+export const REPEATED_TEST_PLAY_VALUES = ['true', 'false'] as const;
+
 /** What the document says of a date-time filter: RFC 3339 with a zone, in the exact form the server reads. */
 const dateTime = (description: string) =>
   ({
@@ -72,6 +75,17 @@ export class EpisodeFiltersDto {
   @QueryNumber()
   @IsOptional()
   max_score?: number;
+
+  @ApiProperty({
+    required: false,
+    enum: REPEATED_TEST_PLAY_VALUES,
+    description:
+      'true: only repeated test plays, the test-split episodes whose task, seed, agent and run label the tenant had already played ' +
+      '(a run plays each once); false: every other episode (docs/audit.md, Repeated test plays).',
+  })
+  @IsIn(REPEATED_TEST_PLAY_VALUES, { message: `repeated_test_play must be one of: ${REPEATED_TEST_PLAY_VALUES.join(', ')}` })
+  @IsOptional()
+  repeated_test_play?: (typeof REPEATED_TEST_PLAY_VALUES)[number];
 
   @ApiProperty({
     required: false,

@@ -31,9 +31,11 @@ export class BaselineEpisodeResultDto {
   seed!: number;
   /** The persisted episode; inspect it with GET /state/{episode_id}. */
   episode_id!: string;
-  score!: number;
+  @ApiProperty({ type: Number, nullable: true, description: 'The score, 0 to 1; null (withheld) for a test-split episode when the caller is an agent key.' })
+  score!: number | null;
   steps!: number;
-  components!: ScoreComponentDto[];
+  @ApiProperty({ type: () => [ScoreComponentDto], nullable: true, description: 'Each component of the score; null (withheld) for a test-split episode when the caller is an agent key.' })
+  components!: ScoreComponentDto[] | null;
 }
 
 /** One family's figures: its canonical instance, and the mean over the first seeds of each split. */
@@ -42,7 +44,8 @@ export class BaselineTaskResultDto {
   canonical!: number;
   /** Mean score over the split's first BASELINE_SEEDS_PER_SPLIT seeds. */
   train!: number;
-  test!: number;
+  @ApiProperty({ type: Number, nullable: true, description: "Mean score over the test split's first seeds; null (withheld) when the caller is an agent key." })
+  test!: number | null;
 }
 
 export class BaselineResponseDto {
@@ -53,6 +56,10 @@ export class BaselineResponseDto {
   results!: BaselineTaskResultDto[];
   /** Every episode it played, canonical first, then train, then test, per task. */
   episodes!: BaselineEpisodeResultDto[];
-  /** The mean of the tasks' test-split means: the figure to compare agents with. */
-  mean_score!: number;
+  @ApiProperty({
+    type: Number,
+    nullable: true,
+    description: "The mean of the tasks' test-split means: the figure to compare agents with; null (withheld) when the caller is an agent key.",
+  })
+  mean_score!: number | null;
 }

@@ -26,7 +26,7 @@ export class ResetInfoDto {
   split!: Split | null;
   seed!: number;
   max_steps!: number;
-  @ApiProperty({ type: Number, nullable: true, description: 'Score so far, 0 to 1; null while an episode started with feedback "final" runs.' })
+  @ApiProperty({ type: Number, nullable: true, description: 'Score so far, 0 to 1; null while an episode started with feedback "final" runs, and always (withheld) for a test-split episode seen by an agent key.' })
   score!: number | null;
   @ApiProperty({ enum: EPISODE_STATUSES, enumName: 'EpisodeStatus' })
   status!: EpisodeRowStatus;
@@ -50,7 +50,7 @@ export class ResetResponseDto {
 
 export class StepInfoDto {
   task_id!: string;
-  @ApiProperty({ type: Number, nullable: true, description: 'Score after this step, 0 to 1; null while an episode started with feedback "final" runs.' })
+  @ApiProperty({ type: Number, nullable: true, description: 'Score after this step, 0 to 1; null while an episode started with feedback "final" runs, and always (withheld) for a test-split episode seen by an agent key.' })
   score!: number | null;
   step_count!: number;
   @ApiProperty({ enum: EPISODE_STATUSES, enumName: 'EpisodeStatus' })
@@ -65,7 +65,8 @@ export class StepResponseDto {
   observation!: ObservationDto;
   /**
    * Change in score caused by this step: negative when it incurs a penalty. With feedback "final", 0 until the step
-   * that ends the episode, which carries the whole score.
+   * that ends the episode, which carries the whole score. For a test-split episode seen by an agent key that step's
+   * reward is 0 too: the score is withheld (`info.score` is null once `done`).
    */
   reward!: number;
   done!: boolean;
@@ -88,9 +89,9 @@ export class ActionLogEntryDto {
   outcome!: string;
   @ApiProperty({ type: String, nullable: true })
   error!: string | null;
-  @ApiProperty({ type: Number, nullable: true, description: 'The step\'s reward as dense feedback gives it (stored for every episode); null while an episode started with feedback "final" runs.' })
+  @ApiProperty({ type: Number, nullable: true, description: 'The step\'s reward as dense feedback gives it (stored for every episode); null while an episode started with feedback "final" runs, and always (withheld) for a test-split episode seen by an agent key.' })
   reward!: number | null;
-  @ApiProperty({ type: Number, nullable: true, description: 'Score after the step; null while an episode started with feedback "final" runs.' })
+  @ApiProperty({ type: Number, nullable: true, description: 'Score after the step; null while an episode started with feedback "final" runs, and always (withheld) for a test-split episode seen by an agent key.' })
   score_after!: number | null;
   /** ISO-8601 time the step was stored. */
   created_at!: string;
@@ -115,9 +116,9 @@ export class EpisodeStateDto {
   done!: boolean;
   step_count!: number;
   max_steps!: number;
-  @ApiProperty({ type: Number, nullable: true, description: 'Score so far, 0 to 1; null while an episode started with feedback "final" runs.' })
+  @ApiProperty({ type: Number, nullable: true, description: 'Score so far, 0 to 1; null while an episode started with feedback "final" runs, and always (withheld) for a test-split episode seen by an agent key.' })
   score!: number | null;
-  @ApiProperty({ type: () => [ScoreComponentDto], nullable: true, description: 'Each component of the score; null while an episode started with feedback "final" runs.' })
+  @ApiProperty({ type: () => [ScoreComponentDto], nullable: true, description: 'Each component of the score; null while an episode started with feedback "final" runs, and always (withheld) for a test-split episode seen by an agent key.' })
   components!: ScoreComponentDto[] | null;
   @ApiProperty({ type: () => ActiveTicketDto, nullable: true })
   active_ticket!: ActiveTicketDto | null;
@@ -136,17 +137,17 @@ export class GradeResponseDto {
   feedback!: FeedbackMode;
   @ApiProperty({ enum: EPISODE_STATUSES, enumName: 'EpisodeStatus' })
   status!: EpisodeRowStatus;
-  @ApiProperty({ type: Number, nullable: true, description: 'The score, 0 to 1; null while an episode started with feedback "final" runs.' })
+  @ApiProperty({ type: Number, nullable: true, description: 'The score, 0 to 1; null while an episode started with feedback "final" runs, and always (withheld) for a test-split episode seen by an agent key.' })
   score!: number | null;
-  @ApiProperty({ type: () => [ScoreComponentDto], nullable: true, description: 'Each component of the score; null while an episode started with feedback "final" runs.' })
+  @ApiProperty({ type: () => [ScoreComponentDto], nullable: true, description: 'Each component of the score; null while an episode started with feedback "final" runs, and always (withheld) for a test-split episode seen by an agent key.' })
   components!: ScoreComponentDto[] | null;
   @ApiProperty({
     type: () => [ReplyDetailGradeDto],
     nullable: true,
-    description: 'Each detail the customer must be told: the sentence that covered it, or why it is not covered; null while an episode started with feedback "final" runs.',
+    description: 'Each detail the customer must be told: the sentence that covered it, or why it is not covered; null while an episode started with feedback "final" runs, and always (withheld) for a test-split episode seen by an agent key.',
   })
   reply_details!: ReplyDetailGradeDto[] | null;
-  @ApiProperty({ type: () => [PenaltyDto], nullable: true, description: 'What was taken off the score, and why (grader version 2); null while an episode started with feedback "final" runs.' })
+  @ApiProperty({ type: () => [PenaltyDto], nullable: true, description: 'What was taken off the score, and why (grader version 2); null while an episode started with feedback "final" runs, and always (withheld) for a test-split episode seen by an agent key.' })
   penalties!: PenaltyDto[] | null;
 }
 

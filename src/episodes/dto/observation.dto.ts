@@ -101,7 +101,7 @@ export class ObservationDto implements Observation {
   @ApiProperty({
     type: Number,
     nullable: true,
-    description: 'Score so far, 0 to 1; null while an episode started with feedback "final" runs (given once it has ended).',
+    description: 'Score so far, 0 to 1; null while an episode started with feedback "final" runs (given once it has ended), and always (withheld) for a test-split episode seen by an agent key.',
   })
   score!: number | null;
   step_count!: number;
