@@ -2,7 +2,7 @@ import type { TaskLexicon } from '../../src/engine/graders/v3/claims/lexicon';
 
 /**
  * Exactly the domain words grader version 2 holds in its code (/work/v3-inventory.md §1.1, class c), written as a
- * task lexicon: given it, version 3 must judge version 2's frozen corpus as version 2 does (grader-v3-equivalence.spec.ts).
+ * task lexicon: given it, version 3 must judge version 2's frozen corpus as version 2 does (grader-v3-equivalence.proof.spec.ts).
  * One lexicon for every family, because version 2 applies each list to every task. Test material only: a family's
  * generator (g2) declares its own part.
  */

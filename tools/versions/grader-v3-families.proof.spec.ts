@@ -11,7 +11,7 @@ import { caseOutcome, corpusTask, readCorpus, readManifest, type CorpusCase } fr
 /*
  * Grader version 3 on each family's generator version 2 (its instances declare the family's own lexicon,
  * src/families/<id>/lexicon.ts) must judge as version 2 judges the matching g1 instance: the same step rewards,
- * scores, state and grade breakdown, case by case. grader-v3-equivalence.spec.ts proves it with version 2's whole
+ * scores, state and grade breakdown, case by case. grader-v3-equivalence.proof.spec.ts proves it with version 2's whole
  * word list on every task; this holds each family's own, smaller declaration to the same verdicts on
  * - every reply of the family's fixture sets (src/families/<id>/fixtures/*.json), on the canonical instance they
  *   were written for, with the family's lexicon added to it;
