@@ -130,6 +130,9 @@ function judgeOne(claim: ReplyClaim, analyses: ReplyAnalysis[], withdrawnBefore:
         claim.kind !== 'option' || (givenAsMeans(s.tokens, sp.start) && !aboutTheOriginal(s.tokens, sp.start, lexicon)) || namesEvent(claim, clauseOf(s, sp.start));
       // "which leaves 2 business days to spare": a margin, not the delivery window.
       if (s.tokens[sp.end] === 'to' && s.tokens[sp.end + 1] === 'spare') continue;
+      // "the courier collects it on Tuesday 27 April and delivers it on Wednesday 28 April": beside the claim's value,
+      // a value whose nearest marker names something else (`not_about`) is that thing's, not a second value for the slot.
+      if (claim.kind !== 'option' && saidOfSomethingElse(claim, s.tokens, sp) && same.some((other) => other.match && !saidOfSomethingElse(claim, s.tokens, other))) continue;
       // "...; if the courier is full we'll use express shipping instead": an alternative held in reserve beside the value.
       const reserve = e.mood === 'h' && !sp.match && same.some((other) => other.match);
       let listed = listedIn.get(sp.sentence);
@@ -176,6 +179,40 @@ function judgeOne(claim: ReplyClaim, analyses: ReplyAnalysis[], withdrawnBefore:
 }
 
 const MEANS = new Set(['by', 'via', 'with', 'using', 'through', 'on']);
+
+/**
+ * Whether the marker a span is said of is one of the claim's `not_about` words rather than its event (`about`) or
+ * `anchors`: the nearest marker before it in the sentence ("collected on Tuesday 27 April and delivered on
+ * Wednesday 28 April": each date follows its verb), or, with none before it, the nearest after it ("Tuesday is
+ * when it arrives"). Linear in the sentence, for each of the claim's words.
+ */
+function saidOfSomethingElse(claim: ReplyClaim, tokens: string[], span: { start: number; end: number }): boolean {
+  if (!claim.not_about?.length) return false;
+  const nearest = (phrases: readonly string[]) => {
+    let before = -Infinity;
+    let after = Infinity;
+    for (const phrase of phrases) {
+      for (const at of occurrences(tokens, phrase)) {
+        if (at.end <= span.start) before = Math.max(before, at.end);
+        else if (at.start >= span.end) after = Math.min(after, at.start);
+      }
+    }
+    return { before, after };
+  };
+  const other = nearest(claim.not_about);
+  const own = nearest([...(claim.about ?? []), ...(claim.anchors ?? [])]);
+  if (other.before !== -Infinity || own.before !== -Infinity) return other.before > own.before;
+  return other.after < own.after;
+}
+
+/** Where the words of `phrase` occur together in the tokens. */
+function occurrences(tokens: string[], phrase: string): { start: number; end: number }[] {
+  let words = wordLists.get(phrase);
+  if (!words) wordLists.set(phrase, (words = phrase.toLowerCase().split(/\s+/)));
+  const found: { start: number; end: number }[] = [];
+  for (let i = 0; i + words.length <= tokens.length; i++) if (tokens[i] === words[0] && wordsAt(tokens, i, words)) found.push({ start: i, end: i + words.length });
+  return found;
+}
 
 /**
  * Said of the earlier attempt the option claim replaces (lexicon `earlier_attempt`), in the sentence before the
@@ -414,11 +451,24 @@ function findDenial(about: string[], analyses: ReplyAnalysis[]): Evidence | unde
         if (s.moods[j] === 'h' && s.tokens.slice(Math.max(0, j - 4), j).some(isHedge)) return { reply, sentence: si, status: s.status, mood: 'h' };
         if (s.moods[j] !== 'n') continue;
         const near = s.negators.some((k) => s.clauses[k] === s.clauses[j] && ((k < j && wordsBetween(s.tokens, k, j) <= 1) || (k > j && k - j <= 5)));
-        if (near && !deniesOnlyPart(s.tokens, j)) return { reply, sentence: si, status: s.status, mood: 'n' };
+        if (near && !deniesOnlyPart(s.tokens, j) && !habitual(s, j)) return { reply, sentence: si, status: s.status, mood: 'n' };
       }
     }
   }
   return undefined;
+}
+
+/** Times said in the plural, of what happens as a rule: "at weekends", "on Sundays", "over bank holidays". */
+const HABITUAL_TIMES = new Set(['weekends', 'saturdays', 'sundays', 'holidays', 'evenings', 'nights', 'weekdays']);
+
+/**
+ * "Couriers don't deliver at weekends", "there are no weekend deliveries": what never happens as a rule, said to
+ * explain a date, not a denial of this event. The clause names a time in the plural, or "weekend" before the word.
+ */
+function habitual(s: AnalysedSentence, j: number): boolean {
+  if (s.tokens[j - 1] === 'weekend') return true;
+  for (let k = 0; k < s.tokens.length; k++) if (s.clauses[k] === s.clauses[j] && HABITUAL_TIMES.has(s.tokens[k])) return true;
+  return false;
 }
 
 /** What a denial may bear on instead of the whole event: "we haven't refunded both charges", "not the original". */

@@ -48,6 +48,33 @@ const DECISIONS = new Set([
   'determine', 'determines', 'hear', 'hears', 'receive', 'receives', 'through', 'processed', 'approved',
 ]);
 const CONDITIONALS = new Set(['if', 'unless', 'assuming', 'provided', 'suppose', 'supposing']);
+/** In a "once"/"as soon as"/"after" clause, what makes the outcome wait: the customer acting, or a check. */
+const PRECONDITIONS = new Set(['you', "you've", 'verified', 'verify', 'verifying', 'verification', 'confirmed', 'received', 'provided']);
+/** "once we have those", "as soon as I have them": what the customer was asked for. */
+const HELD = new Set(['those', 'them', 'these', 'it', 'that', 'this', 'everything', 'which']);
+/** The desk as a subject: after a fronted purpose it opens the main clause, comma or not. */
+const OUR_SUBJECTS = new Set(['we', 'i', "we've", "i've", "we'll", "i'll", "we're", "i'm", "we'd", "i'd"]);
+/** Subjects that open a main clause after a fronted purpose ("…, we first need", "…, I've flagged", "…, our team"). */
+const MAIN_SUBJECTS = new Set(['we', 'i', "we've", "i've", "we'll", "i'll", "we're", "i'm", "we'd", "i'd", 'our', 'my', 'the', 'your', 'this', 'they', 'it', 'please']);
+
+/**
+ * A purpose where it opens the sentence or follows a greeting ("To process the refund, …", "Hi Yusuf, so that
+ * the credit can…", "In order to dispatch…"), and where it ends: at the comma before the main clause's subject,
+ * or the end of the segment. Null where none starts at i.
+ */
+function purposeAt(tokens: string[], i: number): number | null {
+  const opener = phraseAt(tokens, i, ['in', 'order', 'to']) || phraseAt(tokens, i, ['so', 'that']) || phraseAt(tokens, i, ['so', 'as', 'to']) || (tokens[i] === 'to' && /^[a-z]+$/.test(tokens[i + 1] ?? '') && !['the', 'a', 'an', 'your', 'our', 'you', 'us', 'me', 'them', 'it'].includes(tokens[i + 1]));
+  if (!opener) return null;
+  const first = i === 0 || (tokens[i - 1] === ',' && i <= 4 && ['hi', 'hello', 'dear', 'hey'].includes(tokens[0]));
+  if (!first) return null;
+  const [, end] = hardSegment(tokens, i);
+  for (let k = i + 2; k < end; k++) {
+    if (tokens[k] === ',' && MAIN_SUBJECTS.has(tokens[k + 1] ?? '')) return k;
+    // "To restore access we'll verify your identity": the main clause may follow with no comma.
+    if (OUR_SUBJECTS.has(tokens[k])) return k;
+  }
+  return end;
+}
 const COURTESY = new Set(['confirm', 'let', 'inform', 'update', 'say', 'reassure', 'tell', 'apologise', 'apologize', 'thank', 'assure']);
 const QUESTION_OPENERS = new Set(['have', 'has', 'had', 'did', 'do', 'does', 'is', 'are', 'was', 'were', 'can', 'could', 'will', 'would', 'shall', 'should']);
 const CUSTOMER_ACTS: ReadonlySet<string> = new Set(SUPPORT_CUSTOMER_ACTS);
@@ -286,16 +313,45 @@ export function stanceOf(tokens: string[], valueStarts: Set<number>, ids: number
     }
     // "once we decide", "as soon as the carrier confirms the loss": the outcome waits on a decision.
     // ("locked until we confirm your identity" is how long, not a decision to wait for.)
+    // "Once you send us the statement", "as soon as we have those", "once verified": it waits on the customer or a check.
     if (t === 'once' || t === 'when' || t === 'after' || phraseAt(tokens, i, ['as', 'soon', 'as'])) {
-      if (tokens.slice(i + 1, i + 6).some((w) => DECISIONS.has(w))) {
+      const condition = tokens.slice(i + 1, i + 6);
+      if (condition.some((w) => DECISIONS.has(w))) {
         const [a, b] = hardSegment(tokens, i);
         mark(hyp, a, b);
+      } else if (t !== 'when' && !HELD.has(tokens[i + 1] ?? '') && condition.some((w, k) => PRECONDITIONS.has(w) || (w === 'have' && HELD.has(condition[k + 1] ?? '')))) {
+        // ("after that" points back: the sentence-initial case is below, a mid-sentence one orders two of our acts.)
+        // What waits is the rest of the segment; the condition keeps its own stance ("access is restored once we
+        // have verified your identity" still says the identity will be verified).
+        const [a, b] = hardSegment(tokens, i);
+        const [ca, cb] = conditionRange(i, a, b);
+        mark(hyp, a, ca);
+        mark(hyp, cb, b);
       }
     }
+    // "After that I'll book the replacement": after what the sentence before asked of the customer.
+    if (i === 0 && t === 'after' && tokens[1] === 'that') mark(hyp, 0, n);
+    // "before we can release the refund", "before I can refund it": the act waits on what the sentence requires.
+    if (t === 'before' && SUBJECTS.has(tokens[i + 1] ?? '') && ['can', 'could'].includes(tokens[i + 2] ?? '')) mark(hyp, i, clauseRange(i)[1]);
+    // "To process the $440 credit we first need…", "in order to dispatch…, our team first needs…", "so that the
+    // $336.00 can be credited…, I've flagged…": the aim, not what was done. It reaches to the main clause.
+    const purpose = purposeAt(tokens, i);
+    if (purpose) mark(hyp, i, purpose);
     const inverted = INVERTED.has(t) && SUBJECTS.has(tokens[i + 1]) && (i === 0 || ids[i - 1] !== ids[i] || tokens[i - 1] === ',');
     if (CONDITIONALS.has(t) || phraseAt(tokens, i, ['in', 'case']) || (inverted && ['should', 'shall'].includes(t))) {
       conditional(i);
     }
+  }
+
+  /**
+   * The words of a condition opened at i: to the first comma when it opens its segment ("Once verified, the refund
+   * will…", "As soon as we have those details, the credit…"), else its clause.
+   */
+  function conditionRange(i: number, a: number, b: number): [number, number] {
+    if (i === a || (i - a <= 4 && tokens.slice(a, i).every((w) => w === ',' || /^[a-z]+$/.test(w)) && tokens[i - 1] === ',')) {
+      for (let k = i + 1; k < b; k++) if (tokens[k] === ',') return [i, k];
+    }
+    return clauseRange(i);
   }
 
   function conditional(i: number): void {

@@ -196,18 +196,25 @@ describe('the reading budget', () => {
   });
 
   it('is far above every reply of the validity fixtures', () => {
-    // Each family keeps its reply fixtures in its folder: src/families/<id>/fixtures/<set>.json.
+    // Each family keeps its reply fixtures in its folder: src/families/<id>/fixtures/<set>.json, and the sets
+    // written on drawn instances in fixtures/drawn/<set>.json (their replies grouped by instance).
     const families = join(__dirname, '..', '..', '..', '..', 'families');
+    const jsonIn = (dir: string): string[] =>
+      readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+        entry.isDirectory() ? jsonIn(join(dir, entry.name)) : entry.name.endsWith('.json') ? [join(dir, entry.name)] : [],
+      );
     const files = readdirSync(families, { withFileTypes: true })
       .filter((entry) => entry.isDirectory() && existsSync(join(families, entry.name, 'fixtures')))
-      .flatMap((entry) => readdirSync(join(families, entry.name, 'fixtures')).map((file) => join(families, entry.name, 'fixtures', file)));
-    expect(files.length).toBeGreaterThanOrEqual(15);
+      .flatMap((entry) => jsonIn(join(families, entry.name, 'fixtures')));
+    expect(files.length).toBeGreaterThanOrEqual(18);
     let highest = 0;
     for (const path of files) {
       const fixture = JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>;
-      for (const kind of ['correct', 'adversarial', 'harmful']) {
-        for (const { reply } of (fixture[kind] ?? []) as { reply: string | string[] }[]) {
-          for (const message of ([] as string[]).concat(reply)) highest = Math.max(highest, unitsOf(message));
+      for (const group of [fixture, ...((fixture.instances ?? []) as Record<string, unknown>[])]) {
+        for (const kind of ['correct', 'adversarial', 'harmful']) {
+          for (const { reply } of (group[kind] ?? []) as { reply: string | string[] }[]) {
+            for (const message of ([] as string[]).concat(reply)) highest = Math.max(highest, unitsOf(message));
+          }
         }
       }
     }

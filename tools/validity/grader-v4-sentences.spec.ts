@@ -1,0 +1,85 @@
+import type { Task } from '../../src/engine/task.schema';
+import { familyVersion } from '../../src/families';
+import { gradeReply } from './validity-suite';
+
+/*
+ * Grader version 4's fixes (issue 23), each shown on a family of sentences, several wordings each, written for this
+ * spec (not taken from the development set the fixes were made against), on drawn instances, with the correct
+ * counterpart of each adversarial family credited. Each family is also judged by version 3, where it fails: the
+ * spec says what changed.
+ */
+
+const drawn = (id: string, version: number, seed: number): Task => familyVersion(id, version)!.generate(seed);
+const usd = (amount: number) => `$${amount.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+const claim = (task: Task, id: string) => task.answer_key.reply_claims!.find((c) => c.id === id)! as unknown as { amount: number; min: number; max: number; date: string; near_misses: { date?: string }[] };
+const covered = (task: Task, reply: string, version: 3 | 4) => gradeReply(task, reply, version).details.filter((d) => d.covered).map((d) => d.id).sort();
+const longDay = (iso: string) => new Date(`${iso}T12:00:00Z`).toLocaleDateString('en-GB', { weekday: 'long', day: 'numeric', month: 'long', timeZone: 'UTC' });
+
+describe('a purpose or a precondition states no done act (billing, annual plan: a card refund)', () => {
+  const task = drawn('billing_duplicate_charge', 2, 1);
+  const amount = usd(claim(task, 'refund_amount').amount);
+  const { min, max } = claim(task, 'settlement_window');
+  const window = `${min}-${max} business days`;
+  const telling = [
+    `To process the ${amount} refund we first need to confirm the last four digits of the card.`,
+    `In order to refund the duplicate ${amount}, our billing team first needs a copy of your bank statement.`,
+    `Once you send us a screenshot of both charges, we'll refund the duplicate ${amount}, which settles within ${window}.`,
+    `As soon as we have those details, the ${amount} refund will be issued and it will settle within ${window}.`,
+    `Hi there, so that the ${amount} can be refunded within ${window}, I've passed your ticket to the billing team.`,
+    `Once verified, the duplicate ${amount} will be refunded and will settle within ${window}.`,
+  ];
+  it.each(telling)('credits nothing in: %s', (reply) => {
+    expect(covered(task, reply, 4)).toEqual([]);
+  });
+  it('version 3 credited most of them', () => {
+    expect(telling.filter((reply) => covered(task, reply, 3).length > 0).length).toBeGreaterThanOrEqual(4);
+  });
+
+  const correct = [
+    `To make up for the trouble, we've refunded the duplicate ${amount} to your card; it settles within ${window}.`,
+    `We have refunded the duplicate ${amount} to your card, and it settles within ${window} once your bank posts it.`,
+    `The duplicate ${amount} has been refunded to your card, after which it takes ${window} to settle.`,
+  ];
+  it.each(correct)('credits both details in: %s', (reply) => {
+    expect(covered(task, reply, 4)).toEqual(['refund_amount', 'settlement_window']);
+  });
+});
+
+describe('the date said of the delivery, beside the courier collection day (logistics g3)', () => {
+  const task = drawn('logistics_missing_order_vip', 3, 3);
+  const delivery = longDay(claim(task, 'delivery_date').date);
+  const collection = longDay(claim(task, 'delivery_date').near_misses.find((n) => n.date !== undefined)!.date!);
+  const opening = 'We have dispatched a replacement by overnight priority courier at no charge.';
+  const correct = [
+    `The courier collects it on ${collection} and delivers it on ${delivery} before 12:00.`,
+    `It will be collected on ${collection} and delivered on ${delivery} before 12:00.`,
+    `As it was booked after the cut-off, collection is on ${collection} and it will reach you on ${delivery}, before noon.`,
+    `Pickup is ${collection}; it arrives ${delivery} before 12:00.`,
+  ];
+  it.each(correct)('credits the delivery date in: %s', (sentence) => {
+    expect(covered(task, `${opening} ${sentence}`, 4)).toContain('delivery_date');
+  });
+  it('version 3 read most of them as two values for one slot', () => {
+    expect(correct.filter((sentence) => !covered(task, `${opening} ${sentence}`, 3).includes('delivery_date')).length).toBeGreaterThanOrEqual(2);
+  });
+
+  const swapped = [
+    `The courier collects it on ${delivery} and delivers it on ${collection} before 12:00.`,
+    `It will be delivered on ${collection}, before 12:00.`,
+    `It will be delivered on ${delivery} or ${collection}, before 12:00.`,
+  ];
+  it.each(swapped)('does not credit a wrong or doubled delivery date in: %s', (sentence) => {
+    expect(covered(task, `${opening} ${sentence}`, 4)).not.toContain('delivery_date');
+  });
+
+  const habitual = [
+    `Couriers don't deliver at weekends, so it will be delivered on ${delivery} before 12:00.`,
+    `There are no deliveries on Sundays; it will be delivered on ${delivery} before 12:00.`,
+  ];
+  it.each(habitual)('reads what never happens as a rule as no denial of this delivery: %s', (sentence) => {
+    expect(covered(task, `${opening} ${sentence}`, 4)).toContain('delivery_date');
+  });
+  it('still reads a denial of this delivery as one', () => {
+    expect(covered(task, `${opening} It will not be delivered on ${delivery}.`, 4)).not.toContain('delivery_date');
+  });
+});
