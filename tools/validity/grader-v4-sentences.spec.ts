@@ -83,3 +83,31 @@ describe('the date said of the delivery, beside the courier collection day (logi
     expect(covered(task, `${opening} It will not be delivered on ${delivery}.`, 4)).not.toContain('delivery_date');
   });
 });
+
+describe('what a sentence sets aside or qualifies leaves the rest standing (billing, monthly plan: an account credit)', () => {
+  const task = drawn('billing_duplicate_charge', 2, 3);
+  const amount = usd(claim(task, 'credit_amount').amount);
+  const days = claim(task, 'credit_window').max;
+  const words = ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve', 'thirteen', 'fourteen'][days];
+  const correct = [
+    `We've credited ${amount} to your account (monthly plans are credited, not refunded to the card), and it will show on your next invoice within ${days} business days.`,
+    `Done: ${amount} credited to your account, not to the card, and it appears on your next invoice within ${days} business days.`,
+    `The duplicate ${amount} has been credited to your account. It will appear on your next invoice within ${words} (${days}) business days.`,
+    `The duplicate ${amount} has been credited to your account and shows on your next invoice within ${days} business days, depending on when your invoice is issued.`,
+  ];
+  it.each(correct)('credits both details in: %s', (reply) => {
+    expect(covered(task, reply, 4)).toEqual(['credit_amount', 'credit_window']);
+  });
+  it('version 3 missed a detail in each', () => {
+    expect(correct.filter((reply) => covered(task, reply, 3).length === 2)).toEqual([]);
+  });
+
+  const denied = [
+    `We have not credited ${amount} to your account; it will not appear on your next invoice within ${days} business days.`,
+    `The ${amount} may be credited to your account, depending on a review, and would then show within ${days} business days.`,
+    `It will appear on your next invoice within ${words} (${days + 1}) business days.`,
+  ];
+  it.each(denied)('credits nothing in: %s', (reply) => {
+    expect(covered(task, reply, 4)).toEqual([]);
+  });
+});

@@ -233,6 +233,12 @@ export function stanceOf(tokens: string[], valueStarts: Set<number>, ids: number
       }
       negators.push(i);
       if (t === 'without') continue;
+      // "monthly plans are credited, not refunded to the card": a "not" after a comma sets aside what follows it,
+      // and leaves what came before standing.
+      if (t === 'not' && prev === ',') {
+        mark(neg, i, clauseRange(i)[1]);
+        continue;
+      }
       const [a, b] = clauseRange(i);
       // "sign out any session you don't recognise", "the account that you can't reach": a relative clause after a
       // noun negates itself, not the clause it hangs on.
@@ -302,7 +308,11 @@ export function stanceOf(tokens: string[], valueStarts: Set<number>, ids: number
     const estimate = t === 'may' && (tokens[i + 1] === 'take' || tokens[i + 1] === 'takes');
     // "May 24" and "Monday 24 May" name the month: a day number on either side.
     const month = t === 'may' && (/^\d/.test(tokens[i + 1] ?? '') || /^\d{1,2}(st|nd|rd|th)?$/.test(tokens[i - 1] ?? ''));
-    if (MODALS.has(t) || (t === 'may' && !estimate && !month) || /^(we|you|i|it|they|that)'d$/.test(t)) {
+    // "It settles within 5-7 business days, depending on your bank": a trailing qualifier of how, not a doubt about
+    // what came before it.
+    if ((t === 'depending' || t === 'depends') && tokens[i - 1] === ',' && tokens[i + 1] === 'on') {
+      mark(hyp, i, clauseRange(i)[1]);
+    } else if (MODALS.has(t) || (t === 'may' && !estimate && !month) || /^(we|you|i|it|they|that)'d$/.test(t)) {
       const [a, b] = clauseRange(i);
       mark(hyp, a, b);
     }

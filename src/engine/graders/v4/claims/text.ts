@@ -3,6 +3,8 @@
  * against words, not against the many ways a writer can type the same characters.
  */
 
+import { readNumber } from './numbers';
+
 /**
  * A reply's length as the grader reads it: code points after NFKC normalisation, which can turn one character into
  * several ("㌶" is five letters, "ﷺ" eighteen). Limits on replies count this as well as the length as written, so
@@ -52,7 +54,29 @@ function isTableRule(line: string): boolean {
 const TOKEN = /[\p{L}\p{N}_]+(?:'[\p{L}]+)*(?:[-.,:/][\p{L}\p{N}_]+(?:'[\p{L}]+)*)*|[$€£]|\S/gu;
 
 export function tokenize(text: string): string[] {
-  return text.toLowerCase().match(TOKEN) ?? [];
+  return withoutRepeatedNumerals(text.toLowerCase().match(TOKEN) ?? []);
+}
+
+/**
+ * "ten (10) business days", "fourteen (14)": a number in words with its figure repeated in brackets, as formal
+ * letters write it, is one number; the bracketed figure goes. One pass.
+ */
+function withoutRepeatedNumerals(tokens: string[]): string[] {
+  if (!tokens.includes('(')) return tokens;
+  const kept: string[] = [];
+  for (let i = 0; i < tokens.length; i++) {
+    kept.push(tokens[i]);
+    if (tokens[i + 1] !== '(' || tokens[i + 3] !== ')' || !/^\d{1,4}$/.test(tokens[i + 2] ?? '')) continue;
+    // The words of the number end at i: read back at most four tokens ("twenty-one", "one hundred and five").
+    for (let start = Math.max(0, i - 4); start <= i; start++) {
+      const read = /^\d/.test(tokens[start]) ? null : readNumber(tokens, start);
+      if (read && read.next === i + 1 && read.value === Number(tokens[i + 2])) {
+        i += 3;
+        break;
+      }
+    }
+  }
+  return kept;
 }
 
 /** `token` is `word` + "'s" ("account's"), compared in place: phrase scans ask this of every token. */
