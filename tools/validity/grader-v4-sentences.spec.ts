@@ -111,3 +111,20 @@ describe('what a sentence sets aside or qualifies leaves the rest standing (bill
     expect(covered(task, reply, 4)).toEqual([]);
   });
 });
+
+describe('two of the claim\'s own words joined by "or" name one thing (security, forgotten password)', () => {
+  const id = 'security_compromised_account';
+  const seed = Array.from({ length: 60 }, (_, s) => s).find((s) => drawn(id, 2, s).answer_key.reply_claims!.some((c) => c.id === 'spam_folder'))!;
+  const task = drawn(id, 2, seed);
+  const advice = [
+    'Do have a look in your spam or junk folder too.',
+    'Please take a look in your junk or spam folder as well.',
+    'Have a look in the spam or junk folder of that mailbox.',
+  ];
+  it.each(advice)('credits the advice in: %s', (sentence) => {
+    expect(covered(task, `We've sent you a new reset link. ${sentence}`, 4)).toContain('spam_folder');
+  });
+  it('version 3 read them as two places', () => {
+    expect(advice.filter((sentence) => covered(task, `We've sent you a new reset link. ${sentence}`, 3).includes('spam_folder'))).toEqual([]);
+  });
+});

@@ -179,6 +179,17 @@ function disjunctAround(tokens: string[], start: number, end: number, before: nu
   return false;
 }
 
+/**
+ * Whether every "or" around an object span (the window disjunctAround reads) stands between two of the claim's
+ * objects: "spam or junk folder", "spam/junk or promotions"… is one place said twice, not a choice between rivals.
+ */
+function orJoinsSynonyms(tokens: string[], span: { start: number; end: number }, objects: readonly string[]): boolean {
+  const words = objects.flatMap((o) => o.toLowerCase().split(/\s+/));
+  const near = [];
+  for (let k = Math.max(0, span.start - 2); k < Math.min(tokens.length, span.end + 1); k++) if (tokens[k] === 'or' || tokens[k] === 'either') near.push(k);
+  return near.length > 0 && near.every((k) => tokens[k] === 'or' && words.includes(tokens[k - 1] ?? '') && words.includes(tokens[k + 1] ?? ''));
+}
+
 const SUBJECT_PRONOUNS = new Set(['we', 'i', 'you', 'they', 'it', 'he', 'she']);
 
 /** ", and we have revoked": a new clause with its own subject separates a verb from an earlier object. */
@@ -268,7 +279,9 @@ export function findActions(claim: ActionClaim, sentences: AnalysedSentence[], l
         : governed === 'u'
         ? personal ? 'a' : 'c'
         : governed;
-      const disjunct = qualifierDisjunct || disjunctAround(tokens, v.at, v.end, 1, 2) || disjunctAround(tokens, best.start, best.end, 2, 1);
+      // ("your spam or junk folder": an "or" between two of the claim's own objects names one thing twice.)
+      const disjunct =
+        qualifierDisjunct || disjunctAround(tokens, v.at, v.end, 1, 2) || (disjunctAround(tokens, best.start, best.end, 2, 1) && !orJoinsSynonyms(tokens, best, claim.objects));
       // Advice is given as an instruction or a possibility: "Please check your spam folder", "you can review them".
       const advised = claim.advice === true && (mood === 'c' || mood === 'h' || governed === 'u');
       hits.push({ sentence: si, mood: advised ? 'a' : mood, disjunct, reversed: false });
