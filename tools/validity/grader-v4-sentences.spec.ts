@@ -128,3 +128,94 @@ describe('two of the claim\'s own words joined by "or" name one thing (security,
     expect(advice.filter((sentence) => covered(task, `We've sent you a new reset link. ${sentence}`, 3).includes('spam_folder'))).toEqual([]);
   });
 });
+
+const securitySeed = (claimId: string, from = 0) =>
+  Array.from({ length: 80 }, (_, s) => s + from).find((s) => drawn('security_compromised_account', 2, s).answer_key.reply_claims!.some((c) => c.id === claimId))!;
+
+describe('a negation inside a relative or subordinate clause stays there (security)', () => {
+  const reset = drawn('security_compromised_account', 2, securitySeed('spam_folder'));
+  const advice = [
+    'If it is not in your inbox, look in your spam folder.',
+    "If it's not there after a few minutes, please check your spam folder.",
+    "Should the email not arrive, check your spam folder.",
+    'We would recommend checking your spam folder should the message not appear in your inbox.',
+    "As it hasn't reached your inbox, please look in your spam folder.",
+  ];
+  it.each(advice)('credits the advice in: %s', (sentence) => {
+    expect(covered(reset, `We've sent you a new reset link. ${sentence}`, 4)).toContain('spam_folder');
+  });
+  it('version 3 read most of them as denied', () => {
+    expect(advice.filter((sentence) => !covered(reset, `We've sent you a new reset link. ${sentence}`, 3).includes('spam_folder')).length).toBeGreaterThanOrEqual(2);
+  });
+  const denied = ["Please don't check your spam folder.", 'There is no need to look in your spam folder.', "You won't need to check the spam folder."];
+  it.each(denied)('still reads a denial of the advice itself in: %s', (sentence) => {
+    expect(covered(reset, `We've sent you a new reset link. ${sentence}`, 4)).not.toContain('spam_folder');
+  });
+
+  const review = drawn('security_compromised_account', 2, securitySeed('sign_out_unrecognised'));
+  const signOut = [
+    "Each session has a Sign out button, so if you see one you don't recognise, end it straight away.",
+    "Every session has its own Sign out button: sign out any you don't recognise.",
+    'Use the Sign out button on any session not previously seen on your account.',
+    "Please sign out every session your team hasn't opened itself.",
+  ];
+  it.each(signOut)('credits signing out unrecognised sessions in: %s', (sentence) => {
+    expect(covered(review, `Your active sessions are listed under Settings > Security. ${sentence}`, 4)).toContain('sign_out_unrecognised');
+  });
+  const offered = [
+    "Would you like me to explain how to sign out any session you don't recognise?",
+    "Perhaps you could sign out ones you don't know.",
+    "Shall I walk you through signing out any session you don't recognise?",
+  ];
+  it.each(offered)('credits no advice only offered or hedged: %s', (sentence) => {
+    expect(covered(review, sentence, 4)).not.toContain('sign_out_unrecognised');
+  });
+});
+
+describe('durations in words and abbreviations, synonyms of looking and signing out (security)', () => {
+  const reset = drawn('security_compromised_account', 2, securitySeed('link_expiry'));
+  const minutes = claim(reset, 'link_expiry').min;
+  const spelled: Record<number, string[]> = {
+    15: ['a quarter of an hour', 'quarter of an hour', '15 mins'],
+    30: ['half an hour', '30 mins', '30 min'],
+    60: ['an hour', '60 mins', '1 hour'],
+  };
+  it.each(spelled[minutes] ?? [])('credits the link lifetime given as %s', (words) => {
+    expect(covered(reset, `We've sent you a new reset link. It only lasts ${words}, so open it soon.`, 4)).toContain('link_expiry');
+  });
+  const looking = ['Please peek in your spam folder too.', 'Look in your spam/junk folder.', 'Please look in your spam folder.', 'Glance in your junk folder as well.'];
+  it.each(looking)('credits the spam-folder advice in: %s', (sentence) => {
+    expect(covered(reset, `We've sent you a new reset link. ${sentence}`, 4)).toContain('spam_folder');
+  });
+  it('a slash between two rival values still names two', () => {
+    const other = minutes === 15 ? 30 : 15;
+    expect(covered(reset, `We've sent you a new reset link. It expires in ${minutes}/${other} minutes.`, 4)).not.toContain('link_expiry');
+  });
+});
+
+describe('what an aside or a restatement names is the object acted on (security, takeover with keys)', () => {
+  const task = drawn('security_compromised_account', 2, securitySeed('named_keys_revoked'));
+  const keys = (task.answer_key.reply_claims!.find((c) => c.id === 'named_keys_revoked') as unknown as { objects: string[] }).objects;
+  const names = keys.map((k) => `'${k}'`).join(' and ');
+  const hours = Number(/last (\d+) hours/.exec(task.answer_key.reply_claims!.find((c) => c.id === 'api_keys_revoked')!.description)![1]);
+  const correct = [
+    `We have revoked all API keys created in the last ${hours} hours, which means ${names}.`,
+    `Every API key created in the past ${hours} hours has been revoked; in your case this is ${names}.`,
+    `The API keys - ${names}, the only ones created in the last ${hours} hours - have been revoked.`,
+    `Account locked, all sessions signed out, keys from the past ${hours} h (${keys.join(', ')}) revoked.`,
+  ];
+  it.each(correct)('credits both key details in: %s', (sentence) => {
+    expect(covered(task, sentence, 4)).toEqual(expect.arrayContaining(['api_keys_revoked', 'named_keys_revoked']));
+  });
+  it('version 3 missed the names in most of them', () => {
+    expect(correct.filter((sentence) => covered(task, sentence, 3).includes('named_keys_revoked')).length).toBeLessThanOrEqual(1);
+  });
+  const denied = [
+    `We have not revoked the API keys; in your case this is ${names}.`,
+    `We could revoke the API keys created in the last ${hours} hours, which means ${names}.`,
+    `The API keys - ${names} - will be revoked once you confirm.`,
+  ];
+  it.each(denied)('credits no named key in: %s', (sentence) => {
+    expect(covered(task, sentence, 4)).not.toContain('named_keys_revoked');
+  });
+});

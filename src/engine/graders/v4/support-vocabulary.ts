@@ -70,9 +70,9 @@ export const COMMON_VERBS = [
   'applies', 'deliver', 'delivers', 'reply', 'contact', 'use',
   'restore', 'receive', 'receives', 'know', 'knew', 'known', 'tell', 'told', 'say', 'said', 'ask', 'asks', 'mean',
   'means', 'meant', 'done', 'begin', 'began', 'run', 'runs', 'hold', 'holds', 'held', 'leave', 'left', 'bring',
-  'brought', 'cover', 'covers', 'returns', 'works', 'happen', 'happens', 'expires', 'expire', 'thank', 'thanks', 'hope', 'follow', 'follows', 'stand', 'stands',
+  'brought', 'cover', 'covers', 'returns', 'works', 'happen', 'happens', 'expires', 'expire', 'lasts', 'thank', 'thanks', 'hope', 'follow', 'follows', 'stand', 'stands',
   // Advice to the customer is given with these, often as a bare instruction: "Please check your spam folder."
-  'check', 'review', 'recommend', 'suggest', 'look',
+  'check', 'review', 'recommend', 'suggest', 'look', 'peek', 'glance',
 ] as const;
 
 /**
@@ -85,6 +85,18 @@ export const ACTION_NOUNS: Readonly<Record<string, readonly string[]>> = {
   check: ['check'], freeze: ['freeze'], close: ['closure'], confirm: ['confirmation'], disable: [], block: ['block'],
   secure: [], end: [], kill: [], sign: ['sign-out', 'signout', 'sign-off'], log: ['logout', 'log-out'], invalidate: ['invalidation'],
   deactivate: ['deactivation'], terminate: ['termination'], cancel: ['cancellation'], reset: ['reset'],
+};
+
+/**
+ * Other verbs support replies use for a declared action verb, by verb: a claim declared with "look" is also stated
+ * with "peek" ("peek in your spam folder"); one declared with "sign out" with "kick out" ("kicked out every
+ * session"). Words with one meaning in a support reply only: no "drop", no "clear".
+ */
+export const VERB_SYNONYMS: Readonly<Record<string, readonly string[]>> = {
+  look: ['peek', 'glance'],
+  check: ['peek'],
+  'sign out': ['kick out', 'boot out', 'log off', 'sign off'],
+  'log out': ['kick out', 'boot out', 'log off', 'sign off'],
 };
 
 /**

@@ -1,7 +1,7 @@
 import type { AnalysedSentence } from './analyse';
 import type { ActionClaim } from './claim.schema';
 import { isVerbish } from './english';
-import { NOUN_READING as SUPPORT_NOUN_READING, REVERSALS as SUPPORT_REVERSALS } from '../support-vocabulary';
+import { NOUN_READING as SUPPORT_NOUN_READING, REVERSALS as SUPPORT_REVERSALS, VERB_SYNONYMS } from '../support-vocabulary';
 import { formsOf, objectVariants, type VerbForm } from './morphology';
 import { firstPhraseAt, indexPhrases, phraseWithPossessiveAt } from './phrases';
 import { NO_LEXICON, type Lexicon } from './lexicon';
@@ -48,7 +48,8 @@ function matcherFor(claim: ActionClaim, lexicon: Lexicon): Matcher {
   let m = matchers.get(key);
   if (m) return m;
   const phrasalNouns = new Set<string>();
-  const verbs = claim.verbs.map((v) => {
+  const declared = [...new Set(claim.verbs.flatMap((v) => [v, ...(VERB_SYNONYMS[v.toLowerCase()] ?? [])]))];
+  const verbs = declared.map((v) => {
     const [head, particle] = v.toLowerCase().split(/\s+/);
     const forms = formsOf(head, lexicon.actionNouns.get(head));
     if (particle) {
@@ -232,20 +233,33 @@ export function findActions(claim: ActionClaim, sentences: AnalysedSentence[], l
       for (const o of objects) {
         // "signed every active session out": the object between the verb and its particle.
         const between = o.start > v.at && o.end < v.end;
-        const gap = between ? 0 : o.start >= v.end ? o.start - v.end : v.at - o.end;
+        // "Both API keys - etl-prod-9 and mirror-bot-9, the only ones created this week - have been revoked": an aside
+        // between dashes or brackets is read past, and what it names is the noun it hangs on.
+        const aside = o.end <= v.at ? asideBefore(tokens, v.at) : null;
+        if (aside && o.start > aside.open && o.end <= aside.close && aside.open > 0 && !/^[.;:,]$/.test(tokens[aside.open - 1])) {
+          if (v.at - aside.close <= 4 && !newSubjectBetween(tokens, aside.close, v.at)) best ??= o;
+          continue;
+        }
+        const gap = between ? 0 : o.start >= v.end ? o.start - v.end : v.at - o.end - (aside && o.end <= aside.open ? aside.close - aside.open + 1 : 0);
         if (gap > 12 || gap < -1) continue;
         // "MFA was disabled on your account": a noun after a preposition is where it happened, not what was acted on.
         const nounReading = v.form === 'noun' || (NOUN_READING.has(tokens[v.at]) && DETERMINERS.has(tokens[v.at - 1] ?? ''));
         // (Before the verb too: "MFA was disabled on your account" does not make the account its subject.)
         // ("arranged for your identity to be verified": "for" introduces the subject of what follows, not a place.)
         const places = o.start >= v.end ? PLACES_AFTER_VERB : PLACES_BEFORE_VERB;
-        if (!nounReading && places.includes(prepositionBefore(tokens, o.start))) continue;
-        const [a, b] = between ? [v.at, v.at] : o.start >= v.end ? [v.end, o.start] : [o.end, v.at];
+        // ("look in your spam folder", "peek at your sessions": a verb of looking takes its object with "in" or "at".)
+        const preposition = prepositionBefore(tokens, o.start);
+        const lookedInto = o.start >= v.end && LOOKING.test(tokens[v.at]) && (preposition === 'in' || preposition === 'at' || preposition === 'through');
+        if (!nounReading && !lookedInto && places.includes(preposition)) continue;
+        const [a, b] = between ? [v.at, v.at] : o.start >= v.end ? [v.end, o.start] : aside && o.end <= aside.open ? [aside.close + 1, v.at] : [o.end, v.at];
         if (tokens.slice(a, b).some((t) => t === ';' || t === '.') || newSubjectBetween(tokens, a, b)) continue;
         // "your current session only and revoked all keys": a verb opening a new predicate takes what follows.
         if (o.end <= v.at && ['and', 'or'].includes(tokens[v.at - 1])) continue;
         if (!best || Math.abs(o.start - v.at) < Math.abs(best.start - v.at)) best = o;
       }
+      // "revoked all keys from the past two days, which means both 'a' and 'b'"; "…has been revoked; in your case this
+      // is the key named 'a'": the object restated after the verb's own.
+      best ??= restatedObject(tokens, v.end, objects);
       if (!best) {
         // "we've locked it", "reinstated them", "sign it out": a pronoun standing for an object named shortly before.
         if (v.end > v.at + 2 && PRONOUNS.has(tokens[v.at + 1]) && objectEarlier(v.at + 1)) best = { start: v.at + 1, end: v.at + 2 };
@@ -283,7 +297,9 @@ export function findActions(claim: ActionClaim, sentences: AnalysedSentence[], l
       const disjunct =
         qualifierDisjunct || disjunctAround(tokens, v.at, v.end, 1, 2) || (disjunctAround(tokens, best.start, best.end, 2, 1) && !orJoinsSynonyms(tokens, best, claim.objects));
       // Advice is given as an instruction or a possibility: "Please check your spam folder", "you can review them".
-      const advised = claim.advice === true && (mood === 'c' || mood === 'h' || governed === 'u');
+      // Not when it is only offered ("would you like me to explain how to sign out…?") or hedged twice over ("perhaps
+      // you could sign out…"): the customer is not told what to do.
+      const advised = claim.advice === true && (mood === 'c' || mood === 'h' || governed === 'u') && !offeredOrHedged(tokens, v.at);
       hits.push({ sentence: si, mood: advised ? 'a' : mood, disjunct, reversed: false });
     }
   }
@@ -291,6 +307,61 @@ export function findActions(claim: ActionClaim, sentences: AnalysedSentence[], l
   return hits;
 }
 
+/** A closed aside ending just before `at`: "- … -" or "( … )", as token positions of its marks. */
+function asideBefore(tokens: string[], at: number): { open: number; close: number } | null {
+  let close = at - 1;
+  while (close > 0 && close >= at - 4 && tokens[close] !== '-' && tokens[close] !== ')') close--;
+  if (close < 1 || (tokens[close] !== '-' && tokens[close] !== ')')) return null;
+  const opener = tokens[close] === ')' ? '(' : '-';
+  for (let k = close - 1; k >= Math.max(0, close - 20); k--) {
+    if (tokens[k] === '.' || tokens[k] === ';') return null;
+    if (tokens[k] === opener) return { open: k, close };
+  }
+  return null;
+}
+
+/** What restates the object just acted on: ", which means", "namely", "; in your case this is", "(…)". */
+const RESTATEMENTS: readonly (readonly string[])[] = [
+  [',', 'which', 'means'], [',', 'which', 'is'], [',', 'which', 'are'], [',', 'namely'], [',', 'i.e'], ['namely'], ['i.e'],
+  [',', 'that', 'is'], [';', 'in', 'your', 'case'], [',', 'in', 'your', 'case'], [',', 'specifically'], ['('], [':'],
+];
+
+/**
+ * An object of the claim named in a restatement after the verb's own object, within the sentence: the restatement
+ * opens within twenty words of the verb and names the object within eight words of opening.
+ */
+function restatedObject(tokens: string[], verbEnd: number, objects: { start: number; end: number }[]): { start: number; end: number } | null {
+  for (let k = verbEnd; k < Math.min(tokens.length, verbEnd + 20); k++) {
+    if (tokens[k] === '.' || (tokens[k] === ';' && tokens[k + 1] !== 'in')) return null;
+    const phrase = RESTATEMENTS.find((p) => p.every((w, j) => tokens[k + j] === w));
+    if (!phrase) continue;
+    const from = k + phrase.length;
+    const o = objects.find((x) => x.start >= from && x.start <= from + 8 && !tokens.slice(from, x.start).some((t) => t === '.' || t === ';'));
+    if (o) return o;
+  }
+  return null;
+}
+
+/** "would you like me to", "shall I", "do you want us to": an offer, which tells the customer nothing yet. */
+const OFFERS: readonly (readonly string[])[] = [
+  ['would', 'you', 'like', 'me'], ['would', 'you', 'like', 'us'], ['do', 'you', 'want', 'me'], ['do', 'you', 'want', 'us'],
+  ['shall', 'i'], ['shall', 'we'], ['should', 'i'], ['should', 'we'], ['want', 'me', 'to'], ['want', 'us', 'to'],
+];
+const ADVICE_HEDGES = new Set(['perhaps', 'maybe', 'possibly']);
+
+/** Advice before `at` given only as an offer to give it, or under a hedge word in its own sentence part. */
+function offeredOrHedged(tokens: string[], at: number): boolean {
+  let start = at;
+  while (start > 0 && !/^[.;:!?]$/.test(tokens[start - 1])) start--;
+  for (let k = start; k < at; k++) {
+    if (ADVICE_HEDGES.has(tokens[k])) return true;
+    if (OFFERS.some((phrase) => phrase.every((w, j) => tokens[k + j] === w))) return true;
+  }
+  return false;
+}
+
+/** The forms of the verbs of looking: "look", "looked", "peeking", "glance", "searched". */
+const LOOKING = /^(look|peek|glanc|search)/;
 const PLACES_AFTER_VERB = ['on', 'in', 'from', 'for', 'at', 'with', 'across'];
 const PLACES_BEFORE_VERB = ['on', 'in', 'from', 'at', 'with', 'across'];
 const NOUN_READING: ReadonlySet<string> = new Set(SUPPORT_NOUN_READING);

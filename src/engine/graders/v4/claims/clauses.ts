@@ -18,6 +18,19 @@ const COMMA_STARTERS = new Set([
 const DETERMINERS_AFTER_VERB = new Set(['the', 'a', 'an', 'your', 'all', 'every', 'each', 'its', 'our', 'out', 'off', 'down', 'up', 'it', 'them']);
 /** Auxiliaries that carry a main clause's verb after a relative clause ("has been revoked", "is locked"). */
 const MAIN_AUX = new Set(['has', 'have', 'is', 'are', 'was', 'were']);
+/** Subordinators that, opening a sentence, open a clause the main one follows. */
+const FRONTED = new Set(['if', 'unless', 'as', 'since', 'because', 'although', 'though', 'while', 'whereas', 'so', 'when', 'once', 'should']);
+/** Of those, the ones that are subordinators only before a subject ("so you're not out of pocket", not "so, to recap"). */
+const NEEDS_SUBJECT = new Set(['as', 'so', 'should', 'when', 'once']);
+
+/** "it'll", "we've", "we will": a subject with its verb, which opens a main clause after a fronted one with no comma. */
+function opensMainClause(tokens: string[], i: number): boolean {
+  const t = tokens[i];
+  if (/^(it|we|you|they|i)'(ll|ve|d)$/.test(t)) return true;
+  return (t === 'we' || t === 'it' || t === 'i' || t === 'they') && ['will', 'would', 'can', 'have', 'has', 'shall'].includes(tokens[i + 1] ?? '') && !['that', 'which', 'who', 'and', 'or'].includes(tokens[i - 1] ?? '');
+}
+
+const PREPOSITIONS_BEFORE_WHICH = new Set(['after', 'at', 'in', 'by', 'from', 'before', 'until', 'for', 'of', 'on']);
 const SUBORDINATORS = new Set(['before', 'after', 'until', 'once', 'when', 'because', 'since', 'unless', 'if', 'whether', 'while', 'although', 'though', 'whereas', 'so']);
 
 function opensSubject(tokens: string[], i: number): boolean {
@@ -40,8 +53,20 @@ export function clauseIds(tokens: string[]): number[] {
   let relativeFrom = -1;
   /** The clause of the last negation so far ("no", "not", "skipped", "...n't"), or -1. */
   let negatedClause = -1;
+  /** Where a fronted subordinate clause ("If it is not in your inbox, …", "As there are no weekend deliveries …") began, or -1. */
+  let frontedFrom = -1;
   for (let i = 0; i < tokens.length; i++) {
     const t = tokens[i];
+    // A fronted subordinate clause ends at its comma, or where the main clause's own subject and verb begin when it
+    // has none ("as there are no weekend deliveries it'll reach you on Monday"): its negation stays inside it.
+    if (frontedFrom >= 0 && (t === ',' || (i >= frontedFrom + 3 && opensMainClause(tokens, i)))) {
+      frontedFrom = -1;
+      id++;
+      ids[i] = id;
+      continue;
+    }
+    // (Fronted in its sentence, or after "but", "and" or a comma: "We caught the cut-off, but as there are no…".)
+    if ((i === 0 || HARD.has(tokens[i - 1]) || ['but', 'and', ','].includes(tokens[i - 1])) && FRONTED.has(t) && (!NEEDS_SUBJECT.has(t) || opensSubject(tokens, i + 1))) frontedFrom = i;
     // "The key that you didn't create has been revoked": the main clause's auxiliary ends the relative one.
     if (relativeFrom >= 0 && i >= relativeFrom + 3 && MAIN_AUX.has(t) && !AUX.has(tokens[i - 1]) && !/n't$/.test(tokens[i - 1])) {
       relativeFrom = -1;
@@ -51,6 +76,7 @@ export function clauseIds(tokens: string[]): number[] {
     }
     if (HARD.has(t)) {
       relativeFrom = -1;
+      frontedFrom = -1;
       id++;
       ids[i] = id;
       continue;
@@ -60,7 +86,9 @@ export function clauseIds(tokens: string[]): number[] {
     // ", locked the account and signed out...": a comma before a past-tense verb opens a new coordinated predicate.
     // (Each test below only where its word is: they are read for every token of every sentence.)
     const newPredicate = t === ',' && /^[a-z]+ed$/.test(afterComma ?? '') && DETERMINERS_AFTER_VERB.has(tokens[i + 2] ?? '');
-    if (t === ',' && (COMMA_STARTERS.has(afterComma) || opensSubject(tokens, i + 1) || newPredicate || (timeWord && finiteSoon(tokens, i + 2)))) {
+    // ", after which a new link would be needed", ", at which point…": a relative clause of its own.
+    const relativeAfterComma = t === ',' && tokens[i + 2] === 'which' && PREPOSITIONS_BEFORE_WHICH.has(afterComma ?? '');
+    if (t === ',' && (COMMA_STARTERS.has(afterComma) || opensSubject(tokens, i + 1) || newPredicate || relativeAfterComma || (timeWord && finiteSoon(tokens, i + 2)))) {
       id++;
       ids[i] = id;
       continue;

@@ -192,6 +192,43 @@ const RELATIVE_SUBJECTS = new Set(['you', 'they', 'we', 'i', 'he', 'she', 'that'
 const RELATIVE_AUX = new Set(['do', 'does', 'did', 'can', 'could', 'will', 'would', 'have', 'has', 'had', 'be', 'been']);
 const PARTICLES = new Set(['out', 'in', 'up', 'off', 'down']);
 const HEAD_DETERMINERS = new Set(['any', 'the', 'a', 'an', 'every', 'each', 'your', 'those', 'these', 'this', 'all', 'some', 'our', 'no']);
+/** Pronouns standing for a noun a relative clause can hang on: "one you don't recognise", "any you didn't create". */
+const HEAD_PRONOUNS = new Set(['one', 'ones', 'any', 'anything', 'something', 'anyone', 'someone', 'those']);
+/** Possessives and determiners opening a noun subject of a relative clause: "a device your account hadn't used". */
+const SUBJECT_DETERMINERS = new Set(['your', 'our', 'their', 'the', 'my', 'his', 'her']);
+
+/**
+ * Where the subject of a relative clause whose negation is at i begins, or -1: "(session) you don't", "(keys) you
+ * did not", "(a device) your account hadn't".
+ */
+function relativeSubjectBefore(tokens: string[], i: number): number {
+  const prev = tokens[i - 1] ?? '';
+  if (RELATIVE_SUBJECTS.has(prev)) return i - 1;
+  if (RELATIVE_AUX.has(prev) && RELATIVE_SUBJECTS.has(tokens[i - 2] ?? '')) return i - 2;
+  // A noun subject: only straight after a noun of the head ("a device your account hadn't used before").
+  if (/^[a-z]+$/.test(prev) && SUBJECT_DETERMINERS.has(tokens[i - 2] ?? '') && /^[a-z]+$/.test(tokens[i - 3] ?? '') && !CLAUSE_LINKS.has(tokens[i - 3])) return i - 2;
+  return -1;
+}
+
+/** Adverbs between "not" and a participle: "not previously seen", "not yet used". */
+const PARTICIPLE_ADVERBS = new Set(['previously', 'yet', 'already', 'ever', 'recently', 'normally', 'usually', 'before']);
+const IRREGULAR_PARTICIPLES = new Set(['seen', 'known', 'made', 'done', 'sent', 'used', 'set', 'given', 'shown', 'signed', 'logged']);
+
+/**
+ * "a device not previously seen on your account", "any session not recognised": "not" straight after a noun with its
+ * determiner, then a participle, is a reduced relative clause. Returns the participle's index, or -1.
+ */
+function reducedRelativeEnd(tokens: string[], i: number, clauseStart: number): number {
+  if (tokens[i] !== 'not') return -1;
+  const head = tokens[i - 1] ?? '';
+  if (!/^[a-z]+$/.test(head) || CLAUSE_LINKS.has(head) || RELATIVE_AUX.has(head) || RELATIVE_SUBJECTS.has(head) || /ly$/.test(head)) return -1;
+  if (!tokens.slice(Math.max(clauseStart, i - 4), i - 1).some((t) => HEAD_DETERMINERS.has(t))) return -1;
+  let k = i + 1;
+  while (k < i + 3 && PARTICIPLE_ADVERBS.has(tokens[k] ?? '')) k++;
+  const word = tokens[k] ?? '';
+  return /^[a-z]+ed$/.test(word) || IRREGULAR_PARTICIPLES.has(word) ? k : -1;
+}
+
 /** Words before such a subject that make it the clause's own subject instead ("and you don't", "if we can't"). */
 const CLAUSE_LINKS = new Set([
   'and', 'but', 'or', 'so', 'if', 'because', 'since', 'as', 'when', 'while', 'unless', 'although', 'though', ',', ';', ':', 'then',
@@ -240,13 +277,21 @@ export function stanceOf(tokens: string[], valueStarts: Set<number>, ids: number
         continue;
       }
       const [a, b] = clauseRange(i);
+      // "a device not previously seen on your account": a participle after a noun, negated, says what the noun is.
+      const participle = reducedRelativeEnd(tokens, i, a);
+      if (participle > 0) {
+        mark(neg, i, Math.min(b, participle + 1));
+        continue;
+      }
       // "sign out any session you don't recognise", "the account that you can't reach": a relative clause after a
       // noun negates itself, not the clause it hangs on.
-      // ("keys you did not create": the subject may stand before an auxiliary.)
-      const subject = RELATIVE_SUBJECTS.has(prev ?? '') ? i - 1 : RELATIVE_AUX.has(prev ?? '') && RELATIVE_SUBJECTS.has(tokens[i - 2] ?? '') ? i - 2 : -1;
-      // The head noun before it comes with a determiner ("any session", "the keys"): "unfortunately we can't" is
+      // ("keys you did not create": the subject may stand before an auxiliary; "a device your account hadn't used":
+      // the subject may be a noun with its determiner.)
+      const subject = relativeSubjectBefore(tokens, i);
+      // The head noun before it comes with a determiner ("any session", "the keys") or is a pronoun standing for one
+      // ("if you see one you don't recognise", "sign out any you don't recognise"): "unfortunately we can't" is
       // the clause's own subject.
-      const headed = tokens.slice(Math.max(a, subject - 4), subject - 1).some((t) => HEAD_DETERMINERS.has(t));
+      const headed = HEAD_PRONOUNS.has(tokens[subject - 1] ?? '') || tokens.slice(Math.max(a, subject - 4), subject - 1).some((t) => HEAD_DETERMINERS.has(t));
       const relative = subject > a && headed && !CLAUSE_LINKS.has(tokens[subject - 1]) && !/ly$/.test(tokens[subject - 1]);
       if (relative) {
         // The relative clause ends with its verb (and a particle): "any session you don't recognise can be signed out".

@@ -54,7 +54,52 @@ function isTableRule(line: string): boolean {
 const TOKEN = /[\p{L}\p{N}_]+(?:'[\p{L}]+)*(?:[-.,:/][\p{L}\p{N}_]+(?:'[\p{L}]+)*)*|[$€£]|\S/gu;
 
 export function tokenize(text: string): string[] {
-  return withoutRepeatedNumerals(text.toLowerCase().match(TOKEN) ?? []);
+  return withSpelledFractions(withoutRepeatedNumerals(text.toLowerCase().match(TOKEN) ?? []));
+}
+
+/** Durations spelled as a fraction of an hour or a day, and what each reads as. */
+const FRACTIONS: readonly (readonly [readonly string[], readonly string[]])[] = [
+  [['three', 'quarters', 'of', 'an', 'hour'], ['45', 'minutes']],
+  [['a', 'quarter', 'of', 'an', 'hour'], ['15', 'minutes']],
+  [['quarter', 'of', 'an', 'hour'], ['15', 'minutes']],
+  [['an', 'hour', 'and', 'a', 'half'], ['90', 'minutes']],
+  [['half', 'an', 'hour'], ['30', 'minutes']],
+  [['half', 'a', 'day'], ['12', 'hours']],
+  [['a', 'day', 'and', 'a', 'half'], ['36', 'hours']],
+];
+
+const UNIT_ABBREVIATIONS: Readonly<Record<string, string>> = { h: 'hours', hr: 'hours', hrs: 'hours', min: 'minutes', mins: 'minutes' };
+
+/**
+ * "half an hour", "a quarter of an hour": a duration in words that no number reader sees is read as its figure.
+ * "48 h" is "48 hours". "spam/junk": two words joined by a slash are alternatives, read "spam or junk" ("and/or" is "or"). One pass.
+ */
+function withSpelledFractions(tokens: string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i];
+    if (t.includes('/') && /^[a-z]+\/[a-z]+$/.test(t)) {
+      const [a, b] = t.split('/');
+      if (a === 'and' && b === 'or') out.push('or');
+      else out.push(a, 'or', b);
+      continue;
+    }
+    // "48 h", "30 mins": a unit's abbreviation after a number is the unit.
+    if (UNIT_ABBREVIATIONS[t] && /^\d+$/.test(tokens[i - 1] ?? '')) {
+      out.push(UNIT_ABBREVIATIONS[t]);
+      continue;
+    }
+    if (t === 'half' || t === 'a' || t === 'an' || t === 'quarter' || t === 'three') {
+      const fraction = FRACTIONS.find(([words]) => words.every((w, k) => tokens[i + k] === w));
+      if (fraction) {
+        out.push(...fraction[1]);
+        i += fraction[0].length - 1;
+        continue;
+      }
+    }
+    out.push(t);
+  }
+  return out;
 }
 
 /**
