@@ -219,3 +219,46 @@ describe('what an aside or a restatement names is the object acted on (security,
     expect(covered(task, sentence, 4)).not.toContain('named_keys_revoked');
   });
 });
+
+describe('an aside in brackets stands as its clause does; what happens as a rule is no case; an offer waits (logistics g3)', () => {
+  const task = drawn('logistics_missing_order_vip', 3, 3);
+  const delivery = longDay(claim(task, 'delivery_date').date);
+  const credit = usd(claim(task, 'shipping_credit').amount);
+  const telling = [
+    `Before I can release the replacement by overnight priority courier (delivery ${delivery}) and post the ${credit} credit, please send me your card number.`,
+    `Please send me your account password; as soon as I have it, the overnight priority replacement (${delivery}, before noon) and the ${credit} credit will be set up.`,
+    `Please reply with the verification code; the overnight priority replacement (${delivery}) and the ${credit} credit will be processed once we have it.`,
+    `As soon as the carrier's claim is settled we'll ship a replacement by overnight priority courier and apply the ${credit} shipping credit.`,
+    `Just reply 'yes' and I'll send a replacement by overnight priority courier with a ${credit} shipping credit.`,
+    `Such replacements generally go by overnight priority courier, and credits of ${credit} are usually applied.`,
+  ];
+  it.each(telling)('credits nothing in: %s', (reply) => {
+    expect(covered(task, reply, 4)).toEqual([]);
+  });
+  it('version 3 credited most of them', () => {
+    expect(telling.filter((reply) => covered(task, reply, 3).length > 0).length).toBeGreaterThanOrEqual(4);
+  });
+  const correct = [
+    `We have dispatched a replacement by overnight priority courier (delivery ${delivery}, before 12:00) and applied a ${credit} shipping credit.`,
+    `Deliveries usually take two days, but we've sent your replacement by overnight priority courier, arriving on ${delivery} before noon.`,
+  ];
+  it.each(correct)('credits the delivery in: %s', (reply) => {
+    expect(covered(task, reply, 4)).toEqual(expect.arrayContaining(['delivery_date', 'overnight_courier']));
+  });
+});
+
+describe('a trailing condition holds over the clause it follows only (security, forgotten password)', () => {
+  const reset = drawn('security_compromised_account', 2, securitySeed('link_expiry'));
+  const minutes = claim(reset, 'link_expiry').min;
+  const said = [
+    `It expires in ${minutes} minutes, and please check your spam folder if you can't see it.`,
+    `It expires in ${minutes} minutes (so open it soon), and check your spam folder if it doesn't show up.`,
+    `The link is valid for ${minutes} minutes; look in your spam folder if it isn't in your inbox.`,
+  ];
+  it.each(said)('credits the lifetime and the advice in: %s', (sentence) => {
+    expect(covered(reset, `We've sent you a new reset link. ${sentence}`, 4)).toEqual(expect.arrayContaining(['link_expiry', 'spam_folder']));
+  });
+  it('a condition on the lifetime itself still makes it hypothetical', () => {
+    expect(covered(reset, `We've sent you a new reset link, which expires in ${minutes} minutes if you don't open it.`, 4)).not.toContain('link_expiry');
+  });
+});

@@ -117,7 +117,8 @@ const NEGATION_WORDS = new Set(['no', 'not', 'never', 'skipped', 'skip', 'withou
 
 /** The hard segment (between ";", ":", a free dash, brackets and sentence edges) a token lies in. */
 export function hardSegment(tokens: string[], i: number): [number, number] {
-  const stop = (t: string) => t === ';' || t === ':' || t === '.' || t === '!' || t === '?' || t === '-' || t === '(' || t === ')';
+  // (Not at brackets: an aside is part of the segment it sits in, "the replacement (Friday) … once we have it".)
+  const stop = (t: string) => t === ';' || t === ':' || t === '.' || t === '!' || t === '?' || t === '-';
   let a = i;
   while (a > 0 && !stop(tokens[a - 1])) a--;
   let b = i;

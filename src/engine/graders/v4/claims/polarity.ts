@@ -46,6 +46,8 @@ const MODAL_PHRASES = byFirstWord([
 const DECISIONS = new Set([
   'decide', 'decides', 'confirm', 'confirms', 'review', 'reviews', 'approve', 'approves', 'agree', 'agrees',
   'determine', 'determines', 'hear', 'hears', 'receive', 'receives', 'through', 'processed', 'approved',
+  // Someone else's step the outcome waits on: "once Amex has notified us", "as soon as the claim is settled".
+  'notified', 'notifies', 'settled', 'resolved', 'cleared',
 ]);
 const CONDITIONALS = new Set(['if', 'unless', 'assuming', 'provided', 'suppose', 'supposing']);
 /** In a "once"/"as soon as"/"after" clause, what makes the outcome wait: the customer acting, or a check. */
@@ -370,7 +372,8 @@ export function stanceOf(tokens: string[], valueStarts: Set<number>, ids: number
     // ("locked until we confirm your identity" is how long, not a decision to wait for.)
     // "Once you send us the statement", "as soon as we have those", "once verified": it waits on the customer or a check.
     if (t === 'once' || t === 'when' || t === 'after' || phraseAt(tokens, i, ['as', 'soon', 'as'])) {
-      const condition = tokens.slice(i + 1, i + 6);
+      const opened = t === 'as' ? i + 3 : i + 1;
+      const condition = tokens.slice(opened, opened + 6);
       if (condition.some((w) => DECISIONS.has(w))) {
         const [a, b] = hardSegment(tokens, i);
         mark(hyp, a, b);
@@ -422,6 +425,12 @@ export function stanceOf(tokens: string[], valueStarts: Set<number>, ids: number
         return;
       }
     }
+    // "It expires in 30 minutes, and please check your spam folder if it doesn't show up": a trailing condition
+    // holds over the clause it follows, not over the ones before that.
+    if (i > a && tokens[i - 1] !== ',' && ids[i - 1] !== ids[a]) {
+      mark(hyp, clauseRange(i - 1)[0], b);
+      return;
+    }
     mark(hyp, a, b);
   }
 
@@ -429,11 +438,56 @@ export function stanceOf(tokens: string[], valueStarts: Set<number>, ids: number
   const askedByInversion = QUESTION_OPENERS.has(tokens[0]) && SUBJECTS.has(tokens[1] ?? '');
   if (tokens[n - 1] === '?' || tokens.slice(-3).includes('?') || askedByInversion) mark(hyp, 0, n);
   // "Reply YES and we'll lock your account": an offer that waits on the customer.
-  if (CUSTOMER_ACTS.has(tokens[0]) && tokens.slice(1, 8).some((t, k) => t === 'and' && /^(we|we'll|i'll|i)$/.test(tokens[k + 2] ?? ''))) mark(hyp, 0, n);
+  // ("Just reply 'yes' and I'll start it", "Simply confirm and we'll…": an adverb before the request changes nothing.)
+  const offerAt = ['just', 'simply', 'please'].includes(tokens[0]) ? 1 : 0;
+  if (CUSTOMER_ACTS.has(tokens[offerAt]) && tokens.slice(offerAt + 1, offerAt + 8).some((t, k) => t === 'and' && /^(we|we'll|i'll|i)$/.test(tokens[offerAt + k + 2] ?? ''))) mark(hyp, 0, n);
+  // "Such refunds generally settle within 3-5 business days", "Traces usually report back within 5 business days":
+  // what happens as a rule to a kind of thing, said of no case.
+  markGeneric(tokens, contrast);
+  // "before I can release the replacement (delivery Friday 5 Feb) and post the $175 credit, …": an aside in
+  // brackets, and what its clause goes on to say after it, stand as the clause around it does.
+  for (let open = tokens.indexOf('('); open > 0; open = tokens.indexOf('(', open + 1)) {
+    const close = tokens.indexOf(')', open);
+    if (close < 0) break;
+    const host = neg[open - 1] ? neg : hyp[open - 1] ? hyp : null;
+    if (!host) continue;
+    let end = close + 1;
+    while (end < n && !/^[,;:.!?(]$/.test(tokens[end])) end++;
+    mark(host, open + 1, end);
+  }
   if (aboutSomeoneElse(tokens)) mark(other, 0, n);
 
   const moods = tokens.map((_, i) => (other[i] ? 'o' : neg[i] ? 'n' : hyp[i] ? 'h' : contrast[i] ? 'c' : 'a'));
   return { moods, negators };
+}
+
+const HABITUAL = new Set(['usually', 'generally', 'typically', 'normally', 'sometimes', 'often', 'ordinarily']);
+const GENERIC_DETERMINERS = new Set(['such', 'these', 'those', 'most', 'many', 'all']);
+
+/**
+ * A clause with a habitual adverb whose subject is a kind of thing, not this case's: a bare plural ("traces usually
+ * report back"), or one with "such", "these", "most" ("such refunds generally settle"). "Your refund usually
+ * settles", "it usually takes" stay this case's.
+ */
+function markGeneric(tokens: string[], contrast: boolean[]): void {
+  for (let i = 1; i < tokens.length; i++) {
+    if (!HABITUAL.has(tokens[i])) continue;
+    // The subject: the words before the adverb back to the clause's start.
+    let start = i;
+    while (start > 0 && !/^[,;:.!?-]$/.test(tokens[start - 1]) && !['and', 'but', 'so', 'which'].includes(tokens[start - 1])) start--;
+    const subject = tokens.slice(start, i);
+    const head = subject[subject.length - 1] ?? '';
+    const generic =
+      subject.length > 0 &&
+      subject.length <= 3 &&
+      /^[a-z]+s$/.test(head) &&
+      !/(ss|us)$/.test(head) &&
+      (subject.length === 1 || GENERIC_DETERMINERS.has(subject[0]));
+    if (!generic) continue;
+    let end = i;
+    while (end < tokens.length && !/^[;:.!?]$/.test(tokens[end]) && !(tokens[end] === ',' && end > i + 1)) end++;
+    for (let k = start; k < end; k++) contrast[k] = true;
+  }
 }
 
 const REPORTING = new Set(['heard', 'read', 'seen', 'noticed', 'told', 'been']);
