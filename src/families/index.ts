@@ -1,6 +1,6 @@
 import type { TaskFamily } from './kit';
 import { billingDuplicateCharge, billingDuplicateChargeV2 } from './billing_duplicate_charge/family';
-import { logisticsMissingOrderVip, logisticsMissingOrderVipV2 } from './logistics_missing_order_vip/family';
+import { logisticsMissingOrderVip, logisticsMissingOrderVipV2, logisticsMissingOrderVipV3 } from './logistics_missing_order_vip/family';
 import { securityCompromisedAccount, securityCompromisedAccountV2, securityCompromisedAccountV3 } from './security_compromised_account/family';
 
 export { SPLITS, SPLIT_RULE, generatorVersionId, nthSeedOf, parseGeneratorVersion, seedIn, splitOf, type Split, type TaskFamily } from './kit';
@@ -25,6 +25,7 @@ const REGISTRY: readonly TaskFamily[] = [
   securityCompromisedAccountV3,
   logisticsMissingOrderVip,
   logisticsMissingOrderVipV2,
+  logisticsMissingOrderVipV3,
 ];
 
 export function families(): readonly TaskFamily[] {

@@ -35,23 +35,35 @@ describe.each(ids.map((id) => [id] as const))('%s drawn sets', (id) => {
   });
 });
 
-// The development set's figures under the current grader (grader version 3: before issue 23's fixes). Reading the
-// cases alike (writer and key) is required; the figures are what they are, held until a grader version moves them.
-const DEV_FIGURES: Record<string, { correct: number; missed: number; adversarial: number; credited: number; penalised: number }> = {
-  billing_duplicate_charge: { correct: 55, missed: 9, adversarial: 55, credited: 15, penalised: 0 },
-  security_compromised_account: { correct: 47, missed: 18, adversarial: 52, credited: 4, penalised: 0 },
-  logistics_missing_order_vip: { correct: 55, missed: 23, adversarial: 65, credited: 20, penalised: 1 },
+// The development set's figures under grader version 3 (current: before issue 23's fixes; logistics from its g3, which
+// names the courier's collection as the delivery date's other event) and version 4 (in development: issue 23's
+// fixes, made against this set, so its figures are not evidence; the fresh exam set is). Reading the cases alike
+// (writer and key) is required; the figures are what they are, held until a grader version moves them.
+type Figures = { correct: number; missed: number; adversarial: number; credited: number; penalised: number };
+const DEV_FIGURES: Record<3 | 4, Record<string, Figures>> = {
+  3: {
+    billing_duplicate_charge: { correct: 55, missed: 9, adversarial: 55, credited: 15, penalised: 0 },
+    security_compromised_account: { correct: 47, missed: 18, adversarial: 52, credited: 4, penalised: 0 },
+    logistics_missing_order_vip: { correct: 55, missed: 17, adversarial: 65, credited: 20, penalised: 1 },
+  },
+  4: {
+    billing_duplicate_charge: { correct: 55, missed: 2, adversarial: 55, credited: 7, penalised: 0 },
+    security_compromised_account: { correct: 47, missed: 4, adversarial: 52, credited: 3, penalised: 0 },
+    logistics_missing_order_vip: { correct: 55, missed: 9, adversarial: 65, credited: 6, penalised: 1 },
+  },
 };
 
-it.each(ids.map((id) => [id] as const))('%s drawn-dev: the writer read every instance as the answer key does, and the figures are the documented ones', (id) => {
-  const fixture = drawnFixtures(id).find((f) => f.set === 'drawn-dev')!;
-  expect(disagreements(fixture)).toEqual([]);
-  const r = measureDrawn(fixture);
-  expect({
-    correct: r.correct.length,
-    missed: r.falseNegatives.filter((o) => r.correct.includes(o)).length,
-    adversarial: r.adversarial.length,
-    credited: r.unearned.length,
-    penalised: r.correct.filter((o) => o.penalties.length > 0).length,
-  }).toEqual(DEV_FIGURES[id]);
+describe.each([3, 4] as const)('under grader version %s', (version) => {
+  it.each(ids.map((id) => [id] as const))('%s drawn-dev: the writer read every instance as the answer key does, and the figures are the documented ones', (id) => {
+    const fixture = drawnFixtures(id).find((f) => f.set === 'drawn-dev')!;
+    expect(disagreements(fixture)).toEqual([]);
+    const r = measureDrawn(fixture, version);
+    expect({
+      correct: r.correct.length,
+      missed: r.falseNegatives.filter((o) => r.correct.includes(o)).length,
+      adversarial: r.adversarial.length,
+      credited: r.unearned.length,
+      penalised: r.correct.filter((o) => o.penalties.length > 0).length,
+    }).toEqual(DEV_FIGURES[version][id]);
+  });
 });

@@ -1,5 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
+import type { GraderVersion } from '../../src/engine/grader-version';
 import type { Task } from '../../src/engine/task.schema';
 import { familyIds, familyVersion, latestFamily, parseGeneratorVersion } from '../../src/families';
 import { FAMILIES_ROOT, measureTask, type FixtureReply, type TaskValidity } from './validity-suite';
@@ -82,9 +83,9 @@ export function disagreements(fixture: DrawnFixture): Disagreement[] {
 }
 
 /** The set measured as one row: every instance's replies graded on that instance, pooled. */
-export function measureDrawn(fixture: DrawnFixture): TaskValidity {
+export function measureDrawn(fixture: DrawnFixture, graderVersion?: GraderVersion): TaskValidity {
   const parts = fixture.instances.map((instance) =>
-    measureTask(fixture.set, drawnTask(fixture, instance.seed), { task_id: fixture.task_id, correct: instance.correct, adversarial: instance.adversarial }),
+    measureTask(fixture.set, drawnTask(fixture, instance.seed), { task_id: fixture.task_id, correct: instance.correct, adversarial: instance.adversarial }, graderVersion),
   );
   const pool = <K extends 'correct' | 'adversarial' | 'falseNegatives' | 'unearned' | 'known' | 'harmful'>(k: K) => parts.flatMap((p) => p[k]) as TaskValidity[K];
   return {
@@ -101,9 +102,9 @@ export function measureDrawn(fixture: DrawnFixture): TaskValidity {
 }
 
 /** Every family's drawn sets, measured. */
-export function measureAllDrawn(ids: readonly string[] = familyIds()): { results: TaskValidity[]; disagreements: Disagreement[] } {
+export function measureAllDrawn(ids: readonly string[] = familyIds(), graderVersion?: GraderVersion): { results: TaskValidity[]; disagreements: Disagreement[] } {
   const fixtures = ids.flatMap((id) => drawnFixtures(id));
-  return { results: fixtures.map(measureDrawn), disagreements: fixtures.flatMap(disagreements) };
+  return { results: fixtures.map((f) => measureDrawn(f, graderVersion)), disagreements: fixtures.flatMap(disagreements) };
 }
 
 export function disagreementTable(rows: Disagreement[]): string {

@@ -4,6 +4,7 @@ import { PROJECT_ROOT } from '../../src/common/project-root';
 import { reset, step } from '../../src/engine/engine';
 import { grade } from '../../src/engine/grader';
 import type { ReplyDetailVerdict } from '../../src/engine/grader';
+import type { GraderVersion } from '../../src/engine/grader-version';
 import type { Task } from '../../src/engine/task.schema';
 import { familyIds } from '../../src/families';
 
@@ -111,8 +112,8 @@ export function unmeasured(sets: { set: string; fixtures: ValidityFixture[] }[],
  * The reply as an episode grades it: the ticket that needs action opened, this reply sent on it, the episode
  * graded by the engine. (The reply component depends only on the replies sent on that ticket.)
  */
-export function gradeReply(task: Task, reply: string | string[]): { earnedMilli: number; details: ReplyDetailVerdict[]; penalties: string[] } {
-  let state = reset(task, 1);
+export function gradeReply(task: Task, reply: string | string[], graderVersion?: GraderVersion): { earnedMilli: number; details: ReplyDetailVerdict[]; penalties: string[] } {
+  let state = reset(task, 1, graderVersion);
   state = step(task, state, { type: 'open_ticket', ticket_id: task.answer_key.target_ticket_id }).state;
   for (const message of typeof reply === 'string' ? [reply] : reply) state = step(task, state, { type: 'send_reply', message }).state;
   const breakdown = grade(task, state);
@@ -120,14 +121,15 @@ export function gradeReply(task: Task, reply: string | string[]): { earnedMilli:
   return { earnedMilli: component.earned_milli, details: breakdown.reply_details, penalties: breakdown.penalties.map((p) => p.id) };
 }
 
-export function measureTask(set: string, task: Task, fixture: ValidityFixture): TaskValidity {
+/** `graderVersion`: the grader to measure (by default the one a new episode of the task gets). */
+export function measureTask(set: string, task: Task, fixture: ValidityFixture, graderVersion?: GraderVersion): TaskValidity {
   const allDetails = (task.answer_key.reply_claims ?? []).map((c) => c.id);
   const outcome = (r: FixtureReply, toldByDefault: string[]): ReplyOutcome => ({
     id: r.id,
     kind: r.kind,
     told: r.told ?? toldByDefault,
     knownFailure: r.known_failure,
-    ...gradeReply(task, r.reply),
+    ...gradeReply(task, r.reply, graderVersion),
   });
   const correct = fixture.correct.map((r) => outcome(r, allDetails));
   const adversarial = fixture.adversarial.map((r) => outcome(r, []));

@@ -6,19 +6,25 @@ import { AGENTS, agentTable, harmCases, harmTable, playAgent } from './agents';
 import { allFamilyFigures, familyTable } from './families';
 import { VALIDITY_COMMAND } from './validity.command';
 import { disagreementTable, measureAllDrawn } from './drawn-suite';
+import { isGraderVersion } from '../../src/engine/graders';
 import { failureReport, loadFixtureSets, measureTask, unmeasured, validityTable } from './validity-suite';
 
 /** `npm run validity`: see validity.command.ts, or `npm run validity -- --help`. */
 function main(): void {
   const { values } = readCommandLine(VALIDITY_COMMAND);
+  const grader = values.grader;
+  if (grader !== undefined && !isGraderVersion(grader)) {
+    console.error(`validity: grader version ${grader} is not in the registry (src/engine/graders/index.ts)`);
+    process.exit(2);
+  }
   const tasks = canonicalTasks().map((loaded) => loaded.task);
   const byId = new Map(tasks.map((task) => [task.id, task]));
   const sets = loadFixtureSets();
-  const results = sets.flatMap(({ set, fixtures }) => fixtures.map((fixture) => measureTask(set, byId.get(fixture.task_id)!, fixture)));
+  const results = sets.flatMap(({ set, fixtures }) => fixtures.map((fixture) => measureTask(set, byId.get(fixture.task_id)!, fixture, grader)));
   // A family without a set's fixtures gets a "not measured" row, never silence.
   console.log(validityTable(results, unmeasured(sets)));
   // The sets written on drawn instances (train and test seeds), and how their writers read each instance.
-  const drawn = measureAllDrawn();
+  const drawn = measureAllDrawn(undefined, grader);
   console.log(`\n${validityTable(drawn.results)}\n\n${disagreementTable(drawn.disagreements)}`);
   console.log(`\n${agentTable(Object.keys(AGENTS).flatMap((agent) => FEEDBACK_MODES.flatMap((mode) => tasks.map((task) => playAgent(agent, task, mode)))))}`);
   console.log(`\n${harmTable(tasks.flatMap(harmCases))}`);

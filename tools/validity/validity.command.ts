@@ -10,7 +10,13 @@ export const VALIDITY_COMMAND = declareCommand({
     "families' proofs (solvable, varied, not memorisable, hard where they say) over many seeds each.",
   flags: {
     seeds: { type: 'number', integer: true, min: 1, default: 1000, description: "Seeds per family for the families' proofs." },
+    grader: {
+      type: 'number',
+      integer: true,
+      min: 1,
+      description: 'Grade the reply fixture sets (canonical and drawn) with this grader version, released or in development, instead of the one new episodes get.',
+    },
     failures: { type: 'boolean', description: 'Also list each failing reply with the detail, the reason and the sentence.' },
   },
-  examples: ['npm run validity', 'npm run validity -- --seeds 200 --failures'],
+  examples: ['npm run validity', 'npm run validity -- --seeds 200 --failures', 'npm run validity -- --grader 4 --failures'],
 });

@@ -5,6 +5,7 @@ import type { GraderModule } from './grader-module';
 import { graderV1 } from './v1';
 import { graderV2 } from './v2';
 import { graderV3 } from './v3';
+import { graderV4 } from './v4';
 
 export type { GraderModule } from './grader-module';
 
@@ -18,6 +19,7 @@ export const GRADERS: Readonly<Record<GraderVersion, { module: GraderModule; rel
   1: { module: graderV1, released: true },
   2: { module: graderV2, released: true },
   3: { module: graderV3, released: true },
+  4: { module: graderV4, released: false },
 };
 
 /** The version new episodes are scored with (when the task's reply details are written for it). */

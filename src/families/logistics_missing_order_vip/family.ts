@@ -94,3 +94,26 @@ export const logisticsMissingOrderVip: TaskFamily = {
 
 /** Generator version 2: version 1's instances, seed for seed, each declaring the family's lexicon (lexicon.ts). */
 export const logisticsMissingOrderVipV2: TaskFamily = declaringLexicon(logisticsMissingOrderVip, 2, LOGISTICS_LEXICON);
+
+/**
+ * Words that name the courier's collection, the other event whose day a reply tells beside the delivery date
+ * ("the courier collects it on Tuesday 27 April and it is delivered on Wednesday 28 April"): said of the delivery
+ * date's claim (`not_about`), they let the grader take each date for what it is.
+ */
+const COLLECTION_WORDS = ['collect', 'collects', 'collected', 'collecting', 'collection', 'pick', 'picks', 'picked', 'pickup', 'booked', 'booking', 'cut-off', 'cutoff'];
+
+/** The delivery itself as a verb: a clause that says the courier delivers names the delivery, whatever else it names. */
+const DELIVERY_VERBS = ['deliver', 'delivers', 'delivering'];
+
+/** Generator version 3: version 2's instances, the delivery date's claim naming the collection as another event. */
+export const logisticsMissingOrderVipV3: TaskFamily = {
+  ...logisticsMissingOrderVipV2,
+  generatorVersion: 3,
+  generate(seed) {
+    const task = logisticsMissingOrderVipV2.generate(seed);
+    const claims = task.answer_key.reply_claims?.map((c) =>
+      c.id === 'delivery_date' ? { ...c, about: [...(c.about ?? []), ...DELIVERY_VERBS], not_about: [...(c.not_about ?? []), ...COLLECTION_WORDS] } : c,
+    );
+    return { ...task, answer_key: { ...task.answer_key, reply_claims: claims } };
+  },
+};

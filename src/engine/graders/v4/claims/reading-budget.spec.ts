@@ -1,0 +1,350 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { canonicalTasks } from '../../../../tasks/task-files';
+import { reset, step } from '../../../engine';
+import { grade } from '../../../grader';
+import type { EpisodeState } from '../../../state';
+import type { Task } from '../../../task.schema';
+import { introducesPolicy } from './analyse';
+import { READING_BUDGET, readingCost } from './budget';
+import { businessDaysUntil } from './judge';
+import { loadAnalysis, type StoredReplyAnalysis } from './stored-analysis';
+import * as text from './text';
+
+/*
+ * Replies built to be expensive to read (docs/grading.md, "What reading a reply may cost"). The work is counted, not
+ * timed, so the bound holds on any machine and under any load: every token array the reader makes is wrapped so
+ * that each read of a token is counted, and grading a reply (reading it, judging every claim of its task, the
+ * penalties) may read tokens at most WORK_PER_UNIT times for each unit the budget charges it. A reply over the
+ * budget is not read at all. Cleaning and splitting read characters, not tokens: they are single passes with no
+ * pattern that backtracks (regex-safety.spec.ts), and they are checked here against the patterns they replaced.
+ */
+
+const tasks = canonicalTasks().map((entry) => entry.task);
+const CEILING = 8000;
+/** Token reads allowed per unit charged; the highest measured is about 3 (a flood of one-token sentences). */
+const WORK_PER_UNIT = 8;
+
+const opened = new Map<Task, EpisodeState>(
+  tasks.map((task) => [task, step(task, reset(task, 1), { type: 'open_ticket', ticket_id: task.answer_key.target_ticket_id }).state]),
+);
+
+function unitsOf(message: string): number {
+  return readingCost(text.splitSentences(text.cleanText(message)).map((s) => text.tokenize(s.text)));
+}
+
+let tokenReads = 0;
+const counting: ProxyHandler<string[]> = {
+  get(target, key, receiver) {
+    if (typeof key === 'string' && key.length > 0 && key.charCodeAt(0) >= 48 && key.charCodeAt(0) <= 57) tokenReads++;
+    return Reflect.get(target, key, receiver);
+  },
+};
+
+/** Sends the reply on the task's ticket and grades it; returns the token reads that took and the state after. */
+function sendCounted(task: Task, message: string): { reads: number; state: EpisodeState } {
+  const tokenize = text.tokenize;
+  const spy = jest.spyOn(text, 'tokenize').mockImplementation((s: string) => new Proxy(tokenize(s), counting));
+  try {
+    tokenReads = 0;
+    const { state } = step(task, opened.get(task)!, { type: 'send_reply', message });
+    return { reads: tokenReads, state };
+  } finally {
+    spy.mockRestore();
+  }
+}
+
+/** Code points after NFKC, as the API counts a reply against MAX_MESSAGE_LENGTH. */
+function normalisedLength(message: string): number {
+  return [...message.normalize('NFKC')].length;
+}
+
+/**
+ * Counting every token read is slow (a proxy on each array), and the bound is per unit, the same at any size: the
+ * classes are grown to this share of the budget, or to the character limit if that comes first.
+ */
+const COUNTED_UNITS = READING_BUDGET / 8;
+
+/**
+ * `unit` repeated (a sentence break after every `every` units) up to `limit` code points after NFKC, or until the
+ * reply would cost more than `units`.
+ */
+function filled(unit: string, limit = CEILING, sentenceBreak = '', every = Infinity, units = COUNTED_UNITS): string {
+  let out = '';
+  // Doubling, then adding one unit at a time from the last size that fit.
+  let count = 0;
+  const build = (n: number) => Array.from({ length: n }, (_, k) => unit + ((k + 1) % every === 0 ? sentenceBreak : '')).join('');
+  const fits = (candidate: string) => normalisedLength(candidate) <= limit && unitsOf(candidate) <= units;
+  for (let step = 1024; step >= 1; step /= 2) while (fits(build(count + step))) count += step;
+  out = build(count);
+  return out;
+}
+
+const RED_TEAM_TAIL = ') ' + 'no. '.repeat(166);
+
+/** The classes that cost super-linear time before the budget, each filling the largest limit after NFKC. */
+const HOSTILE: [string, string][] = [
+  // What the red team sent (2,000 code points, 7,336 after NFKC), and the same filling 8,000 after NFKC.
+  ['red team: "㌶" x 1,334, ") ", "no. " x 166', '㌶'.repeat(2000 - RED_TEAM_TAIL.length) + RED_TEAM_TAIL],
+  ['red team filling 8,000 after NFKC', '㌶'.repeat(Math.floor((CEILING - RED_TEAM_TAIL.length) / 5)) + RED_TEAM_TAIL],
+  ['red team with "ﬃ" (three letters)', 'ﬃ'.repeat(Math.floor((CEILING - RED_TEAM_TAIL.length) / 3)) + RED_TEAM_TAIL],
+  ['red team in plain ASCII', 'a'.repeat(CEILING - RED_TEAM_TAIL.length) + RED_TEAM_TAIL],
+  ['letters, then many abbreviations', filled('x', 4000) + ' ' + filled('e.g. ', 4000)],
+  ['a run of letters', filled('a')],
+  ['a run of digits', filled('7')],
+  ['a run of full stops', filled('.')],
+  ['letters and dots', filled('a.')],
+  ['marks with no space after', filled('!?') + 'x'],
+  ['a table rule that never ends', filled('-') + 'x'],
+  ['table cells', filled('| a ')],
+  ['brackets', filled('(')],
+  ['quotes', filled('"\'')],
+  ['one-token sentences', filled('a\n')],
+  ['short sentences of marks', filled('$(', CEILING, '\n', 15)],
+  ['many "sentences"', filled('Ok. ')],
+  ['one sentence of negations', filled('no ')],
+  ['one sentence of conditions', filled('if ')],
+  ['negated events', filled('not refund ')],
+  ['values offered as alternatives', filled('$348 or $1 ')],
+  ['a list of figures', filled('1, ')],
+  ['number words that never end', filled('one hundred ')],
+  ['actions on objects', filled('revoked api keys ')],
+  ['phrasal verbs', filled('signed sessions out ')],
+  ['requests pointing back', filled('send password it ')],
+  ['qualifiers named before', filled('verify identity on the video call ')],
+  ['windows written as far-off dates', filled('2026-11-20 to 9999-12-31 ', CEILING, '. ', 4)],
+  ['rival options', filled('standard ground no ')],
+  ['policy introductions', filled('here is our policy ', CEILING, '\n', 40) + ':'],
+];
+
+describe('the reading budget', () => {
+  it.each(HOSTILE)('%s: grades within the work bound, or is not read', (_name, message) => {
+    const units = unitsOf(message);
+    for (const task of tasks) {
+      const { reads, state } = sendCounted(task, message);
+      const analysis = state.replies[0].analysis!;
+      if (units > READING_BUDGET) {
+        expect(analysis).toEqual({ version: 1, clock: analysis.clock, sentences: [], mentions: [], unreadable: true });
+        expect(reads).toBe(0);
+      } else {
+        expect(analysis.unreadable).toBeUndefined();
+        expect(reads).toBeLessThanOrEqual(WORK_PER_UNIT * units);
+      }
+    }
+  });
+
+  it('holds at the budget itself, and a reply just past it is not read', () => {
+    const task = tasks.find((t) => t.id === 'security_compromised_account')!;
+    const atBudget = filled('no ', CEILING, '', Infinity, READING_BUDGET);
+    const past = `${atBudget} no`;
+    expect(unitsOf(atBudget)).toBeGreaterThan(0.99 * READING_BUDGET);
+    expect(unitsOf(past)).toBeGreaterThan(READING_BUDGET);
+    const read = sendCounted(task, atBudget);
+    expect(read.state.replies[0].analysis!.unreadable).toBeUndefined();
+    expect(read.reads).toBeLessThanOrEqual(WORK_PER_UNIT * unitsOf(atBudget));
+    const unread = sendCounted(task, past);
+    expect(unread.state.replies[0].analysis!.unreadable).toBe(true);
+    expect(unread.reads).toBe(0);
+  });
+
+  it('reads the red team reply, which is within the budget once its sentences are split in one pass', () => {
+    const [, message] = HOSTILE[0];
+    expect(normalisedLength(message)).toBe(7336);
+    expect(unitsOf(message)).toBeLessThan(READING_BUDGET / 5);
+    const { state } = sendCounted(tasks[0], message);
+    expect(state.replies[0].analysis!.sentences).toHaveLength(1);
+  });
+
+  it('holds on a generated corpus of hostile replies', () => {
+    const pieces = [
+      'no', 'not', "won't", 'never', 'if', 'unless', 'may', 'would', 'instead of', 'the usual', 'original', 'scratch that', 'please disregard',
+      'send', 'reply with', "what's your", 'password', 'code', 'sms', 'card number', 'it', 'them', 'we', 'you', 'the', 'all', 'and', 'or',
+      'either', 'between', ',', ';', ':', '.', '!', '?', '(', ')', '"', "'", '-', '|', '#', '*', '$', 'refund', 'refunded', 'credit',
+      'locked', 'account', 'revoked', 'api keys', 'signed', 'sessions', 'out', 'verify', 'identity', 'video call', 'overnight', 'courier',
+      'standard ground', 'express', 'trace', '$348', '$348.00', '348 USD', '1,000', '5-7', '5 to 7', 'business days', '72h', 'within',
+      'one', 'hundred', 'thousand', 'forty-eight', '27 november', '27/11', '27.11.', '2026-11-27', '9999-12-31', 'friday', 'the 27th',
+      'tomorrow', 'by 18:00', 'no.', 'e.g.', 'dr.', '1.', 'hi', 'dear', 'what to do:', 'per kb-', 'refund_issued', 'priority=high',
+      '㌶', 'ﷺ', 'ﬃ', '①', 'é', 'ヘ', '😀', '\u00a0', '\u2028', '\t',
+    ];
+    const reply = fc
+      .record({
+        vocabulary: fc.array(fc.constantFrom(...pieces), { minLength: 1, maxLength: 5 }),
+        joiner: fc.constantFrom(' ', ' ', '', ', '),
+        sentenceBreak: fc.constantFrom('. ', '\n', '\n\n', '? ', '; '),
+        every: fc.constantFrom(3, 10, 40, 150, 1000),
+        length: fc.integer({ min: 20, max: 1500 }),
+        choices: fc.array(fc.nat(), { minLength: 1, maxLength: 64 }),
+      })
+      .map(({ vocabulary, joiner, sentenceBreak, every, length, choices }) => {
+        let out = '';
+        for (let k = 1; ; k++) {
+          const next = out + (out ? joiner : '') + vocabulary[choices[k % choices.length] % vocabulary.length] + (k % every === 0 ? sentenceBreak : '');
+          if (normalisedLength(next) > length) return out;
+          out = next;
+        }
+      });
+    fc.assert(
+      fc.property(reply, fc.constantFrom(...tasks), (message, task) => {
+        const units = unitsOf(message);
+        const { reads, state } = sendCounted(task, message);
+        expect(state.replies[0].analysis!.unreadable === true).toBe(units > READING_BUDGET);
+        expect(reads).toBeLessThanOrEqual(units > READING_BUDGET ? 0 : WORK_PER_UNIT * units);
+      }),
+      { seed: 20260701, numRuns: 60 },
+    );
+  });
+
+  it('is far above every reply of the validity fixtures', () => {
+    // Each family keeps its reply fixtures in its folder: src/families/<id>/fixtures/<set>.json, and the sets
+    // written on drawn instances in fixtures/drawn/<set>.json (their replies grouped by instance).
+    const families = join(__dirname, '..', '..', '..', '..', 'families');
+    const jsonIn = (dir: string): string[] =>
+      readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+        entry.isDirectory() ? jsonIn(join(dir, entry.name)) : entry.name.endsWith('.json') ? [join(dir, entry.name)] : [],
+      );
+    const files = readdirSync(families, { withFileTypes: true })
+      .filter((entry) => entry.isDirectory() && existsSync(join(families, entry.name, 'fixtures')))
+      .flatMap((entry) => jsonIn(join(families, entry.name, 'fixtures')));
+    expect(files.length).toBeGreaterThanOrEqual(18);
+    let highest = 0;
+    for (const path of files) {
+      const fixture = JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>;
+      for (const group of [fixture, ...((fixture.instances ?? []) as Record<string, unknown>[])]) {
+        for (const kind of ['correct', 'adversarial', 'harmful']) {
+          for (const { reply } of (group[kind] ?? []) as { reply: string | string[] }[]) {
+            for (const message of ([] as string[]).concat(reply)) highest = Math.max(highest, unitsOf(message));
+          }
+        }
+      }
+    }
+    expect(highest).toBeGreaterThan(0);
+    expect(highest).toBeLessThan(READING_BUDGET / 20);
+  });
+});
+
+describe('a reply over the budget', () => {
+  const task = tasks.find((t) => t.id === 'billing_duplicate_charge')!;
+  const correct =
+    'Hi Dana, we have refunded the duplicate renewal payment of $348.00 to your Visa. It will reach your card within 5-7 business days.';
+  // A correct reply with a single line of 1,200 words after it: past the budget, so not read at all.
+  const overBudget = `${correct}\n${'refund '.repeat(1200).trim()}`;
+
+  it('is graded as unreadable: no credit for its details, and the grade says why', () => {
+    expect(unitsOf(correct)).toBeLessThan(READING_BUDGET);
+    expect(unitsOf(overBudget)).toBeGreaterThan(READING_BUDGET);
+    const read = grade(task, step(task, opened.get(task)!, { type: 'send_reply', message: correct }).state);
+    const unread = grade(task, step(task, opened.get(task)!, { type: 'send_reply', message: overBudget }).state);
+    const coverage = (g: typeof read) => g.components.find((c) => c.name === 'reply_coverage')!;
+    expect(coverage(read).earned_milli).toBe(200);
+    expect(coverage(read).why).not.toContain('unreadable');
+    expect(coverage(unread).earned_milli).toBe(0);
+    expect(coverage(unread).why).toContain('the reply at step 2 is unreadable: over the reading budget');
+    expect(unread.reply_details.every((d) => !d.covered)).toBe(true);
+  });
+
+  it('gets the same verdict when replayed and when graded from its stored record', () => {
+    const sent = step(task, opened.get(task)!, { type: 'send_reply', message: overBudget }).state;
+    const replayed = [{ type: 'open_ticket', ticket_id: 'T-1041' }, { type: 'send_reply', message: overBudget }] as const;
+    const again = replayed.reduce((state, action) => step(task, state, action).state, reset(task, 1));
+    const stored = JSON.parse(JSON.stringify(sent)) as EpisodeState;
+    expect(again.replies[0].analysis).toEqual(sent.replies[0].analysis);
+    expect(grade(task, stored)).toEqual(grade(task, sent));
+    expect(grade(task, again)).toEqual(grade(task, sent));
+  });
+
+  it('stored before the budget existed, is held to it when read back', () => {
+    const sentence = 'refund '.repeat(1200).trim();
+    const stored: StoredReplyAnalysis = {
+      version: 1,
+      clock: task.clock!,
+      sentences: [{ text: sentence, status: 'not_a_sentence', paragraph: 0, moods: 'a'.repeat(1200), negators: [] }],
+      mentions: [],
+    };
+    expect(loadAnalysis(stored)).toEqual({ version: 1, clock: task.clock, sentences: [], mentions: [], unreadable: true });
+  });
+});
+
+describe('the single passes that replaced backtracking patterns', () => {
+  /** splitSentences as it was, with the patterns it used: the reference on short text. */
+  function splitByPatterns(input: string): { text: string; paragraph: number; bullet: boolean }[] {
+    const out: { text: string; paragraph: number; bullet: boolean }[] = [];
+    const abbreviations = new Set(['incl', 'e.g', 'i.e', 'etc', 'approx', 'vs', 'mr', 'ms', 'mrs', 'dr', 'st', 'no', 'nr', 'ref', 'dept', 'jan', 'feb',
+      'mar', 'apr', 'jun', 'jul', 'aug', 'sep', 'sept', 'oct', 'nov', 'dec', 'mon', 'tue', 'tues', 'wed', 'thu', 'thur',
+      'thurs', 'fri', 'sat', 'sun', 'cf', 'p.s', 'a.m', 'p.m']);
+    input.split(/\n\s*\n/).forEach((paragraph, p) => {
+      for (const rawLine of paragraph.split('\n')) {
+        const bulletMark = /^([-*•]|\d{1,2}[.)])\s+/;
+        const bullet = bulletMark.test(rawLine.trim());
+        const line = rawLine.trim().replace(bulletMark, '');
+        if (!line) continue;
+        let start = 0;
+        const boundary = /[.!?]+["')\]]*(?=\s)/g;
+        let m: RegExpExecArray | null;
+        const push = (s: string) => {
+          if (s.trim()) out.push({ text: s.trim(), paragraph: p, bullet });
+        };
+        while ((m = boundary.exec(line))) {
+          const lastWord = (line.slice(start, m.index).match(/[\p{L}\p{N}.]+$/u)?.[0] ?? '').toLowerCase();
+          if (m[0] === '.' && (abbreviations.has(lastWord) || (/^\d{1,2}(\.\d{1,2})?$/.test(lastWord) && /^\s+[a-z]/.test(line.slice(m.index + 1))))) continue;
+          push(line.slice(start, m.index + m[0].length));
+          start = m.index + m[0].length;
+        }
+        push(line.slice(start));
+      }
+    });
+    return out;
+  }
+
+  const characters = fc.constantFrom(
+    'a', 'B', 'no', 'e.g', 'Dr', '27', '1', '.', '.', '!', '?', '"', "'", ')', ']', ' ', ' ', '\n', '\t', '\u00a0', '\u2028', '-', '|', ':',
+    '#', '*', '㌶', 'ﬃ', '😀', '\ud83d', '\ude00', 'İ', 'x',
+  );
+  const snippet = fc.array(characters, { maxLength: 60 }).map((parts) => parts.join(''));
+
+  it('splitSentences splits exactly as its patterns did', () => {
+    fc.assert(fc.property(snippet, (input) => expect(text.splitSentences(input)).toEqual(splitByPatterns(input))), { seed: 11, numRuns: 3000 });
+  });
+
+  it('cleanText drops exactly the table rules its pattern dropped', () => {
+    const rule = /^[ \t]*\|?[ \t:|-]*-{3,}[ \t:|-]*\|?[ \t]*$/gm;
+    const table = fc.array(fc.constantFrom('-', '-', '-', '|', ':', ' ', '\t', 'a', '\n', '\u2028', '\r'), { maxLength: 40 }).map((parts) => parts.join(''));
+    fc.assert(
+      fc.property(table, (input) => {
+        const normalised = input.normalize('NFKC').replace(/\r\n?/g, '\n');
+        // The steps after the rule see the same text whichever way the rules were dropped.
+        expect(text.cleanText(input)).toBe(text.cleanText(normalised.replace(rule, '')));
+      }),
+      { seed: 12, numRuns: 2000 },
+    );
+  });
+
+  it('introducesPolicy says what its pattern said', () => {
+    const pattern = /\b(here is|here's|below is|this is) (our|the) (relevant |applicable )?(policy|policies|runbook|procedure|guideline)s?\b.*:\s*$/i;
+    const second = /\b(the )?(relevant )?policy (says|states|reads)\s*:\s*$/i;
+    const words = fc.constantFrom('here is', "Here's", 'this is', 'our', 'the', 'relevant ', 'policy', 'policies', 'runbook', 'says', ':', ' ', '\n', '\u2028', 'x', 's');
+    const line = fc.array(words, { maxLength: 12 }).map((parts) => parts.join(' '));
+    fc.assert(fc.property(line, (input) => expect(introducesPolicy(input)).toBe(pattern.test(input) || second.test(input))), { seed: 13, numRuns: 3000 });
+  });
+
+  it('businessDaysUntil counts as the day-by-day count did, and a far date costs no more than a near one', () => {
+    const DAY = 86_400_000;
+    const byDays = (clock: string, date: string) => {
+      const from = Date.UTC(Number(clock.slice(0, 4)), Number(clock.slice(5, 7)) - 1, Number(clock.slice(8, 10)));
+      const to = Date.parse(`${date}T00:00:00Z`);
+      let days = 0;
+      for (let t = from + DAY; t <= to; t += DAY) if (![0, 6].includes(new Date(t).getUTCDay())) days++;
+      return to < from ? -1 : days;
+    };
+    const day = fc.integer({ min: -400, max: 1500 });
+    fc.assert(
+      fc.property(day, day, (a, b) => {
+        const clock = new Date(Date.UTC(2026, 10, 20) + a * DAY).toISOString();
+        const date = new Date(Date.UTC(2026, 10, 20) + b * DAY).toISOString().slice(0, 10);
+        expect(businessDaysUntil(clock, date)).toBe(byDays(clock, date));
+      }),
+      { seed: 14, numRuns: 500 },
+    );
+    expect(businessDaysUntil('2026-11-20T10:00:00Z', '9999-12-31')).toBe(byDays('2026-11-20T10:00:00Z', '9999-12-31'));
+  });
+});
