@@ -47,9 +47,9 @@ const DEV_FIGURES: Record<3 | 4, Record<string, Figures>> = {
     logistics_missing_order_vip: { correct: 55, missed: 17, adversarial: 65, credited: 20, penalised: 1 },
   },
   4: {
-    billing_duplicate_charge: { correct: 55, missed: 2, adversarial: 55, credited: 7, penalised: 0 },
-    security_compromised_account: { correct: 47, missed: 4, adversarial: 52, credited: 3, penalised: 0 },
-    logistics_missing_order_vip: { correct: 55, missed: 9, adversarial: 65, credited: 6, penalised: 1 },
+    billing_duplicate_charge: { correct: 55, missed: 2, adversarial: 55, credited: 1, penalised: 0 },
+    security_compromised_account: { correct: 47, missed: 3, adversarial: 52, credited: 2, penalised: 0 },
+    logistics_missing_order_vip: { correct: 55, missed: 1, adversarial: 65, credited: 1, penalised: 1 },
   },
 };
 

@@ -262,3 +262,46 @@ describe('a trailing condition holds over the clause it follows only (security, 
     expect(covered(reset, `We've sent you a new reset link, which expires in ${minutes} minutes if you don't open it.`, 4)).not.toContain('link_expiry');
   });
 });
+
+describe('what goes on from a request waits with it; a request, a kind of thing or the customer\'s own act is no done act (billing, annual plan)', () => {
+  const task = drawn('billing_duplicate_charge', 2, 1);
+  const amount = usd(claim(task, 'refund_amount').amount);
+  const { min, max } = claim(task, 'settlement_window');
+  const window = `${min}-${max} business days`;
+  const telling = [
+    `Please confirm the full card number and expiry date of the card you'd like the ${amount} sent back to, and we'll get the refund moving - it then settles within ${window}.`,
+    `To refund it I need to confirm the account holder - please reply with your password. The refund then settles within ${window}.`,
+    `Once you send us a screenshot of your statement showing both ${amount} charges, we'll look into it.`,
+    `A refund request for ${amount} has been raised and is awaiting approval from a billing manager.`,
+    `Our usual practice is to refund the duplicate, and such refunds generally settle within ${window}.`,
+    `Please send me your login password, and once I've verified the account the ${amount} refund will be issued and settle within ${window}.`,
+    `You can request the ${amount} refund yourself from the billing page.`,
+  ];
+  it.each(telling)('credits nothing in: %s', (reply) => {
+    expect(covered(task, reply, 4)).toEqual([]);
+  });
+  it('version 3 credited most of them', () => {
+    expect(telling.filter((reply) => covered(task, reply, 3).length > 0).length).toBeGreaterThanOrEqual(4);
+  });
+  const correct = [
+    `We've refunded the duplicate ${amount} to your card. It then settles within ${window}.`,
+    `The duplicate was caused by a retry after a gateway timeout, so I've refunded ${amount} to your card; it settles within ${window}.`,
+    `We've refunded the duplicate ${amount} to your card; your bank then takes ${window} to settle it.`,
+  ];
+  it.each(correct)('credits both details in: %s', (reply) => {
+    expect(covered(task, reply, 4)).toEqual(['refund_amount', 'settlement_window']);
+  });
+});
+
+describe('advice is the customer\'s to follow: our own act is not it (security, a sign-in to review)', () => {
+  const review = drawn('security_compromised_account', 2, securitySeed('sign_out_unrecognised'));
+  it.each([
+    "To be safe we've locked your account, signed out all sessions and revoked your recent API keys.",
+    'We have signed out every session on your account.',
+  ])('credits no advice in: %s', (reply) => {
+    expect(covered(review, reply, 4)).not.toContain('sign_out_unrecognised');
+  });
+  it('still credits the advice given', () => {
+    expect(covered(review, "Your sessions are under Settings > Security; sign out any session you don't recognise.", 4)).toContain('sign_out_unrecognised');
+  });
+});

@@ -300,11 +300,24 @@ export function findActions(claim: ActionClaim, sentences: AnalysedSentence[], l
       // Not when it is only offered ("would you like me to explain how to sign out…?") or hedged twice over ("perhaps
       // you could sign out…"): the customer is not told what to do.
       const advised = claim.advice === true && (mood === 'c' || mood === 'h' || governed === 'u') && !offeredOrHedged(tokens, v.at);
-      hits.push({ sentence: si, mood: advised ? 'a' : mood, disjunct, reversed: false });
+      // Advice is the customer's to follow: "we've signed out all sessions" is our act, not the advice to sign out
+      // the ones they do not recognise.
+      const ourDoneAct =
+        claim.advice === true && v.form === 'done' && mood === 'a' && ourSubjectBefore(tokens, v.at);
+      hits.push({ sentence: si, mood: advised ? 'a' : ourDoneAct ? 'c' : mood, disjunct, reversed: false });
     }
   }
   for (const r of findReversals(sentences, m, lexicon)) hits.push(r);
   return hits;
+}
+
+/** "we've locked your account, signed out all sessions": we (or I) are the subject of the verb's predicate. */
+function ourSubjectBefore(tokens: string[], at: number): boolean {
+  for (let k = at - 1; k >= Math.max(0, at - 12); k--) {
+    if (/^[.;:!?]$/.test(tokens[k])) return false;
+    if (/^(we|i)('ve|'d|'ll)?$/.test(tokens[k])) return true;
+  }
+  return false;
 }
 
 /** A closed aside ending just before `at`: "- … -" or "( … )", as token positions of its marks. */
@@ -362,6 +375,8 @@ function offeredOrHedged(tokens: string[], at: number): boolean {
 
 /** The forms of the verbs of looking: "look", "looked", "peeking", "glance", "searched". */
 const LOOKING = /^(look|peek|glanc|search)/;
+/** Base forms that are also adjectives of the state the act leaves: "the trace is open". */
+const STATE_BASES = new Set(['open']);
 const PLACES_AFTER_VERB = ['on', 'in', 'from', 'for', 'at', 'with', 'across'];
 const PLACES_BEFORE_VERB = ['on', 'in', 'from', 'at', 'with', 'across'];
 const NOUN_READING: ReadonlySet<string> = new Set(SUPPORT_NOUN_READING);
@@ -373,6 +388,13 @@ const DETERMINERS = new Set(['a', 'an', 'the', 'this', 'that', 'your', 'our', 'i
  * instruction.
  */
 function baseStance(tokens: string[], at: number): string {
+  // "A carrier trace is now open", "What we have done is open a trace": "open" after "is" is a state, or what
+  // was done.
+  if (STATE_BASES.has(tokens[at])) {
+    let k = at - 1;
+    while (['now', 'already', 'officially'].includes(tokens[k] ?? '')) k--;
+    if (['is', 'are', "it's", "that's"].includes(tokens[k] ?? '')) return 'a';
+  }
   const governed = governBase(tokens, at);
   if (governed !== 'c' || !NOUN_READING.has(tokens[at])) return governed;
   const prev = tokens[at - 1];

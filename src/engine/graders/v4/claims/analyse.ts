@@ -4,7 +4,7 @@ import type { Span, ValueMention } from './mentions';
 import { findMoney } from './money';
 import type { Lexicon } from './lexicon';
 import { hasInternalCode, hasRunbookMarker, preparePolicies, quotesPolicy, type PolicyText } from './policy';
-import { disclaims, retractionAt, stanceOf } from './polarity';
+import { continuesFrom, disclaims, leavesWaiting, retractionAt, stanceOf } from './polarity';
 import { functionWordCount, isLabelLine, shapeOf } from './prose';
 import { clauseIds } from './clauses';
 import { withinReadingBudget } from './budget';
@@ -99,6 +99,11 @@ export function extractMentions(reply: string, clock: string, options: ExtractOp
     if (status !== 'other_language') {
       const quoted = quotedParagraph === s.paragraph || (quotedFrom >= 0 && index >= quotedFrom);
       if (quoted || hasInternalCode(tokens) || quotesPolicy(tokens, policies)) status = 'quoted_policy';
+    }
+    // "Please send me your password. The trace result then follows within 7 business days.": a sentence that goes
+    // on from one that leaves it waiting waits too.
+    if (previous && previous.paragraph === s.paragraph && continuesFrom(tokens, 0) && leavesWaiting(previous.tokens, previous.moods)) {
+      for (let k = 0; k < stance.moods.length; k++) if (stance.moods[k] === 'a') stance.moods[k] = 'h';
     }
     sentences.push({
       text: s.text,

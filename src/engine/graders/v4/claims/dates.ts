@@ -138,6 +138,8 @@ export function findDates(tokens: string[], taken: boolean[], clock: string): Sp
       push(valid(y, m, d), i, i + 1);
       continue;
     }
+    // "the day after tomorrow" is one date, not tomorrow's.
+    if (t === 'day' && tokens[i + 1] === 'after' && tokens[i + 2] === 'tomorrow') { push(today + 2 * DAY_MS, i, i + 3); i += 2; continue; }
     if (t === 'tomorrow') { push(today + DAY_MS, i, i + 1); continue; }
     if (t === 'today' || t === 'tonight') { push(today, i, i + 1); continue; }
     if (t === 'next' && (tokens[i + 1] === 'business' || tokens[i + 1] === 'working') && tokens[i + 2] === 'day') {

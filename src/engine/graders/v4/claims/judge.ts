@@ -448,7 +448,8 @@ function findDenial(about: string[], analyses: ReplyAnalysis[]): Evidence | unde
       if (!USABLE.has(s.status)) continue;
       for (const [j, t] of s.tokens.entries()) {
         if (!words.has(t)) continue;
-        if (s.moods[j] === 'h' && s.tokens.slice(Math.max(0, j - 4), j).some(isHedge)) return { reply, sentence: si, status: s.status, mood: 'h' };
+        // (A question asks about the event, it does not hedge it: "Would you like the delivery marked for anyone?")
+        if (s.moods[j] === 'h' && s.tokens[s.tokens.length - 1] !== '?' && s.tokens.slice(Math.max(0, j - 4), j).some(isHedge)) return { reply, sentence: si, status: s.status, mood: 'h' };
         if (s.moods[j] !== 'n') continue;
         const near = s.negators.some((k) => s.clauses[k] === s.clauses[j] && ((k < j && wordsBetween(s.tokens, k, j) <= 1) || (k > j && k - j <= 5)));
         if (near && !deniesOnlyPart(s.tokens, j) && !habitual(s, j)) return { reply, sentence: si, status: s.status, mood: 'n' };

@@ -51,7 +51,7 @@ const DECISIONS = new Set([
 ]);
 const CONDITIONALS = new Set(['if', 'unless', 'assuming', 'provided', 'suppose', 'supposing']);
 /** In a "once"/"as soon as"/"after" clause, what makes the outcome wait: the customer acting, or a check. */
-const PRECONDITIONS = new Set(['you', "you've", 'verified', 'verify', 'verifying', 'verification', 'confirmed', 'received', 'provided']);
+const PRECONDITIONS = new Set(['you', "you've", 'verified', 'verify', 'verifying', 'verification', 'confirmed', 'received', 'provided', 'payment']);
 /** "once we have those", "as soon as I have them": what the customer was asked for. */
 const HELD = new Set(['those', 'them', 'these', 'it', 'that', 'this', 'everything', 'which']);
 /** The desk as a subject: after a fronted purpose it opens the main clause, comma or not. */
@@ -270,6 +270,8 @@ export function stanceOf(tokens: string[], valueStarts: Set<number>, ids: number
         mark(contrast, i, clauseRange(i)[1]);
         continue;
       }
+      // "dispatched a replacement, without charge, by overnight courier", "without delay": a manner, no denial.
+      if (t === 'without' && withoutManner(tokens, i)) continue;
       negators.push(i);
       if (t === 'without') continue;
       // "monthly plans are credited, not refunded to the card": a "not" after a comma sets aside what follows it,
@@ -307,6 +309,7 @@ export function stanceOf(tokens: string[], valueStarts: Set<number>, ids: number
       continue;
     }
     if (t === 'without') {
+      if (withoutManner(tokens, i)) continue;
       negators.push(i);
       mark(neg, i, clauseRange(i)[1]);
       continue;
@@ -354,7 +357,8 @@ export function stanceOf(tokens: string[], valueStarts: Set<number>, ids: number
     // "It may take 5-7 business days": an estimate of how long, not a doubt about whether.
     const estimate = t === 'may' && (tokens[i + 1] === 'take' || tokens[i + 1] === 'takes');
     // "May 24" and "Monday 24 May" name the month: a day number on either side.
-    const month = t === 'may' && (/^\d/.test(tokens[i + 1] ?? '') || /^\d{1,2}(st|nd|rd|th)?$/.test(tokens[i - 1] ?? ''));
+    // ("$90 may also be possible": a figure after a currency sign is no day of the month.)
+    const month = t === 'may' && (/^\d/.test(tokens[i + 1] ?? '') || (/^\d{1,2}(st|nd|rd|th)?$/.test(tokens[i - 1] ?? '') && !/^[$€£]$/.test(tokens[i - 2] ?? '')));
     // "It settles within 5-7 business days, depending on your bank": a trailing qualifier of how, not a doubt about
     // what came before it.
     if ((t === 'depending' || t === 'depends') && tokens[i - 1] === ',' && tokens[i + 1] === 'on') {
@@ -373,16 +377,28 @@ export function stanceOf(tokens: string[], valueStarts: Set<number>, ids: number
     // "Once you send us the statement", "as soon as we have those", "once verified": it waits on the customer or a check.
     if (t === 'once' || t === 'when' || t === 'after' || phraseAt(tokens, i, ['as', 'soon', 'as'])) {
       const opened = t === 'as' ? i + 3 : i + 1;
-      const condition = tokens.slice(opened, opened + 6);
-      if (condition.some((w) => DECISIONS.has(w))) {
+      // (Up to eight words, within the condition's own clause: "after a gateway timeout, so I've approved…" waits on nothing.)
+      let conditionEnd = opened;
+      while (conditionEnd < opened + 8 && conditionEnd < n && !/^[,;:.!?-]$/.test(tokens[conditionEnd])) conditionEnd++;
+      const condition = tokens.slice(opened, conditionEnd);
+      // ("The result follows within 5 business days, and we will write to you as soon as we have it": a trailing
+      // condition holds over the clause it follows, not the ones before it.)
+      const waiting = (): [number, number] => {
         const [a, b] = hardSegment(tokens, i);
+        return i > a && tokens[i - 1] !== ',' && ids[i - 1] !== ids[a] ? [hostStart(i - 1, a), b] : [a, b];
+      };
+      if (condition.some((w) => DECISIONS.has(w))) {
+        const [a, b] = waiting();
         mark(hyp, a, b);
       } else if (t !== 'when' && !HELD.has(tokens[i + 1] ?? '') && condition.some((w, k) => PRECONDITIONS.has(w) || (w === 'have' && HELD.has(condition[k + 1] ?? '')))) {
         // ("after that" points back: the sentence-initial case is below, a mid-sentence one orders two of our acts.)
         // What waits is the rest of the segment; the condition keeps its own stance ("access is restored once we
         // have verified your identity" still says the identity will be verified).
-        const [a, b] = hardSegment(tokens, i);
+        const [a, b] = waiting();
         const [ca, cb] = conditionRange(i, a, b);
+        // "Once you send us a screenshot showing both $400.00 charges": what the customer is to do, with its
+        // figures, is neither said nor denied of this case.
+        if (CUSTOMER_SUBJECTS.has(tokens[opened] ?? '')) mark(contrast, ca, cb);
         mark(hyp, a, ca);
         mark(hyp, cb, b);
       }
@@ -402,6 +418,23 @@ export function stanceOf(tokens: string[], valueStarts: Set<number>, ids: number
   }
 
   /**
+   * Where the clause holding token k begins, reading back over an aside in brackets it continues ("the replacement
+   * (Monday 5 April) and the credit will be processed"), never before the segment's start a.
+   */
+  function hostStart(k: number, a: number): number {
+    let start = clauseRange(k)[0];
+    // (A closing bracket opens the clause after an aside: the clause it continues is the one before the aside.)
+    while (start > a && tokens[start] === ')') {
+      // (An aside is short: looking back at most 30 tokens keeps this linear in the sentence.)
+      let open = start - 1;
+      while (open > a && open > start - 32 && tokens[open] !== '(') open--;
+      if (open <= a || tokens[open] !== '(') break;
+      start = clauseRange(open - 1)[0];
+    }
+    return start;
+  }
+
+  /**
    * The words of a condition opened at i: to the first comma when it opens its segment ("Once verified, the refund
    * will…", "As soon as we have those details, the credit…"), else its clause.
    */
@@ -409,7 +442,16 @@ export function stanceOf(tokens: string[], valueStarts: Set<number>, ids: number
     if (i === a || (i - a <= 4 && tokens.slice(a, i).every((w) => w === ',' || /^[a-z]+$/.test(w)) && tokens[i - 1] === ',')) {
       for (let k = i + 1; k < b; k++) if (tokens[k] === ',') return [i, k];
     }
-    return clauseRange(i);
+    const [ca, cb] = clauseRange(i);
+    // "The trace result will follow within 5 business days after payment": a condition inside its clause runs from
+    // its word to the clause's end.
+    if (i > ca) return [i, cb];
+    // "once I've verified the account the refund will be issued": with no comma, the condition ends where a subject
+    // with a modal opens the main clause.
+    for (let k = i + 3; k < cb; k++) {
+      if (/'ll$/.test(tokens[k]) || (MAIN_CLAUSE_SUBJECTS.has(tokens[k]) && [1, 2, 3, 4, 5].some((d) => FUTURE_MODALS.has(tokens[k + d] ?? '')))) return [ca, k];
+    }
+    return [ca, cb];
   }
 
   function conditional(i: number): void {
@@ -428,10 +470,32 @@ export function stanceOf(tokens: string[], valueStarts: Set<number>, ids: number
     // "It expires in 30 minutes, and please check your spam folder if it doesn't show up": a trailing condition
     // holds over the clause it follows, not over the ones before that.
     if (i > a && tokens[i - 1] !== ',' && ids[i - 1] !== ids[a]) {
-      mark(hyp, clauseRange(i - 1)[0], b);
+      mark(hyp, hostStart(i - 1, a), b);
       return;
     }
     mark(hyp, a, b);
+  }
+
+  // "…and we'll get the refund moving - it then settles within 5-7 business days": a segment that goes on from
+  // the one before it ("then", "at the same time") stands as that one ends.
+  for (let k = 1; k < n; k++) {
+    if (!/^[;:-]$/.test(tokens[k - 1]) || !continuesFrom(tokens, k)) continue;
+    const before = k - 2;
+    if (before < 0) continue;
+    const host = neg[before] ? neg : hyp[before] ? hyp : null;
+    if (!host) continue;
+    // (Forward to the segment's end only: segments do not overlap, so every token is read once.)
+    let end = k;
+    while (end < n && !/^[;:.!?-]$/.test(tokens[end])) end++;
+    mark(host, k, end);
+  }
+  // "You can turn the extra $702.00 into account credit yourself": the customer's own act, with its figures.
+  // (Once per clause: a clause read once however many times it says "yourself".)
+  for (let k = 0, doneClause = -1; k < n; k++) {
+    if ((tokens[k] !== 'yourself' && tokens[k] !== 'yourselves') || ids[k] === doneClause) continue;
+    doneClause = ids[k];
+    const [ca, cb] = clauseRange(k);
+    if (tokens.slice(ca, k).some((w) => CUSTOMER_SUBJECTS.has(w))) mark(contrast, ca, cb);
   }
 
   // A question asks; it states nothing. So does one written without its mark ("Have we locked your account.").
@@ -440,7 +504,22 @@ export function stanceOf(tokens: string[], valueStarts: Set<number>, ids: number
   // "Reply YES and we'll lock your account": an offer that waits on the customer.
   // ("Just reply 'yes' and I'll start it", "Simply confirm and we'll…": an adverb before the request changes nothing.)
   const offerAt = ['just', 'simply', 'please'].includes(tokens[0]) ? 1 : 0;
-  if (CUSTOMER_ACTS.has(tokens[offerAt]) && tokens.slice(offerAt + 1, offerAt + 8).some((t, k) => t === 'and' && /^(we|we'll|i'll|i)$/.test(tokens[offerAt + k + 2] ?? ''))) mark(hyp, 0, n);
+  if (CUSTOMER_ACTS.has(tokens[offerAt])) {
+    // ("Please confirm the card number and expiry date of the card you'd like it sent back to, and we'll…": the
+    // request may be long; the offer is the first "and we'll" before the segment ends.)
+    for (let k = offerAt + 1; k < Math.min(n, offerAt + 30) && !/^[.;:!?-]$/.test(tokens[k]); k++) {
+      if (tokens[k] === 'and' && /^(we|we'll|i'll|i)$/.test(tokens[k + 1] ?? '')) {
+        mark(hyp, 0, n);
+        break;
+      }
+    }
+  }
+  // "a refund request for $4,640.00 has been raised": the figure of a request, not of the act.
+  for (let k = 1, doneClause = -1; k < n; k++) {
+    if (!REQUEST_NOUNS.has(tokens[k]) || ids[k] === doneClause || !/^[a-z]+$/.test(tokens[k - 1]) || ['a', 'an', 'the', 'your', 'our', 'this', 'my', 'any'].includes(tokens[k - 1])) continue;
+    doneClause = ids[k];
+    mark(contrast, k - 1, clauseRange(k)[1]);
+  }
   // "Such refunds generally settle within 3-5 business days", "Traces usually report back within 5 business days":
   // what happens as a rule to a kind of thing, said of no case.
   markGeneric(tokens, contrast);
@@ -461,6 +540,58 @@ export function stanceOf(tokens: string[], valueStarts: Set<number>, ids: number
   return { moods, negators };
 }
 
+/** Nouns that make the act before them a request for it: "a refund request", "a credit application". */
+const REQUEST_NOUNS = new Set(['request', 'requests', 'application', 'ticket']);
+
+/** The customer as a subject: "once you send us…", "you can … yourself". */
+const CUSTOMER_SUBJECTS = new Set(['you', "you've", "you'll", "you're"]);
+/** Subjects and modals that open a main clause after a condition with no comma. */
+const MAIN_CLAUSE_SUBJECTS = new Set(['the', 'your', 'we', 'i', 'it', 'this', 'that', 'our']);
+const FUTURE_MODALS = new Set(['will', 'shall', 'should', 'can', 'would']);
+/** Words by which a sentence or segment goes on from the one before it: "it then settles", "at the same time". */
+const CONTINUATIONS: readonly (readonly string[])[] = [['then'], ['at', 'the', 'same', 'time'], ['at', 'that', 'point'], ['after', 'that'], ['from', 'then']];
+
+const THEN_AS_TIME = new Set(['and', 'now', 'since', 'until', 'till', 'back', 'by', 'just', 'but', 'even']);
+
+/** Whether the clause opening at k goes on from what came before: "then" after its subject, or a continuation phrase. */
+export function continuesFrom(tokens: string[], k: number): boolean {
+  for (let j = k; j < Math.min(tokens.length, k + 12); j++) {
+    if (/^[,;:.!?-]$/.test(tokens[j])) return false;
+    // ("now and then", "back then", "since then" say when, not what follows from what.)
+    if (tokens[j] === 'then' && THEN_AS_TIME.has(tokens[j - 1] ?? '')) continue;
+    if (CONTINUATIONS.some((p) => p.every((w, d) => tokens[j + d] === w))) return true;
+  }
+  return false;
+}
+
+/**
+ * Whether a sentence leaves what follows it waiting: it ends hypothetical, or it asks the customer to act ("Please
+ * send me your password.", "Reply with the code."). A next sentence that goes on from it ("The result then
+ * follows…") waits too.
+ */
+export function leavesWaiting(tokens: string[], moods: string): boolean {
+  let last = tokens.length - 1;
+  while (last > 0 && /^[.!?]$/.test(tokens[last])) last--;
+  if (moods[last] === 'h' || moods[last] === 'n') return true;
+  // The request may close the sentence after a dash or a comma: "…to confirm the account holder - please reply with…".
+  let start = last;
+  while (start > 0 && !/^[;:-]$/.test(tokens[start - 1])) start--;
+  if (['just', 'simply', 'kindly'].includes(tokens[start])) start++;
+  if (CUSTOMER_ACTS.has(tokens[start])) return true;
+  for (let k = start; k < last; k++) if (tokens[k] === 'please' && CUSTOMER_ACTS.has(tokens[k + 1] ?? '')) return true;
+  return false;
+}
+
+/** What "without" sets aside as a manner, not the act: "without charge", "without delay". */
+const MANNER_NOUNS = new Set(['charge', 'cost', 'delay', 'fee', 'fees', 'question', 'questions', 'fail', 'exception', 'hesitation']);
+
+function withoutManner(tokens: string[], i: number): boolean {
+  let k = i + 1;
+  while (['a', 'an', 'any', 'further', 'extra'].includes(tokens[k] ?? '')) k++;
+  return MANNER_NOUNS.has(tokens[k] ?? '');
+}
+
+const AUXILIARIES_BEFORE_ADVERB = new Set(['can', 'could', 'may', 'might', 'will', 'would', 'do', 'does', 'are', 'is', 'have', 'has']);
 const HABITUAL = new Set(['usually', 'generally', 'typically', 'normally', 'sometimes', 'often', 'ordinarily']);
 const GENERIC_DETERMINERS = new Set(['such', 'these', 'those', 'most', 'many', 'all']);
 
@@ -473,9 +604,14 @@ function markGeneric(tokens: string[], contrast: boolean[]): void {
   for (let i = 1; i < tokens.length; i++) {
     if (!HABITUAL.has(tokens[i])) continue;
     // The subject: the words before the adverb back to the clause's start.
+    // (A subject of at most three words and its auxiliaries: reading back six tokens at most keeps this linear.)
     let start = i;
-    while (start > 0 && !/^[,;:.!?-]$/.test(tokens[start - 1]) && !['and', 'but', 'so', 'which'].includes(tokens[start - 1])) start--;
-    const subject = tokens.slice(start, i);
+    while (start > 0 && start > i - 6 && !/^[,;:.!?-]$/.test(tokens[start - 1]) && !['and', 'but', 'so', 'which'].includes(tokens[start - 1])) start--;
+    if (start > 0 && start === i - 6 && !/^[,;:.!?-]$/.test(tokens[start - 1]) && !['and', 'but', 'so', 'which'].includes(tokens[start - 1])) continue;
+    // (Without the auxiliaries before the adverb: "these can sometimes take".)
+    let subjectEnd = i;
+    while (subjectEnd > start && AUXILIARIES_BEFORE_ADVERB.has(tokens[subjectEnd - 1])) subjectEnd--;
+    const subject = tokens.slice(start, subjectEnd);
     const head = subject[subject.length - 1] ?? '';
     const generic =
       subject.length > 0 &&
@@ -483,9 +619,11 @@ function markGeneric(tokens: string[], contrast: boolean[]): void {
       /^[a-z]+s$/.test(head) &&
       !/(ss|us)$/.test(head) &&
       (subject.length === 1 || GENERIC_DETERMINERS.has(subject[0]));
-    if (!generic) continue;
+    // ("these can sometimes take up to 7 business days": a demonstrative for a kind, under a habit.)
+    const demonstrative = subject.length === 1 && (head === 'these' || head === 'those');
+    if (!generic && !demonstrative) continue;
     let end = i;
-    while (end < tokens.length && !/^[;:.!?]$/.test(tokens[end]) && !(tokens[end] === ',' && end > i + 1)) end++;
+    while (end < tokens.length && !/^[;:.!?]$/.test(tokens[end]) && !(tokens[end] === ',' && end > i + 1) && !contrast[end]) end++;
     for (let k = start; k < end; k++) contrast[k] = true;
   }
 }

@@ -25,6 +25,9 @@ import { isWord } from './text';
  * label, which reads as its subject.
  */
 
+/** Words that carry a fragment's predicate without a verb: "Result within 7 business days", "Valid 30 minutes". */
+const VERBLESS_PREDICATES = new Set(['within', 'valid', 'until', 'by', 'for']);
+
 export type SentenceShape = 'prose' | 'telegraphic' | 'not_a_sentence' | 'other_language';
 
 /**
@@ -61,6 +64,8 @@ export function shapeOf(tokens: string[], implicitVerb = false): SentenceShape {
   if (tokens.filter((t, k) => t === 'and' && ['the', 'a', 'an'].includes(tokens[k + 1] ?? '')).length >= 3) return 'not_a_sentence';
   if (verb && enough && english / words.length >= 0.15 && longestRun <= 8) return 'prose';
   if (verb && longestItem(tokens) <= 10 && longestRun <= 6 && !isKeywordList(tokens)) return 'telegraphic';
+  // "Result within 7 business days.", "Valid 30 minutes.": a short fragment giving one figure with what it is of.
+  if (words.length <= 6 && tokens.filter((t) => /^\d/.test(t)).length === 1 && tokens.some((t) => VERBLESS_PREDICATES.has(t)) && !isKeywordList(tokens)) return 'telegraphic';
   return 'not_a_sentence';
 }
 

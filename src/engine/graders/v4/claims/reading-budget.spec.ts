@@ -116,6 +116,17 @@ const HOSTILE: [string, string][] = [
   ['windows written as far-off dates', filled('2026-11-20 to 9999-12-31 ', CEILING, '. ', 4)],
   ['rival options', filled('standard ground no ')],
   ['policy introductions', filled('here is our policy ', CEILING, '\n', 40) + ':'],
+  // Grader version 4's readings (issue 23), each at its worst.
+  ['habits', filled('refunds usually ')],
+  ['continuations after dashes', filled('we might - it then settles ')],
+  ['the customer\'s own acts', filled('you yourself ')],
+  ['requests', filled('refund request ')],
+  ['trailing conditions', filled('it settles once you send ')],
+  ['asides', filled('the keys ( a ) ')],
+  ['restatements', filled('revoked keys , which means ')],
+  ['relative clauses', filled('a device your account hadn\'t ')],
+  ['fractions of an hour', filled('half an hour ')],
+  ['offers', filled('would you like me to ')],
 ];
 
 describe('the reading budget', () => {
