@@ -6,9 +6,10 @@ import { REQUIRED_SETS, VERDICT_PIN_FILE, loadFixtureSets, measureTask, stillFai
  * The reply grader's validity, on every fixture set of every registered family (src/families/<id>/fixtures/<set>.json;
  * `npm run validity` prints the table):
  * per task, correct replies missing a detail stay at or under 5%, and no reply is credited with a detail it does
- * not tell. The current grader's verdicts are pinned, reply by reply (test/validity/grader-v2-verdicts.json: version
- * 2's, which version 3 makes on every reply): a released version is frozen as a whole by tools/versions, and this
- * says which reply's verdict moved. UPDATE_GRADER_VERDICTS=1 rewrites the pin (with a new version, or for new fixtures).
+ * not tell. The current grader's verdicts are pinned, reply by reply (test/validity/grader-v2-verdicts.json, named
+ * for the version it first pinned; version 4's since issue 23, which differ from version 3's in nine verdicts, one a
+ * detail now credited and eight a reason for one not credited): a released version is frozen as a whole by
+ * tools/versions, and this says which reply's verdict moved. UPDATE_GRADER_VERDICTS=1 rewrites the pin (with a new version, or for new fixtures).
  */
 
 const tasks = new Map(canonicalTasks().map((loaded) => [loaded.task.id, loaded.task]));
@@ -60,7 +61,7 @@ it('known failures are only in the red team set, each explained, and each still 
   }
 });
 
-it("version 2's verdicts on every fixture reply are the pinned ones", () => {
+it("the current grader's verdicts on every fixture reply are the pinned ones", () => {
   const verdicts = Object.fromEntries(
     results.flatMap((r) =>
       [...r.correct, ...r.adversarial].map((o) => [`${r.set}/${r.taskId}/${o.id}`, o.details.map((d) => `${d.id}:${d.covered ? 'covered' : d.reason}`)]),

@@ -19,11 +19,11 @@ export const GRADERS: Readonly<Record<GraderVersion, { module: GraderModule; rel
   1: { module: graderV1, released: true },
   2: { module: graderV2, released: true },
   3: { module: graderV3, released: true },
-  4: { module: graderV4, released: false },
+  4: { module: graderV4, released: true },
 };
 
 /** The version new episodes are scored with (when the task's reply details are written for it). */
-export const CURRENT_GRADER_VERSION: GraderVersion = 3;
+export const CURRENT_GRADER_VERSION: GraderVersion = 4;
 
 /** Whether a stored number names a registered grader version. */
 export function isGraderVersion(version: number): version is GraderVersion {

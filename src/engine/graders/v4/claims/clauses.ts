@@ -66,7 +66,7 @@ export function clauseIds(tokens: string[]): number[] {
       continue;
     }
     // (Fronted in its sentence, or after "but", "and" or a comma: "We caught the cut-off, but as there are no…".)
-    if ((i === 0 || HARD.has(tokens[i - 1]) || ['but', 'and', ','].includes(tokens[i - 1])) && FRONTED.has(t) && (!NEEDS_SUBJECT.has(t) || opensSubject(tokens, i + 1))) frontedFrom = i;
+    if (FRONTED.has(t) && (i === 0 || HARD.has(tokens[i - 1]) || ['but', 'and', ','].includes(tokens[i - 1])) && (!NEEDS_SUBJECT.has(t) || opensSubject(tokens, i + 1))) frontedFrom = i;
     // "The key that you didn't create has been revoked": the main clause's auxiliary ends the relative one.
     if (relativeFrom >= 0 && i >= relativeFrom + 3 && MAIN_AUX.has(t) && !AUX.has(tokens[i - 1]) && !/n't$/.test(tokens[i - 1])) {
       relativeFrom = -1;

@@ -113,6 +113,7 @@ function judgeOne(claim: ReplyClaim, analyses: ReplyAnalysis[], withdrawnBefore:
       else bySentence.set(sp.sentence, [sp]);
     }
     const listedIn = new Map<number, boolean>();
+    const ownMatchIn = new Map<number, boolean>();
     const anyMatch = spans.some((other) => other.match);
     for (const sp of spans) {
       const s = sentences[sp.sentence];
@@ -132,7 +133,12 @@ function judgeOne(claim: ReplyClaim, analyses: ReplyAnalysis[], withdrawnBefore:
       if (s.tokens[sp.end] === 'to' && s.tokens[sp.end + 1] === 'spare') continue;
       // "the courier collects it on Tuesday 27 April and delivers it on Wednesday 28 April": beside the claim's value,
       // a value whose nearest marker names something else (`not_about`) is that thing's, not a second value for the slot.
-      if (claim.kind !== 'option' && saidOfSomethingElse(claim, s.tokens, sp) && same.some((other) => other.match && !saidOfSomethingElse(claim, s.tokens, other))) continue;
+      // (Whether the sentence holds a matching value said of the claim's own event is asked once per sentence.)
+      if (claim.kind !== 'option' && saidOfSomethingElse(claim, s.tokens, sp)) {
+        let ownMatch = ownMatchIn.get(sp.sentence);
+        if (ownMatch === undefined) ownMatchIn.set(sp.sentence, (ownMatch = same.some((other) => other.match && !saidOfSomethingElse(claim, s.tokens, other))));
+        if (ownMatch) continue;
+      }
       // "...; if the courier is full we'll use express shipping instead": an alternative held in reserve beside the value.
       const reserve = e.mood === 'h' && !sp.match && same.some((other) => other.match);
       let listed = listedIn.get(sp.sentence);
@@ -188,21 +194,62 @@ const MEANS = new Set(['by', 'via', 'with', 'using', 'through', 'on']);
  */
 function saidOfSomethingElse(claim: ReplyClaim, tokens: string[], span: { start: number; end: number }): boolean {
   if (!claim.not_about?.length) return false;
-  const nearest = (phrases: readonly string[]) => {
-    let before = -Infinity;
-    let after = Infinity;
-    for (const phrase of phrases) {
-      for (const at of occurrences(tokens, phrase)) {
-        if (at.end <= span.start) before = Math.max(before, at.end);
-        else if (at.start >= span.end) after = Math.min(after, at.start);
-      }
-    }
-    return { before, after };
-  };
-  const other = nearest(claim.not_about);
-  const own = nearest([...(claim.about ?? []), ...(claim.anchors ?? [])]);
-  if (other.before !== -Infinity || own.before !== -Infinity) return other.before > own.before;
-  return other.after < own.after;
+  const { other, own } = markersOf(claim, tokens);
+  const otherBefore = lastAtOrBefore(other.ends, span.start);
+  const ownBefore = lastAtOrBefore(own.ends, span.start);
+  if (otherBefore !== -Infinity || ownBefore !== -Infinity) return otherBefore > ownBefore;
+  return firstAtOrAfter(other.starts, span.end) < firstAtOrAfter(own.starts, span.end);
+}
+
+interface Markers {
+  /** Where each occurrence ends, ascending. */
+  ends: number[];
+  /** Where each occurrence starts, ascending. */
+  starts: number[];
+}
+
+/**
+ * Where a claim's `not_about` words and its own (`about`, `anchors`) occur in a sentence, found once per sentence
+ * and claim: a sentence of many values asks of each, and scanning it again for each would be quadratic.
+ */
+const markerCache = new WeakMap<string[], Map<ReplyClaim, { other: Markers; own: Markers }>>();
+function markersOf(claim: ReplyClaim, tokens: string[]): { other: Markers; own: Markers } {
+  let byClaim = markerCache.get(tokens);
+  if (!byClaim) markerCache.set(tokens, (byClaim = new Map()));
+  let found = byClaim.get(claim);
+  if (!found) {
+    const collect = (phrases: readonly string[]): Markers => {
+      const at = phrases.flatMap((phrase) => occurrences(tokens, phrase));
+      return { ends: at.map((o) => o.end).sort((x, y) => x - y), starts: at.map((o) => o.start).sort((x, y) => x - y) };
+    };
+    found = { other: collect(claim.not_about ?? []), own: collect([...(claim.about ?? []), ...(claim.anchors ?? [])]) };
+    byClaim.set(claim, found);
+  }
+  return found;
+}
+
+/** The largest value in ascending `sorted` at or below `limit`, or -Infinity. Binary search. */
+function lastAtOrBefore(sorted: number[], limit: number): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (sorted[mid] <= limit) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo === 0 ? -Infinity : sorted[lo - 1];
+}
+
+/** The smallest value in ascending `sorted` at or above `limit`, or Infinity. Binary search. */
+function firstAtOrAfter(sorted: number[], limit: number): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (sorted[mid] < limit) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo === sorted.length ? Infinity : sorted[lo];
 }
 
 /** Where the words of `phrase` occur together in the tokens. */

@@ -418,6 +418,57 @@ export function stanceOf(tokens: string[], valueStarts: Set<number>, ids: number
   }
 
   /**
+   * Version 4's readings over the whole sentence, in one pass (each token read once, plus what each reading needs
+   * around it):
+   * - "…and we'll get the refund moving - it then settles within 5-7 business days": a segment that goes on from
+   *   the one before it ("then", "at the same time") stands as that one ends;
+   * - "You can turn the extra $702.00 into account credit yourself": the customer's own act, with its figures;
+   * - "a refund request for $4,640.00 has been raised": the figure of a request, not of the act;
+   * - "Such refunds generally settle within 3-5 business days": what happens as a rule to a kind of thing;
+   * - "before I can release the replacement (delivery Friday 5 Feb) and post the $175 credit, …": an aside in
+   *   brackets, and what its clause goes on to say after it, stand as the clause around it does.
+   */
+  function markReadings(): void {
+    let prev = '';
+    let open = -1;
+    let yourselfClause = -1;
+    let requestClause = -1;
+    for (let k = 0; k < n; k++) {
+      const t = tokens[k];
+      if ((prev === ';' || prev === ':' || prev === '-') && k >= 2 && continuesFrom(tokens, k)) {
+        const host = neg[k - 2] ? neg : hyp[k - 2] ? hyp : null;
+        if (host) {
+          // (Forward to the segment's end only: segments do not overlap, so every token is read once more at most.)
+          let end = k;
+          while (end < n && !/^[;:.!?-]$/.test(tokens[end])) end++;
+          mark(host, k, end);
+        }
+      }
+      if ((t === 'yourself' || t === 'yourselves') && ids[k] !== yourselfClause) {
+        yourselfClause = ids[k];
+        const [ca, cb] = clauseRange(k);
+        if (tokens.slice(ca, k).some((w) => CUSTOMER_SUBJECTS.has(w))) mark(contrast, ca, cb);
+      } else if (REQUEST_NOUNS.has(t) && ids[k] !== requestClause && /^[a-z]+$/.test(prev) && !REQUEST_DETERMINERS.has(prev)) {
+        requestClause = ids[k];
+        mark(contrast, k - 1, clauseRange(k)[1]);
+      } else if (HABITUAL.has(t)) {
+        markGenericAt(tokens, k, contrast);
+      } else if (t === '(') {
+        open = k;
+      } else if (t === ')' && open > 0) {
+        const host = neg[open - 1] ? neg : hyp[open - 1] ? hyp : null;
+        if (host) {
+          let end = k + 1;
+          while (end < n && !/^[,;:.!?(]$/.test(tokens[end])) end++;
+          mark(host, open + 1, end);
+        }
+        open = -1;
+      }
+      prev = t;
+    }
+  }
+
+  /**
    * Where the clause holding token k begins, reading back over an aside in brackets it continues ("the replacement
    * (Monday 5 April) and the credit will be processed"), never before the segment's start a.
    */
@@ -443,9 +494,13 @@ export function stanceOf(tokens: string[], valueStarts: Set<number>, ids: number
       for (let k = i + 1; k < b; k++) if (tokens[k] === ',') return [i, k];
     }
     const [ca, cb] = clauseRange(i);
-    // "The trace result will follow within 5 business days after payment": a condition inside its clause runs from
-    // its word to the clause's end.
-    if (i > ca) return [i, cb];
+    // "The trace result will follow within 5 business days after payment", "access comes back after a video call in
+    // which we verify your identity": a condition inside its clause runs from its word to the next comma or the
+    // segment's end, relative clauses and all.
+    if (i > ca) {
+      for (let k = i + 1; k < b; k++) if (tokens[k] === ',') return [i, k];
+      return [i, b];
+    }
     // "once I've verified the account the refund will be issued": with no comma, the condition ends where a subject
     // with a modal opens the main clause.
     for (let k = i + 3; k < cb; k++) {
@@ -476,28 +531,6 @@ export function stanceOf(tokens: string[], valueStarts: Set<number>, ids: number
     mark(hyp, a, b);
   }
 
-  // "…and we'll get the refund moving - it then settles within 5-7 business days": a segment that goes on from
-  // the one before it ("then", "at the same time") stands as that one ends.
-  for (let k = 1; k < n; k++) {
-    if (!/^[;:-]$/.test(tokens[k - 1]) || !continuesFrom(tokens, k)) continue;
-    const before = k - 2;
-    if (before < 0) continue;
-    const host = neg[before] ? neg : hyp[before] ? hyp : null;
-    if (!host) continue;
-    // (Forward to the segment's end only: segments do not overlap, so every token is read once.)
-    let end = k;
-    while (end < n && !/^[;:.!?-]$/.test(tokens[end])) end++;
-    mark(host, k, end);
-  }
-  // "You can turn the extra $702.00 into account credit yourself": the customer's own act, with its figures.
-  // (Once per clause: a clause read once however many times it says "yourself".)
-  for (let k = 0, doneClause = -1; k < n; k++) {
-    if ((tokens[k] !== 'yourself' && tokens[k] !== 'yourselves') || ids[k] === doneClause) continue;
-    doneClause = ids[k];
-    const [ca, cb] = clauseRange(k);
-    if (tokens.slice(ca, k).some((w) => CUSTOMER_SUBJECTS.has(w))) mark(contrast, ca, cb);
-  }
-
   // A question asks; it states nothing. So does one written without its mark ("Have we locked your account.").
   const askedByInversion = QUESTION_OPENERS.has(tokens[0]) && SUBJECTS.has(tokens[1] ?? '');
   if (tokens[n - 1] === '?' || tokens.slice(-3).includes('?') || askedByInversion) mark(hyp, 0, n);
@@ -514,26 +547,7 @@ export function stanceOf(tokens: string[], valueStarts: Set<number>, ids: number
       }
     }
   }
-  // "a refund request for $4,640.00 has been raised": the figure of a request, not of the act.
-  for (let k = 1, doneClause = -1; k < n; k++) {
-    if (!REQUEST_NOUNS.has(tokens[k]) || ids[k] === doneClause || !/^[a-z]+$/.test(tokens[k - 1]) || ['a', 'an', 'the', 'your', 'our', 'this', 'my', 'any'].includes(tokens[k - 1])) continue;
-    doneClause = ids[k];
-    mark(contrast, k - 1, clauseRange(k)[1]);
-  }
-  // "Such refunds generally settle within 3-5 business days", "Traces usually report back within 5 business days":
-  // what happens as a rule to a kind of thing, said of no case.
-  markGeneric(tokens, contrast);
-  // "before I can release the replacement (delivery Friday 5 Feb) and post the $175 credit, …": an aside in
-  // brackets, and what its clause goes on to say after it, stand as the clause around it does.
-  for (let open = tokens.indexOf('('); open > 0; open = tokens.indexOf('(', open + 1)) {
-    const close = tokens.indexOf(')', open);
-    if (close < 0) break;
-    const host = neg[open - 1] ? neg : hyp[open - 1] ? hyp : null;
-    if (!host) continue;
-    let end = close + 1;
-    while (end < n && !/^[,;:.!?(]$/.test(tokens[end])) end++;
-    mark(host, open + 1, end);
-  }
+  markReadings();
   if (aboutSomeoneElse(tokens)) mark(other, 0, n);
 
   const moods = tokens.map((_, i) => (other[i] ? 'o' : neg[i] ? 'n' : hyp[i] ? 'h' : contrast[i] ? 'c' : 'a'));
@@ -542,6 +556,7 @@ export function stanceOf(tokens: string[], valueStarts: Set<number>, ids: number
 
 /** Nouns that make the act before them a request for it: "a refund request", "a credit application". */
 const REQUEST_NOUNS = new Set(['request', 'requests', 'application', 'ticket']);
+const REQUEST_DETERMINERS = new Set(['a', 'an', 'the', 'your', 'our', 'this', 'my', 'any']);
 
 /** The customer as a subject: "once you send us…", "you can … yourself". */
 const CUSTOMER_SUBJECTS = new Set(['you', "you've", "you'll", "you're"]);
@@ -600,32 +615,29 @@ const GENERIC_DETERMINERS = new Set(['such', 'these', 'those', 'most', 'many', '
  * report back"), or one with "such", "these", "most" ("such refunds generally settle"). "Your refund usually
  * settles", "it usually takes" stay this case's.
  */
-function markGeneric(tokens: string[], contrast: boolean[]): void {
-  for (let i = 1; i < tokens.length; i++) {
-    if (!HABITUAL.has(tokens[i])) continue;
-    // The subject: the words before the adverb back to the clause's start.
-    // (A subject of at most three words and its auxiliaries: reading back six tokens at most keeps this linear.)
-    let start = i;
-    while (start > 0 && start > i - 6 && !/^[,;:.!?-]$/.test(tokens[start - 1]) && !['and', 'but', 'so', 'which'].includes(tokens[start - 1])) start--;
-    if (start > 0 && start === i - 6 && !/^[,;:.!?-]$/.test(tokens[start - 1]) && !['and', 'but', 'so', 'which'].includes(tokens[start - 1])) continue;
-    // (Without the auxiliaries before the adverb: "these can sometimes take".)
-    let subjectEnd = i;
-    while (subjectEnd > start && AUXILIARIES_BEFORE_ADVERB.has(tokens[subjectEnd - 1])) subjectEnd--;
-    const subject = tokens.slice(start, subjectEnd);
-    const head = subject[subject.length - 1] ?? '';
-    const generic =
-      subject.length > 0 &&
-      subject.length <= 3 &&
-      /^[a-z]+s$/.test(head) &&
-      !/(ss|us)$/.test(head) &&
-      (subject.length === 1 || GENERIC_DETERMINERS.has(subject[0]));
-    // ("these can sometimes take up to 7 business days": a demonstrative for a kind, under a habit.)
-    const demonstrative = subject.length === 1 && (head === 'these' || head === 'those');
-    if (!generic && !demonstrative) continue;
-    let end = i;
-    while (end < tokens.length && !/^[;:.!?]$/.test(tokens[end]) && !(tokens[end] === ',' && end > i + 1) && !contrast[end]) end++;
-    for (let k = start; k < end; k++) contrast[k] = true;
-  }
+function markGenericAt(tokens: string[], i: number, contrast: boolean[]): void {
+  // The subject: the words before the adverb back to the clause's start.
+  // (A subject of at most three words and its auxiliaries: reading back six tokens at most keeps this linear.)
+  let start = i;
+  while (start > 0 && start > i - 6 && !/^[,;:.!?-]$/.test(tokens[start - 1]) && !['and', 'but', 'so', 'which'].includes(tokens[start - 1])) start--;
+  if (start > 0 && start === i - 6 && !/^[,;:.!?-]$/.test(tokens[start - 1]) && !['and', 'but', 'so', 'which'].includes(tokens[start - 1])) return;
+  // (Without the auxiliaries before the adverb: "these can sometimes take".)
+  let subjectEnd = i;
+  while (subjectEnd > start && AUXILIARIES_BEFORE_ADVERB.has(tokens[subjectEnd - 1])) subjectEnd--;
+  const subject = tokens.slice(start, subjectEnd);
+  const head = subject[subject.length - 1] ?? '';
+  const generic =
+    subject.length > 0 &&
+    subject.length <= 3 &&
+    /^[a-z]+s$/.test(head) &&
+    !/(ss|us)$/.test(head) &&
+    (subject.length === 1 || GENERIC_DETERMINERS.has(subject[0]));
+  // ("these can sometimes take up to 7 business days": a demonstrative for a kind, under a habit.)
+  const demonstrative = subject.length === 1 && (head === 'these' || head === 'those');
+  if (!generic && !demonstrative) return;
+  let end = i;
+  while (end < tokens.length && !/^[;:.!?]$/.test(tokens[end]) && !(tokens[end] === ',' && end > i + 1) && !contrast[end]) end++;
+  for (let k = start; k < end; k++) contrast[k] = true;
 }
 
 const REPORTING = new Set(['heard', 'read', 'seen', 'noticed', 'told', 'been']);
