@@ -4,6 +4,7 @@ import { FEEDBACK_MODES } from '../../src/episodes/episode.repository';
 import { canonicalTasks } from '../../src/tasks/task-files';
 import { AGENTS, agentTable, harmCases, harmTable, playAgent } from './agents';
 import { allFamilyFigures, familyTable } from './families';
+import { allShortcutFigures, SHORTCUT_BOUNDS, shortcutBoundBreaches, shortcutTable } from './shortcuts';
 import { VALIDITY_COMMAND } from './validity.command';
 import { disagreementTable, measureAllDrawn } from './drawn-suite';
 import { isGraderVersion } from '../../src/engine/graders';
@@ -29,6 +30,12 @@ function main(): void {
   console.log(`\n${agentTable(Object.keys(AGENTS).flatMap((agent) => FEEDBACK_MODES.flatMap((mode) => tasks.map((task) => playAgent(agent, task, mode)))))}`);
   console.log(`\n${harmTable(tasks.flatMap(harmCases))}`);
   console.log(`\n${familyTable(allFamilyFigures(values.seeds))}`);
+  // Learned on train seeds, played on test seeds, deciding without the knowledge base (tools/validity/shortcuts.ts).
+  const shortcuts = allShortcutFigures();
+  const breaches = shortcuts.flatMap((f) => shortcutBoundBreaches(f));
+  const { mostCommon, bestFixed, bestSingleFeature, shareAtOne } = SHORTCUT_BOUNDS;
+  console.log(`\nShortcut agents (train → test)\n\n${shortcutTable(shortcuts)}`);
+  console.log(`\nTarget bounds (test mean): most-common ≤ ${mostCommon}, best-fixed ≤ ${bestFixed}, best-single-feature ≤ ${bestSingleFeature}, 1.0 on at most ${100 * shareAtOne}% of test seeds each: ${breaches.length === 0 ? 'met' : `not met:\n${breaches.map((b) => `- ${b}`).join('\n')}`}`);
   if (values.failures) console.log(`\n${failureReport([...results, ...drawn.results])}`);
 }
 

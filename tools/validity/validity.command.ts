@@ -7,7 +7,8 @@ export const VALIDITY_COMMAND = declareCommand({
   summary:
     "Prints the reply grader's validity table on every fixture set; the agents that must not score (blind, stuffing, " +
     'do-nothing) against the scripted solutions in both feedback modes; the reward of each harmful step; and the task ' +
-    "families' proofs (solvable, varied, not memorisable, hard where they say) over many seeds each.",
+    "families' proofs (solvable, varied, not memorisable, hard where they say) over many seeds each; and the shortcut " +
+    'agents (most common, best fixed and best one-feature decision, learned on train seeds, played on test seeds) against their target bounds.',
   flags: {
     seeds: { type: 'number', integer: true, min: 1, default: 1000, description: "Seeds per family for the families' proofs." },
     grader: {

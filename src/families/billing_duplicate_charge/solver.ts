@@ -9,7 +9,8 @@ import { dayMonth, usdFromCents } from '../shared';
  * figures the article and the account's events give.
  */
 
-type PlanType = 'annual' | 'monthly';
+const PLAN_TYPES = ['annual', 'monthly'] as const;
+type PlanType = (typeof PLAN_TYPES)[number];
 
 interface Charge {
   invoice: string;
@@ -109,7 +110,11 @@ function choosePolicy(env: SolverEnvironment, ticket: ActiveTicketView, options:
   const first = search(env, complaintQuery(ticket.subject));
   if (options.firstSearchHit) return first[0] ?? null;
   const notes = options.ignoreContractNotes ? [] : ticket.contract_notes;
-  const plan = planFromNotes(notes) ?? planFromWords(`${ticket.subject} ${ticket.body}`) ?? first.map(planOfPolicy).find((p) => p !== null);
+  const plan =
+    PLAN_TYPES.find((p) => p === options.readCaseAs) ??
+    planFromNotes(notes) ??
+    planFromWords(`${ticket.subject} ${ticket.body}`) ??
+    first.map(planOfPolicy).find((p) => p !== null);
   if (!plan) return first[0] ?? null;
   const chosen = first.find((hit) => planOfPolicy(hit) === plan);
   if (chosen && chosen === first[0]) return chosen;
@@ -208,4 +213,4 @@ function composeReply(ticket: ActiveTicketView, charges: Charges, decisions: Dec
 }
 
 /** The reference solver, and what the family's `hard` text claims of its ablations (means over seeds 0-199). */
-export const solver: FamilySolver = { solve: solveBillingDuplicateCharge, ablationMeanAtMost: { ignoreContractNotes: 0.7, firstSearchHit: 0.7 } };
+export const solver: FamilySolver = { solve: solveBillingDuplicateCharge, ablationMeanAtMost: { ignoreContractNotes: 0.7, firstSearchHit: 0.7 }, caseKinds: PLAN_TYPES };

@@ -15,10 +15,14 @@ export interface SolverEnvironment {
  * The ablations switch off one kind of reading, to show what each family's difficulty rests on:
  * - ignoreContractNotes: decide as if the ticket had no contract notes;
  * - firstSearchHit: follow the first article of the first search, whatever it says it applies to.
+ * And one for the shortcut agents (tools/validity/shortcuts.ts), which need the reply a careful agent would write
+ * had it taken the case for another kind:
+ * - readCaseAs: work the case as this kind (one of the solver's `caseKinds`), whatever the ticket shows.
  */
 export interface SolverOptions {
   ignoreContractNotes?: boolean;
   firstSearchHit?: boolean;
+  readCaseAs?: string;
 }
 
 export type Solve = (env: SolverEnvironment, options?: SolverOptions) => void;
@@ -32,4 +36,6 @@ export interface FamilySolver {
   solve: Solve;
   /** What the family's `hard` text claims: each ablation's mean score over seeds 0-199 stays at or under these. */
   ablationMeanAtMost: { ignoreContractNotes: number; firstSearchHit: number };
+  /** The kinds of case the family's policy tells apart (each followed by its own article), for `readCaseAs`. */
+  caseKinds: readonly string[];
 }

@@ -55,7 +55,7 @@ export const solveLogisticsMissingOrderVip: Solve = (env: SolverEnvironment, opt
   const first = search(env, CUSTOMER_WORDS_QUERY);
   // The customer's words rank the standard article first; its "When it applies" excludes VIP accounts, so a careful
   // agent reads on, and a discriminating search (words the instruction does not use) finds the article that applies.
-  const policy = options.firstSearchHit ? first[0] : choosePolicy(env, facts);
+  const policy = options.firstSearchHit ? first[0] : choosePolicy(env, facts, options.readCaseAs);
   if (!policy) return;
   const plan = readPolicy(policy, facts);
   const courier = plan.code === 'replacement_dispatched' ? findArticle(env, QUERIES.courier, /overnight priority courier/i) : undefined;
@@ -167,11 +167,20 @@ function amount(text: string): number {
  * whatever the order is for; a VIP order gets the event-critical article when it is flagged and lost or stalled
  * beyond the agreement's threshold, the delayed-shipment article otherwise.
  */
-function choosePolicy(env: SolverEnvironment, facts: CaseFacts): SearchHit | undefined {
-  if (facts.tier !== 'vip') return findArticle(env, QUERIES.standard, /standard or premium/i);
+function choosePolicy(env: SolverEnvironment, facts: CaseFacts, readCaseAs?: string): SearchHit | undefined {
+  const kind = CASE_KINDS.find((k) => k === readCaseAs) ?? caseOf(facts);
+  if (kind === 'standard_trace') return findArticle(env, QUERIES.standard, /standard or premium/i);
+  return kind === 'vip_event_replacement' ? findArticle(env, QUERIES.vipEvent, /flagged event-critical for a VIP account/i) : findArticle(env, QUERIES.vipDelayed, /VIP customer's order is late/i);
+}
+
+/** The kinds of case the articles tell apart, each followed by its own article. */
+const CASE_KINDS = ['vip_event_replacement', 'vip_trace', 'standard_trace'] as const;
+
+function caseOf(facts: CaseFacts): (typeof CASE_KINDS)[number] {
+  if (facts.tier !== 'vip') return 'standard_trace';
   const threshold = facts.agreement?.thresholdHours;
   const incident = facts.flagged && (facts.lost || (threshold != null && facts.hoursStalled > threshold));
-  return incident ? findArticle(env, QUERIES.vipEvent, /flagged event-critical for a VIP account/i) : findArticle(env, QUERIES.vipDelayed, /VIP customer's order is late/i);
+  return incident ? 'vip_event_replacement' : 'vip_trace';
 }
 
 function appliesTo(hit: SearchHit, pattern: RegExp): boolean {
@@ -268,4 +277,4 @@ function overnightDelivery(article: string, clock: Clock): { date: string; by: s
 }
 
 /** The reference solver, and what the family's `hard` text claims of its ablations (means over seeds 0-199). */
-export const solver: FamilySolver = { solve: solveLogisticsMissingOrderVip, ablationMeanAtMost: { ignoreContractNotes: 0.6, firstSearchHit: 0.6 } };
+export const solver: FamilySolver = { solve: solveLogisticsMissingOrderVip, ablationMeanAtMost: { ignoreContractNotes: 0.6, firstSearchHit: 0.6 }, caseKinds: CASE_KINDS };

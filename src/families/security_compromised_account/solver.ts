@@ -8,7 +8,8 @@ import { weekdayDayMonth } from '../shared';
  * and then with a query naming the case the events show; then it does what the policy it follows says.
  */
 
-type PolicyKind = 'takeover' | 'login_alert' | 'forgotten_password';
+const POLICY_KINDS = ['takeover', 'login_alert', 'forgotten_password'] as const;
+type PolicyKind = (typeof POLICY_KINDS)[number];
 
 interface LoggedLogin {
   at: number;
@@ -178,7 +179,8 @@ export const solveSecurityCompromisedAccount: Solve = (env, options = {}) => {
   const clock = clockOf(env.first.instruction);
   const ticket = openAccountTicket(env);
   const usual = usualPlaces(options.ignoreContractNotes ? [] : ticket.contract_notes);
-  const policy = readPolicy(findPolicy(env, ticket, caseOf(ticket, usual), options));
+  const kind = POLICY_KINDS.find((k) => k === options.readCaseAs) ?? caseOf(ticket, usual);
+  const policy = readPolicy(findPolicy(env, ticket, kind, options));
   if (policy.priority) env.step({ type: 'set_priority', priority: policy.priority });
   if (policy.team) env.step({ type: 'route_ticket', team: policy.team });
   env.step({ type: 'send_reply', message: replyFor(policy, ticket, usual, clock) });
@@ -186,4 +188,4 @@ export const solveSecurityCompromisedAccount: Solve = (env, options = {}) => {
 };
 
 /** The reference solver, and what the family's `hard` text claims of its ablations (means over seeds 0-199). */
-export const solver: FamilySolver = { solve: solveSecurityCompromisedAccount, ablationMeanAtMost: { ignoreContractNotes: 0.69, firstSearchHit: 0.6 } };
+export const solver: FamilySolver = { solve: solveSecurityCompromisedAccount, ablationMeanAtMost: { ignoreContractNotes: 0.69, firstSearchHit: 0.6 }, caseKinds: POLICY_KINDS };

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { Action } from '../../../src/engine/actions';
 import type { Task } from '../../../src/engine/task.schema';
-import type { FamilySolver, SolverOptions } from '../../../src/families/kit';
+import type { FamilySolver, SolverEnvironment, SolverOptions } from '../../../src/families/kit';
 import { AgentEnvironment } from '../agents';
 
 export type { FamilySolver, Solve, SolverOptions } from '../../../src/families/kit';
@@ -35,4 +35,36 @@ export function referenceRun(task: Task, seed: number, options: SolverOptions = 
   };
   solverOf(task.id).solve(recording, options);
   return { actions, score: env.state.score_milli / 1000 };
+}
+
+/**
+ * The reference solver's searches and reply on one instance, for the shortcut agents (tools/validity/shortcuts.ts),
+ * which take those and decide the rest themselves. Its searches are made in `episode`, the agent's own episode with
+ * the target ticket open (so each is run once, where it counts); the tickets it opens to find the target are opened
+ * in a side episode the agent never plays; its reply is recorded, not sent, and the solver is told the episode ended
+ * there. Solvers read the ticket from the observation of the step that opens it, so each sees what it would alone.
+ */
+export function solverSearchesAndReply(episode: AgentEnvironment, task: Task, seed: number, options: SolverOptions = {}): { queries: string[]; reply: string } {
+  const side = new AgentEnvironment(task, seed, 'dense');
+  const queries: string[] = [];
+  let reply: string | null = null;
+  let last = side.first;
+  const env: SolverEnvironment = {
+    first: side.first,
+    get done() {
+      return reply !== null || episode.done || side.done;
+    },
+    step(action) {
+      if (env.done) return { observation: last, reward: 0, done: true };
+      if (action.type === 'send_reply') reply = action.message;
+      // Priority and routing are the agent's to decide: not made anywhere.
+      if (action.type !== 'open_ticket' && action.type !== 'search_policy') return { observation: last, reward: 0, done: env.done };
+      if (action.type === 'search_policy') queries.push(action.query);
+      const view = (action.type === 'open_ticket' ? side : episode).step(action);
+      last = view.observation;
+      return view;
+    },
+  };
+  solverOf(task.id).solve(env, options);
+  return { queries, reply: reply ?? '' };
 }

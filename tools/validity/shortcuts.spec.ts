@@ -1,0 +1,120 @@
+import { latestFamilies } from '../../src/families';
+import { bestFixedDecision, featureRules, mostCommonDecision, ruleDecision } from './shortcut-rules';
+import { openCase, SHORTCUT_BOUNDS, shortcutBoundBreaches, studyShortcuts, type ShortcutFigures, type ShortcutStudy } from './shortcuts';
+import { referenceRun } from './solvers';
+
+/*
+ * The shortcut agents (tools/validity/shortcuts.ts; docs/validity.md, "Shortcut agents"): the instrument is real
+ * (it learns what is there to learn, its right guesses score 1.0, its branched scores are the episodes' own), the
+ * figures it gives the current families are pinned, and the target bounds are stated. The bounds are not met yet:
+ * the pinned figures say by how much, and a family change that moves them shows here.
+ */
+
+const families = latestFamilies();
+const studies = new Map<string, ShortcutStudy>();
+const studyOf = (id: string) => studies.get(id) ?? studies.set(id, studyShortcuts(families.find((f) => f.id === id)!)).get(id)!;
+const agentOf = (s: ShortcutStudy, agent: string) => s.figures.agents.find((a) => a.agent === agent)!;
+
+describe('learning on a made-up score matrix', () => {
+  // Two cases, told apart by the planted feature "planted"; decision 0 is right on case x, 1 on case y, 2 never.
+  const cases = ['x', 'x', 'x', 'y', 'y', 'x', 'y', 'x'];
+  const scores = [cases.map((c) => (c === 'x' ? 1000 : 300)), cases.map((c) => (c === 'y' ? 1000 : 200)), cases.map(() => 500)];
+  const features = cases.map((c, i) => new Set([`word:${i % 2}`, 'everywhere', ...(c === 'y' ? ['planted'] : [])]));
+
+  it('the most common decision and the best fixed one are what the labels and scores say', () => {
+    expect(mostCommonDecision([1, 1, 0, 2, 1], 3)).toBe(1);
+    expect(bestFixedDecision(scores)).toBe(0);
+  });
+
+  it('the best one-feature rule keys on the planted feature, scores 1.0 where the fixed rule does not, and ignores a feature on every instance', () => {
+    const [best] = featureRules(scores, features);
+    expect(best).toEqual({ feature: 'planted', present: 1, absent: 0, trainMean: 1000 });
+    expect(cases.map((_, i) => ruleDecision(best, features[i]))).toEqual(cases.map((c) => (c === 'x' ? 0 : 1)));
+    const fixedMean = scores[bestFixedDecision(scores)].reduce((a, b) => a + b, 0) / cases.length;
+    expect(fixedMean).toBeLessThan(best.trainMean);
+    expect(featureRules(scores, features).map((r) => r.feature)).not.toContain('everywhere');
+  });
+});
+
+describe('the bounds', () => {
+  const figures = (means: [number, number, number], atOne: [number, number, number]): ShortcutFigures => ({
+    familyId: 'made_up',
+    trainSeeds: 10,
+    testSeeds: 10,
+    decisions: 3,
+    agents: (['most-common', 'best-fixed', 'best-single-feature'] as const).map((agent, i) => ({ agent, rule: '-', trainMean: 0, testMean: means[i], testAtOne: atOne[i], testScores: [] })),
+  });
+
+  it('are the target figures: 0.30, 0.30, 0.40, and 1.0 on at most 2% of test seeds', () => {
+    expect(SHORTCUT_BOUNDS).toEqual({ mostCommon: 0.3, bestFixed: 0.3, bestSingleFeature: 0.4, shareAtOne: 0.02 });
+  });
+
+  it('are met at the bounds and broken just past each', () => {
+    expect(shortcutBoundBreaches(figures([0.3, 0.3, 0.4], [0.02, 0.02, 0.02]))).toEqual([]);
+    expect(shortcutBoundBreaches(figures([0.31, 0.2, 0.41], [0, 0.03, 0]))).toEqual([
+      'made_up: most-common means 0.310 on test, over 0.3',
+      'made_up: best-fixed scores 1.0 on 3.0% of test seeds, over 2%',
+      'made_up: best-single-feature means 0.410 on test, over 0.4',
+    ]);
+    expect(shortcutBoundBreaches({ ...figures([0, 0, 0], [0, 0, 0]), agents: [] })).toHaveLength(3);
+  });
+});
+
+describe.each(families.map((f) => [f.id] as const))('%s shortcut agents', (id) => {
+  it('train: each instance\'s own decision scores exactly 1.0 (the generous reply and amount), the best fixed decision means at least the most common, a one-feature rule at least the best fixed', () => {
+    const s = studyOf(id);
+    expect(s.trainOwnDecisionPerfect).toBe(1);
+    expect(agentOf(s, 'best-fixed').trainMean).toBeGreaterThanOrEqual(agentOf(s, 'most-common').trainMean);
+    expect(agentOf(s, 'best-single-feature').trainMean).toBeGreaterThanOrEqual(agentOf(s, 'best-fixed').trainMean);
+  });
+
+  it('test: the episodes played straight give the branched scores, and the reference solver scores 1.0 on every test seed', () => {
+    const s = studyOf(id);
+    for (const a of s.figures.agents) expect([a.agent, a.testMean.toFixed(6)]).toEqual([a.agent, s.testMatrixMeans[a.agent].toFixed(6)]);
+    expect(s.test.filter((file) => referenceRun(file.task, file.seed).score !== 1).map((file) => file.seed)).toEqual([]);
+  });
+
+  it('test: what an agent knows of a test instance does not depend on its answer key, bar the target', () => {
+    const family = families.find((f) => f.id === id)!;
+    const task = family.generate(5);
+    const key = task.answer_key;
+    const tampered = { ...task, answer_key: { ...key, priority: key.priority === 'low' ? 'high' : 'low', team: 'technical_support', resolution: { code: 'no_action_needed' } } } as const;
+    const [honest, blind] = [openCase(family, 5, task), openCase(family, 5, tampered)];
+    expect([blind.features, blind.worked, blind.ticket]).toEqual([honest.features, honest.worked, honest.ticket]);
+  });
+
+  it('the figures are the documented ones (docs/validity.md)', () => {
+    const s = studyOf(id);
+    const measured = Object.fromEntries(s.figures.agents.map((a) => [a.agent, [Number(a.testMean.toFixed(3)), Number(a.testAtOne.toFixed(2)), a.rule]]));
+    expect({ decisions: s.figures.decisions, ...measured }).toEqual(SHORTCUT_FIGURES[id]);
+  });
+});
+
+// What the agents reach on the current families (200 train seeds, 100 test seeds): test mean, share of test seeds
+// at 1.0, and the decision or rule. Far over the bounds; held here so that a change to a family shows.
+const SHORTCUT_FIGURES: Record<string, Record<string, unknown>> = {
+  billing_duplicate_charge: {
+    decisions: 2,
+    'most-common': [0.635, 0.47, 'high, billing, refund_issued (the repeated charge), worked as annual'],
+    'best-fixed': [0.635, 0.47, 'high, billing, refund_issued (the repeated charge), worked as annual'],
+    'best-single-feature': [1, 1, 'if note:annual then high, billing, refund_issued (the repeated charge), worked as annual else normal, billing, credit_issued (the repeated charge), worked as monthly'],
+    'best-single-feature (no contract notes)': [0.629, 0.46, 'if subject:company then normal, billing, credit_issued (the repeated charge), worked as monthly else high, billing, refund_issued (the repeated charge), worked as annual'],
+    'best-single-feature (chosen on test)': [1, 1, 'if note:annual then high, billing, refund_issued (the repeated charge), worked as annual else normal, billing, credit_issued (the repeated charge), worked as monthly'],
+  },
+  security_compromised_account: {
+    decisions: 3,
+    'most-common': [0.533, 0.47, 'urgent, security_ops, security_escalation, worked as takeover'],
+    'best-fixed': [0.533, 0.47, 'urgent, security_ops, security_escalation, worked as takeover'],
+    'best-single-feature': [0.728, 0.68, 'if body:remember then normal, general_support, password_reset_sent, worked as forgotten_password else urgent, security_ops, security_escalation, worked as takeover'],
+    'best-single-feature (no contract notes)': [0.728, 0.68, 'if body:remember then normal, general_support, password_reset_sent, worked as forgotten_password else urgent, security_ops, security_escalation, worked as takeover'],
+    'best-single-feature (chosen on test)': [0.728, 0.68, 'if body:remember then normal, general_support, password_reset_sent, worked as forgotten_password else urgent, security_ops, security_escalation, worked as takeover'],
+  },
+  logistics_missing_order_vip: {
+    decisions: 25,
+    'most-common': [0.476, 0.28, 'high, logistics, carrier_trace_opened, worked as standard_trace'],
+    'best-fixed': [0.494, 0.13, 'high, logistics, carrier_trace_opened, worked as vip_trace'],
+    'best-single-feature': [0.547, 0.14, 'if body:changed then high, logistics, carrier_trace_opened, worked as vip_trace else urgent, vip_concierge, replacement_dispatched $120, worked as vip_event_replacement'],
+    'best-single-feature (no contract notes)': [0.547, 0.14, 'if body:changed then high, logistics, carrier_trace_opened, worked as vip_trace else urgent, vip_concierge, replacement_dispatched $120, worked as vip_event_replacement'],
+    'best-single-feature (chosen on test)': [0.581, 0.1, 'if note:checkout then urgent, vip_concierge, replacement_dispatched $250, worked as vip_event_replacement else high, logistics, carrier_trace_opened, worked as vip_trace'],
+  },
+};
