@@ -103,11 +103,11 @@ const SHORTCUT_FIGURES: Record<string, Record<string, unknown>> = {
   },
   security_compromised_account: {
     decisions: 3,
-    'most-common': [0.533, 0.47, 'urgent, security_ops, security_escalation, worked as takeover'],
-    'best-fixed': [0.533, 0.47, 'urgent, security_ops, security_escalation, worked as takeover'],
-    'best-single-feature': [0.728, 0.68, 'if body:remember then normal, general_support, password_reset_sent, worked as forgotten_password else urgent, security_ops, security_escalation, worked as takeover'],
-    'best-single-feature (no contract notes)': [0.728, 0.68, 'if body:remember then normal, general_support, password_reset_sent, worked as forgotten_password else urgent, security_ops, security_escalation, worked as takeover'],
-    'best-single-feature (chosen on test)': [0.728, 0.68, 'if body:remember then normal, general_support, password_reset_sent, worked as forgotten_password else urgent, security_ops, security_escalation, worked as takeover'],
+    'most-common': [0.515, 0.47, 'urgent, security_ops, security_escalation, worked as takeover'],
+    'best-fixed': [0.515, 0.47, 'urgent, security_ops, security_escalation, worked as takeover'],
+    'best-single-feature': [0.711, 0.68, 'if body:remember then normal, general_support, password_reset_sent, worked as forgotten_password else urgent, security_ops, security_escalation, worked as takeover'],
+    'best-single-feature (no contract notes)': [0.711, 0.68, 'if body:remember then normal, general_support, password_reset_sent, worked as forgotten_password else urgent, security_ops, security_escalation, worked as takeover'],
+    'best-single-feature (chosen on test)': [0.711, 0.68, 'if body:remember then normal, general_support, password_reset_sent, worked as forgotten_password else urgent, security_ops, security_escalation, worked as takeover'],
   },
   logistics_missing_order_vip: {
     decisions: 25,
