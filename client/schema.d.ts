@@ -741,6 +741,13 @@ export interface components {
              * @enum {string|null}
              */
             split: "train" | "test" | null;
+            /** @description For a private-split episode, the id of the private-split key its instance was drawn with ("ps_" and 12 hex digits; never the key itself); null otherwise. */
+            split_key_id: string | null;
+            /**
+             * @description What the generator was fed, for a generated instance: "public", the seed itself (anyone can draw the instance again from the published generators), or "private", the private test split (POST /reset split "private"): a seed derived from this test seed under a secret only the server holds. Null for the canonical instance.
+             * @enum {string|null}
+             */
+            split_source: "public" | "private" | null;
             status: components["schemas"]["EpisodeStatus"];
             step_count: number;
             tags: string[];
@@ -776,6 +783,13 @@ export interface components {
              * @enum {string|null}
              */
             split: "train" | "test" | null;
+            /** @description For a private-split episode, the id of the private-split key its instance was drawn with ("ps_" and 12 hex digits; never the key itself); null otherwise. */
+            split_key_id: string | null;
+            /**
+             * @description What the generator was fed, for a generated instance: "public", the seed itself (anyone can draw the instance again from the published generators), or "private", the private test split (POST /reset split "private"): a seed derived from this test seed under a secret only the server holds. Null for the canonical instance.
+             * @enum {string|null}
+             */
+            split_source: "public" | "private" | null;
             status: components["schemas"]["EpisodeStatus"];
             step_count: number;
             task_id: string;
@@ -804,6 +818,13 @@ export interface components {
              * @enum {string|null}
              */
             split: "train" | "test" | null;
+            /** @description For a private-split episode, the id of the private-split key its instance was drawn with ("ps_" and 12 hex digits; never the key itself); null otherwise. */
+            split_key_id: string | null;
+            /**
+             * @description What the generator was fed, for a generated instance: "public", the seed itself (anyone can draw the instance again from the published generators), or "private", the private test split (POST /reset split "private"): a seed derived from this test seed under a secret only the server holds. Null for the canonical instance.
+             * @enum {string|null}
+             */
+            split_source: "public" | "private" | null;
             status: components["schemas"]["EpisodeStatus"];
             step_count: number;
             tags: string[];
@@ -857,6 +878,13 @@ export interface components {
              * @enum {string|null}
              */
             split: "train" | "test" | null;
+            /** @description For a private-split episode, the id of the private-split key its instance was drawn with ("ps_" and 12 hex digits; never the key itself); null otherwise. */
+            split_key_id: string | null;
+            /**
+             * @description What the generator was fed, for a generated instance: "public", the seed itself (anyone can draw the instance again from the published generators), or "private", the private test split (POST /reset split "private"): a seed derived from this test seed under a secret only the server holds. Null for the canonical instance.
+             * @enum {string|null}
+             */
+            split_source: "public" | "private" | null;
             status: components["schemas"]["EpisodeStatus"];
             step_count: number;
             tags: string[];
@@ -1080,6 +1108,13 @@ export interface components {
              * @enum {string|null}
              */
             split: "train" | "test" | null;
+            /** @description For a private-split episode, the id of the private-split key its instance was drawn with ("ps_" and 12 hex digits; never the key itself); null otherwise. */
+            split_key_id: string | null;
+            /**
+             * @description What the generator was fed, for a generated instance: "public", the seed itself (anyone can draw the instance again from the published generators), or "private", the private test split (POST /reset split "private"): a seed derived from this test seed under a secret only the server holds. Null for the canonical instance.
+             * @enum {string|null}
+             */
+            split_source: "public" | "private" | null;
             status: components["schemas"]["EpisodeStatus"];
             tags: string[];
             task_id: string;
@@ -1105,7 +1140,7 @@ export interface components {
             run_label?: string | null;
             /** @description Seed of the instance: with variant "generated", it draws the whole instance (customers, amounts, dates, clauses, inbox) and orders the inbox; with "canonical", it only orders the inbox. Omitted, the server draws one (from `split`) and reports it in `info.seed`. */
             seed?: number | null;
-            /** @description Which seeds to draw from (test: seeds divisible by 5 (one in five); train: every other seed); omitted, train, or the split of the given seed. Test-split instances always run with feedback "final". Generated instances only. */
+            /** @description Which seeds to draw from (test: seeds divisible by 5 (one in five); train: every other seed); omitted, train, or the split of the given seed. Test-split instances always run with feedback "final". Generated instances only. "private": the private test split, on test seeds too, each instance drawn from the seed mixed with a secret only this server holds, so the seed number and the public generators do not tell it (the episode reports split "test" and split_source "private"); refused (422) by a server without a private split (PRIVATE_SPLIT_KEY). */
             split?: (string & components["schemas"]["Split"]) | null;
             /**
              * @description Free-form tags (letters, digits, "_", "-", ".", ":", at most 64 characters each).
@@ -1207,10 +1242,10 @@ export interface components {
             type: "set_priority";
         };
         /**
-         * @description Which seeds to draw from (test: seeds divisible by 5 (one in five); train: every other seed); omitted, train, or the split of the given seed. Test-split instances always run with feedback "final". Generated instances only.
+         * @description Which seeds to draw from (test: seeds divisible by 5 (one in five); train: every other seed); omitted, train, or the split of the given seed. Test-split instances always run with feedback "final". Generated instances only. "private": the private test split, on test seeds too, each instance drawn from the seed mixed with a secret only this server holds, so the seed number and the public generators do not tell it (the episode reports split "test" and split_source "private"); refused (422) by a server without a private split (PRIVATE_SPLIT_KEY).
          * @enum {string}
          */
-        Split: "train" | "test";
+        Split: "train" | "test" | "private";
         StatsDto: {
             /** @enum {string|null} */
             group_by: "agent" | null;
@@ -1374,7 +1409,15 @@ export interface components {
             problem?: string;
             /** @description Replaying the logged actions through the engine gives the stored rewards, scores and final state. */
             replay_ok: boolean;
-            replayed_score: number;
+            /** @description The score the replayed actions earn; null when the replay could not run (the instance cannot be drawn: see problem). */
+            replayed_score: number | null;
+            /** @description For a private-split episode, the id of the private-split key its instance was drawn with ("ps_" and 12 hex digits; never the key itself); null otherwise. The replay draws the instance with that key: when this server holds it no longer (neither PRIVATE_SPLIT_KEY nor a line of PRIVATE_SPLIT_RETIRED_KEYS_FILE), replay_ok is false and problem says so. */
+            split_key_id: string | null;
+            /**
+             * @description What the generator was fed, for a generated instance: "public", the seed itself (anyone can draw the instance again from the published generators), or "private", the private test split (POST /reset split "private"): a seed derived from this test seed under a secret only the server holds. Null for the canonical instance.
+             * @enum {string|null}
+             */
+            split_source: "public" | "private" | null;
             stored_score: number;
         };
     };
@@ -4505,6 +4548,24 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description The episode was drawn from the private test split with a key this server no longer holds (PRIVATE_SPLIT_RETIRED_KEYS_FILE), so its instance cannot be drawn */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "CONFLICT",
+                     *       "error": "Conflict",
+                     *       "message": "episode \"0b9c2f4e-5d6a-4f0e-9a51-2c0d3f7e8b11\" is resolved; start a new one with POST /reset",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 409
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
             /** @description The body is larger than BODY_LIMIT_BYTES */
             413: {
                 headers: {
@@ -6063,6 +6124,24 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description The episode was drawn from the private test split with a key this server no longer holds (PRIVATE_SPLIT_RETIRED_KEYS_FILE), so its instance cannot be drawn */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "CONFLICT",
+                     *       "error": "Conflict",
+                     *       "message": "episode \"0b9c2f4e-5d6a-4f0e-9a51-2c0d3f7e8b11\" is resolved; start a new one with POST /reset",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 409
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
             /** @description Over the tenant’s rate limit (RATE_LIMIT_PER_MINUTE), or a failing key from an address with too many failed authentications; `Retry-After` says when to come back */
             429: {
                 headers: {
@@ -6223,6 +6302,24 @@ export interface operations {
                      *       "message": "the request took too long to arrive",
                      *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
                      *       "statusCode": 408
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description The episode was drawn from the private test split with a key this server no longer holds (PRIVATE_SPLIT_RETIRED_KEYS_FILE), so its instance cannot be drawn */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "CONFLICT",
+                     *       "error": "Conflict",
+                     *       "message": "episode \"0b9c2f4e-5d6a-4f0e-9a51-2c0d3f7e8b11\" is resolved; start a new one with POST /reset",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 409
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBodyDto"];
@@ -6623,7 +6720,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description The episode is finished or expired, or this request_id was used for a different action */
+            /** @description The episode is finished or expired, or this request_id was used for a different action, or it was drawn from the private test split with a key this server no longer holds */
             409: {
                 headers: {
                     [name: string]: unknown;

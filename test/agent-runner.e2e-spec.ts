@@ -2,6 +2,7 @@ import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import { runAgent } from '../tools/agent/agent-runner';
 import { latestFamily, nthSeedOf } from '../src/families';
+import { privateSeed, privateSplitKeyOf } from '../src/tasks/private-split';
 import { formatAgentReport, SCORES_WITHHELD_NOTE } from '../tools/agent/report-table';
 import { referenceRun } from '../tools/validity/solvers';
 import type { Action } from '../src/engine/actions';
@@ -140,6 +141,35 @@ it('--split test plays each trial on the next test seed of every family, always 
     expect(episodes.map((e: any) => e.seed).sort((a: number, b: number) => a - b)).toEqual([0, 0, 0, 5, 5, 5]);
   } finally {
     model.server.close();
+  }
+});
+
+it('--split private plays trial t on the t-th test seed of the private split, in final mode, drawn under the server\'s secret', async () => {
+  const secret = 'runner-private-split-secret-0123456789abcdef';
+  const server = await startTestApp(undefined, { PRIVATE_SPLIT_KEY: secret });
+  await server.app.listen(0, '127.0.0.1');
+  const serverUrl = `http://127.0.0.1:${(server.app.getHttpServer().address() as AddressInfo).port}`;
+  // The reference solution of the private instance the test (holding the secret) draws: 1.0 only on that instance.
+  const solved = (taskId: string, conversation: number, step: number) => {
+    const seed = nthSeedOf('test', conversation - 1);
+    const task = latestFamily(taskId)!.generate(privateSeed(privateSplitKeyOf(secret), taskId, seed));
+    return referenceRun(task, seed).actions[step] ?? null;
+  };
+  const model = await startScriptedModel(solved);
+  try {
+    const report = await runAgent(
+      { url: serverUrl, modelBaseUrl: model.url, modelName: 'private-runner', tasks: ['billing_duplicate_charge'], trials: 2, threshold: 1, retry: { baseDelayMs: 1 }, split: 'private', feedback: 'dense' },
+      () => undefined,
+    );
+    expect(report.tasks).toEqual([{ taskId: 'billing_duplicate_charge', scores: [1, 1], successes: 2 }]);
+    const episodes = (await request(server.http).get('/episodes').query({ agent: 'llm:private-runner' }).expect(200)).body.items;
+    expect(episodes.map((e: any) => [e.seed, e.split, e.split_source, e.split_key_id, e.feedback])).toEqual([
+      [5, 'test', 'private', privateSplitKeyOf(secret).id, 'final'],
+      [0, 'test', 'private', privateSplitKeyOf(secret).id, 'final'],
+    ]);
+  } finally {
+    model.server.close();
+    await server.app.close();
   }
 });
 

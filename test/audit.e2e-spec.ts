@@ -222,6 +222,9 @@ describe('GET /episodes/{id}/verify', () => {
       grader_version: CURRENT_GRADER_VERSION,
       chain_scheme: 'hmac-sha256-v2',
       chain_key_id: expect.stringMatching(/^hk_[0-9a-f]{12}$/),
+      // The canonical instance is in no split: nothing private to name.
+      split_source: null,
+      split_key_id: null,
       stored_score: 1,
       replayed_score: 1,
     });

@@ -31,4 +31,14 @@ describe('the start-up summary line', () => {
     expect(fields.mode).toBe('keys required');
     expect(warning).toBeNull();
   });
+
+  it('says whether a private test split is configured, naming its key id and never the secret', () => {
+    expect(startupSummary(config({}), '/data/supportdesk.db').message).toContain('· no private test split ·');
+    expect(startupSummary(config({}), '/data/supportdesk.db').fields.private_split).toBeNull();
+    const secret = 'private-split-secret-0123456789abcdef';
+    const { message, fields } = startupSummary(config({ PRIVATE_SPLIT_KEY: secret }), '/data/supportdesk.db');
+    expect(message).toMatch(/· private test split ps_[0-9a-f]{12} ·/);
+    expect(fields.private_split).toEqual({ key_id: expect.stringMatching(/^ps_[0-9a-f]{12}$/), retired_keys: 0 });
+    expect(JSON.stringify({ message, fields })).not.toContain(secret);
+  });
 });

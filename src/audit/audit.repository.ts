@@ -170,11 +170,13 @@ export function testPlaySql(a: string): string {
  * itself in `agent` and `run_label` (the agent runner: "llm:<model>" and "agent-runner-trial-<t>", trial t on the
  * t-th test seed; POST /baseline: its policy name and no label), and plays each of its cells, a task and a test seed,
  * once; so the first episode of a tenant with a given task, test seed, agent and run label is the one a run accounts
- * for, and every later one (in created_at, id order) plays that instance again beyond it (docs/audit.md).
+ * for, and every later one (in created_at, id order) plays that instance again beyond it (docs/audit.md). A
+ * private-split play of a seed draws another instance than its public play (or one under another private-split key),
+ * so the key id is part of the cell: null for every public play.
  */
 export const REPEATED_TEST_PLAY = `(${testPlaySql('e')} AND EXISTS (SELECT 1 FROM episodes p
    WHERE p.tenant_id = e.tenant_id AND p.task_id = e.task_id AND p.seed = e.seed AND p.agent IS e.agent AND p.run_label IS e.run_label
-     AND (p.created_at < e.created_at OR (p.created_at = e.created_at AND p.id < e.id)) AND ${testPlaySql('p')}))`;
+     AND p.split_key_id IS e.split_key_id AND (p.created_at < e.created_at OR (p.created_at = e.created_at AND p.id < e.id)) AND ${testPlaySql('p')}))`;
 
 function scopeWhere(scope: AuditScope): Prisma.EpisodeWhereInput & Prisma.ActionLogWhereInput {
   return scope.kind === 'tenant' ? { tenantId: scope.tenantId } : {};

@@ -5,6 +5,7 @@ import { parseDateTime } from '../common/field-rules';
 import { grade } from '../engine/grader';
 import type { EpisodeState } from '../engine/state';
 import type { Task } from '../engine/task.schema';
+import { privateSplitKeyIdOf } from '../tasks/private-split';
 import { TaskCatalog } from '../tasks/task-catalog.service';
 import { TenantsService } from '../tenants/tenants.service';
 import type { AuditScope, EpisodeFilters } from './audit-scope';
@@ -54,7 +55,7 @@ export class AuditService {
 
   async get(principal: Principal, episodeId: string, tenantSlug?: string): Promise<EpisodeDetailDto> {
     const episode = await this.require(principal, episodeId, tenantSlug);
-    const task = await this.catalog.fetchInstance(episode.taskId, episode.taskVersion, episode.seed);
+    const task = await this.catalog.fetchInstance(episode.taskId, episode.taskVersion, episode.seed, privateSplitKeyIdOf(episode));
     const state = JSON.parse(episode.stateJson) as EpisodeState;
     const breakdown = grade(task, state);
     return { ...presentSummary(episode), components: presentComponents(breakdown), penalties: presentPenalties(breakdown) };
@@ -95,13 +96,14 @@ export class AuditService {
 
   /**
    * The instance of today's release an episode's actions are scored again on: the task file's current version for a
-   * canonical episode; for a generated one, the family's newest generator drawing the same seed.
+   * canonical episode; for a generated one, the family's newest generator drawing the same seed (a private-split
+   * one under the same key, which draws the same private instance seed for seed).
    */
   private currentInstanceOf(episode: EpisodeSummaryRow): { task: Task; version: string } {
     const family = parseGeneratorVersion(episode.taskVersion) === null ? null : this.catalog.family(episode.taskId);
     if (!family) return this.catalog.latest(episode.taskId);
     const version = generatorVersionId(family.generatorVersion);
-    return { task: this.catalog.instance(episode.taskId, version, episode.seed), version };
+    return { task: this.catalog.instance(episode.taskId, version, episode.seed, privateSplitKeyIdOf(episode)), version };
   }
 
   /**
@@ -237,7 +239,7 @@ export function presentSummary(episode: EpisodeSummaryRow): EpisodeSummaryDto {
     task_version: episode.taskVersion,
     grader_version: episode.graderVersion,
     feedback: episode.feedback === 'final' ? 'final' : 'dense',
-    ...instanceOf(episode.taskVersion, episode.seed),
+    ...instanceOf(episode),
     status: episode.status as EpisodeRowStatus,
     step_count: episode.stepCount,
     score: toPoints(episode.scoreMilli),

@@ -8,10 +8,11 @@ import { graderModule, isGraderVersion } from '../engine/graders';
 import type { EpisodeState } from '../engine/state';
 import type { Task } from '../engine/task.schema';
 import type { Episode } from '../generated/prisma/client';
+import { PrivateSplitKeyNotHeldError, privateSplitKeyIdOf } from '../tasks/private-split';
 import { TaskCatalog } from '../tasks/task-catalog.service';
 import type { ActionRow, EpisodeWithSeal } from './audit-rows';
 import type { VerifyReportDto } from './dto/audit-responses.dto';
-import { ChainKeys, componentColumns, episodeLedgerFinding, toPoints, verifyChain, type ChainFinding, type ComponentColumns, type LedgerEntryInContext, type StoredChain } from '../episodes';
+import { ChainKeys, componentColumns, instanceOf, episodeLedgerFinding, toPoints, verifyChain, type ChainFinding, type ComponentColumns, type LedgerEntryInContext, type StoredChain } from '../episodes';
 
 /**
  * Two independent checks of an episode's record: the hash chain (was any row or any of the episode's metadata
@@ -31,14 +32,14 @@ export class EpisodeVerifier {
       verifyChain(storedChainOf(episode), rows.map((row) => ({ ...row, episodeId: episode.id, action: JSON.parse(row.actionJson) as Action })), (id) =>
         this.keys.byId(id),
       ) ?? tagRowsFinding(episode);
-    const task = await this.catalog.fetchInstance(episode.taskId, episode.taskVersion, episode.seed);
-    const replay = this.replay(task, episode, rows);
+    const replay = await this.replayIfDrawable(episode, rows);
     const stored = storedChainOf(episode);
     const inLedger = episodeLedgerFinding(
       { ...stored, chainScheme: episode.chainScheme, chainKeyId: episode.chainKeyId, feedback: episode.feedback, status: episode.status, rowHashes: rows.map((r) => r.hash) },
       ledger,
       (id) => this.keys.byId(id),
     );
+    const instance = instanceOf(episode);
     const first = [chain, replay.finding, inLedger].filter((f): f is ChainFinding => f !== null).sort((a, b) => a.index - b.index)[0];
     return {
       episode_id: episode.id,
@@ -48,10 +49,29 @@ export class EpisodeVerifier {
       chain_scheme: episode.chainScheme,
       chain_key_id: episode.legacySeal?.keyId ?? episode.chainKeyId,
       grader_version: episode.graderVersion,
+      split_source: instance.split_source,
+      split_key_id: instance.split_key_id,
       stored_score: toPoints(episode.scoreMilli),
-      replayed_score: toPoints(replay.scoreMilli),
+      replayed_score: replay.scoreMilli === null ? null : toPoints(replay.scoreMilli),
       ...(first ? { first_bad_index: first.index, problem: first.problem } : {}),
     };
+  }
+
+  /**
+   * The replay, unless the instance cannot be drawn: a private-split episode whose key this server no longer holds
+   * is reported as not verifiable (the chain and the ledger are still checked), never a 5xx or a replay against the
+   * wrong instance.
+   */
+  private async replayIfDrawable(episode: EpisodeWithSeal, rows: ActionRow[]): Promise<{ finding: ChainFinding | null; scoreMilli: number | null }> {
+    let task: Task;
+    try {
+      task = await this.catalog.fetchInstance(episode.taskId, episode.taskVersion, episode.seed, privateSplitKeyIdOf(episode));
+    } catch (error) {
+      if (!(error instanceof PrivateSplitKeyNotHeldError)) throw error;
+      const problem = `cannot verify the replay: the instance was drawn from the private test split with key ${error.keyId}, which this server does not hold (add it to PRIVATE_SPLIT_RETIRED_KEYS_FILE)`;
+      return { finding: { index: 0, problem }, scoreMilli: null };
+    }
+    return this.replay(task, episode, rows);
   }
 
   /** Replays every logged action (past the first mismatch too, so replayed_score is what the actions earn). */
@@ -130,6 +150,8 @@ function storedChainOf(episode: EpisodeWithSeal): StoredChain {
       tags: JSON.parse(episode.tagsJson) as string[],
       apiKeyId: episode.apiKeyId,
       createdAt: episode.createdAt,
+      splitSource: episode.splitSource,
+      splitKeyId: episode.splitKeyId,
     },
     seal: episode.legacySeal,
   };

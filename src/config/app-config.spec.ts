@@ -90,6 +90,46 @@ describe('secrets from files', () => {
     }
   });
 
+  describe('the private test split', () => {
+    const secret = 'private-split-secret-0123456789abcdef';
+
+    it('is off by default; PRIVATE_SPLIT_KEY or PRIVATE_SPLIT_KEY_FILE turns it on, with retired keys from PRIVATE_SPLIT_RETIRED_KEYS_FILE', () => {
+      expect(loadConfig({})).toMatchObject({ privateSplitKey: null, privateSplitRetiredKeys: [] });
+      expect(loadConfig({ PRIVATE_SPLIT_KEY: secret }).privateSplitKey).toBe(secret);
+      const retired = file('private-retired', `# rotated 2026-12\n${'r'.repeat(40)}\n\n${'s'.repeat(32)}\n`);
+      const config = loadConfig({ PRIVATE_SPLIT_KEY_FILE: file('private', `${secret}\n`), PRIVATE_SPLIT_RETIRED_KEYS_FILE: retired });
+      expect(config).toMatchObject({ privateSplitKey: secret, privateSplitRetiredKeys: ['r'.repeat(40), 's'.repeat(32)] });
+      // Retired keys alone: old private episodes still verify, and no new one can be drawn.
+      expect(loadConfig({ PRIVATE_SPLIT_RETIRED_KEYS_FILE: retired })).toMatchObject({ privateSplitKey: null, privateSplitRetiredKeys: ['r'.repeat(40), 's'.repeat(32)] });
+    });
+
+    it('refuses a short key, both forms at once, an unreadable file, a short retired line, and the chain key reused, never echoing a secret', () => {
+      const problemsOf = (env: Record<string, string>): string[] => {
+        try {
+          loadConfig(env);
+        } catch (error) {
+          return (error as ConfigError).problems;
+        }
+        throw new Error('expected a ConfigError');
+      };
+      expect(problemsOf({ PRIVATE_SPLIT_KEY: 'too-short-secret' })).toEqual(['PRIVATE_SPLIT_KEY=(hidden): must be at least 32 characters (e.g. openssl rand -hex 32)']);
+      expect(problemsOf({ PRIVATE_SPLIT_KEY: secret, PRIVATE_SPLIT_KEY_FILE: file('private-both', secret) })).toEqual([
+        'PRIVATE_SPLIT_KEY and PRIVATE_SPLIT_KEY_FILE are both set; set one of them',
+      ]);
+      expect(problemsOf({ PRIVATE_SPLIT_KEY_FILE: join(dir, 'absent') })[0]).toMatch(/^PRIVATE_SPLIT_KEY_FILE=".*absent": cannot be read \(ENOENT\)$/);
+      expect(problemsOf({ PRIVATE_SPLIT_RETIRED_KEYS_FILE: join(dir, 'absent') })[0]).toMatch(/^PRIVATE_SPLIT_RETIRED_KEYS_FILE=".*absent": cannot be read/);
+      expect(problemsOf({ PRIVATE_SPLIT_RETIRED_KEYS_FILE: file('private-short', 'short-retired\n') })).toEqual([
+        expect.stringMatching(/^PRIVATE_SPLIT_RETIRED_KEYS_FILE=".*": 1 line\(s\) shorter than 32 characters$/),
+      ]);
+      expect(problemsOf({ PRIVATE_SPLIT_KEY: secret, CHAIN_KEY: secret })).toEqual(['PRIVATE_SPLIT_KEY=(hidden): must differ from CHAIN_KEY and the retired chain keys']);
+      const chainRetired = file('chain-retired', `${secret}\n`);
+      expect(problemsOf({ PRIVATE_SPLIT_KEY: secret, CHAIN_RETIRED_KEYS_FILE: chainRetired })).toHaveLength(1);
+      for (const env of [{ PRIVATE_SPLIT_KEY: 'too-short-secret' }, { PRIVATE_SPLIT_KEY: secret, CHAIN_KEY: secret }] as Record<string, string>[]) {
+        expect(problemsOf(env).join('\n')).not.toMatch(/too-short-secret|private-split-secret/);
+      }
+    });
+  });
+
   it('a DATABASE_URL that is not a file URL is reported with the variable named', () => {
     expect(() => loadConfig({ DATABASE_URL: '/x.db' })).toThrow(/DATABASE_URL must be a SQLite file URL starting with "file:"/);
   });

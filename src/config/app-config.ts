@@ -38,6 +38,8 @@ const envSchema = z.object({
   ADMIN_API_KEY: z.string().min(24, 'must be at least 24 characters').optional(),
   CHAIN_KEY: z.string().min(32, 'must be at least 32 characters (e.g. openssl rand -hex 32)').optional(),
   CHAIN_RETIRED_KEYS_FILE: z.string().min(1).optional(),
+  PRIVATE_SPLIT_KEY: z.string().min(32, 'must be at least 32 characters (e.g. openssl rand -hex 32)').optional(),
+  PRIVATE_SPLIT_RETIRED_KEYS_FILE: z.string().min(1).optional(),
   REQUIRE_API_KEY: z
     .enum(['true', 'false', '1', '0'], { message: 'must be true or false' })
     .default('false')
@@ -92,6 +94,13 @@ export interface AppConfig {
    */
   chainKey: string | null;
   chainRetiredKeys: string[];
+  /**
+   * The secret test instances of the private split are drawn with (mixed into the seed: docs/evaluation.md, "The
+   * private test split"), and retired ones older private episodes were drawn with. Null: no private split; episodes
+   * drawn with a retired key still replay and verify.
+   */
+  privateSplitKey: string | null;
+  privateSplitRetiredKeys: string[];
   /** Requests (HTTP requests and /ws messages) per minute per tenant; 0 turns rate limiting off. */
   rateLimitPerMinute: number;
   /** Failed authentications per minute per client address before it gets 429 without a lookup; 0: no limit. */
@@ -136,7 +145,7 @@ export interface AppConfig {
 }
 
 /** Never echoed in error messages; each may also be given as a file (`<NAME>_FILE`). */
-const SECRET_VARIABLES = ['ADMIN_API_KEY', 'CHAIN_KEY'] as const;
+const SECRET_VARIABLES = ['ADMIN_API_KEY', 'CHAIN_KEY', 'PRIVATE_SPLIT_KEY'] as const;
 
 /** DI token for the validated configuration. */
 export const APP_CONFIG = Symbol('APP_CONFIG');
@@ -173,7 +182,15 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
   if (!parsed.success || problems.length > 0) throw new ConfigError(problems);
   const e = parsed.data;
   const retired = e.CHAIN_RETIRED_KEYS_FILE ? readSecretLines(e.CHAIN_RETIRED_KEYS_FILE, 'CHAIN_RETIRED_KEYS_FILE') : { secrets: [] };
-  problems.push(...(retired.problem ? [retired.problem] : []), ...modeProblems(e));
+  const privateRetired = e.PRIVATE_SPLIT_RETIRED_KEYS_FILE
+    ? readSecretLines(e.PRIVATE_SPLIT_RETIRED_KEYS_FILE, 'PRIVATE_SPLIT_RETIRED_KEYS_FILE')
+    : { secrets: [] };
+  problems.push(
+    ...(retired.problem ? [retired.problem] : []),
+    ...(privateRetired.problem ? [privateRetired.problem] : []),
+    ...modeProblems(e),
+    ...privateSplitProblems(e, [...retired.secrets, ...(e.CHAIN_KEY ? [e.CHAIN_KEY] : [])], privateRetired.secrets),
+  );
   if (problems.length > 0) throw new ConfigError(problems);
   return {
     port: e.PORT,
@@ -192,6 +209,8 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
     requireApiKey: e.REQUIRE_API_KEY,
     chainKey: e.CHAIN_KEY ?? null,
     chainRetiredKeys: retired.secrets,
+    privateSplitKey: e.PRIVATE_SPLIT_KEY ?? null,
+    privateSplitRetiredKeys: privateRetired.secrets,
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE ?? (e.REQUIRE_API_KEY ? DEFAULT_SHARED_RATE_LIMIT_PER_MINUTE : 0),
     authFailuresPerMinute: e.AUTH_FAILURES_PER_MINUTE,
     maxMessageLength: e.MAX_MESSAGE_LENGTH,
@@ -247,6 +266,20 @@ function modeProblems(e: z.infer<typeof envSchema>): string[] {
   if (!e.CHAIN_KEY) {
     problems.push('REQUIRE_API_KEY=true needs CHAIN_KEY (or CHAIN_KEY_FILE): the secret that keys the tamper-evident hash chain');
   }
+  return problems;
+}
+
+/**
+ * The private split's secret is its own: one shared with the hash chain would let whoever holds the chain key (for
+ * a verification elsewhere, say) draw the private instances, and short retired lines are typos more often than keys.
+ */
+function privateSplitProblems(e: z.infer<typeof envSchema>, chainKeys: string[], retired: string[]): string[] {
+  const problems: string[] = [];
+  if (e.PRIVATE_SPLIT_KEY !== undefined && chainKeys.includes(e.PRIVATE_SPLIT_KEY)) {
+    problems.push('PRIVATE_SPLIT_KEY=(hidden): must differ from CHAIN_KEY and the retired chain keys');
+  }
+  const short = retired.filter((secret) => secret.length < 32).length;
+  if (short > 0) problems.push(`PRIVATE_SPLIT_RETIRED_KEYS_FILE=${JSON.stringify(e.PRIVATE_SPLIT_RETIRED_KEYS_FILE)}: ${short} line(s) shorter than 32 characters`);
   return problems;
 }
 

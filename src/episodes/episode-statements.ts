@@ -29,15 +29,15 @@ const SUMMARY_COLUMNS = [
 export const EPISODE_STATEMENTS = {
   selectEpisode: `SELECT id, tenant_id AS tenantId, api_key_id AS apiKeyId, alias, task_id AS taskId, task_version AS taskVersion,
        grader_version AS graderVersion, feedback, seed, status, version, agent, run_label AS runLabel, tags_json AS tagsJson, state_json AS stateJson, chain_head AS chainHead,
-       chain_scheme AS chainScheme, chain_key_id AS chainKeyId, created_at AS createdAt, updated_at AS updatedAt
+       chain_scheme AS chainScheme, chain_key_id AS chainKeyId, split_source AS splitSource, split_key_id AS splitKeyId, created_at AS createdAt, updated_at AS updatedAt
   FROM episodes WHERE id = ? AND tenant_id = ?`,
   selectEpisodeVersion: `SELECT version FROM episodes WHERE id = ? AND tenant_id = ?`,
   selectEpisodeOwner: `SELECT api_key_id AS apiKeyId FROM episodes WHERE id = ? AND tenant_id = ?`,
   selectEpisodeIdByAlias: `SELECT id FROM episodes WHERE tenant_id = ? AND api_key_id = ? AND alias = ?`,
   countActiveEpisodes: `SELECT COUNT(*) AS n FROM episodes WHERE tenant_id = ? AND status = 'active'`,
   insertEpisode: `INSERT INTO episodes (id, tenant_id, api_key_id, alias, task_id, task_version, grader_version, feedback, seed, version, agent, run_label,
-  tags_json, chain_head, chain_scheme, chain_key_id, ${SUMMARY_COLUMNS.join(', ')}, created_at, updated_at)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ${SUMMARY_COLUMNS.map(() => '?').join(', ')}, ?, ?)`,
+  tags_json, chain_head, chain_scheme, chain_key_id, split_source, split_key_id, ${SUMMARY_COLUMNS.join(', ')}, created_at, updated_at)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?, ?, ${SUMMARY_COLUMNS.map(() => '?').join(', ')}, ?, ?)`,
   insertEpisodeTag: `INSERT INTO episode_tags (episode_id, tenant_id, tag) VALUES (?, ?, ?)`,
   updateEpisodeStep: `UPDATE episodes SET version = version + 1, chain_head = ?, ${SUMMARY_COLUMNS.map((c) => `${c} = ?`).join(', ')}, updated_at = ?
 WHERE id = ? AND tenant_id = ? AND version = ?`,
@@ -73,6 +73,8 @@ export type EpisodeWithStateRow = Pick<
   | 'chainHead'
   | 'chainScheme'
   | 'chainKeyId'
+  | 'splitSource'
+  | 'splitKeyId'
   | 'createdAt'
   | 'updatedAt'
 >;
@@ -151,6 +153,8 @@ export function insertEpisode(
       episode.chainHead,
       episode.chainScheme,
       episode.chainKeyId,
+      episode.splitSource,
+      episode.splitKeyId,
       ...summaryValues(summary),
       now,
       now,

@@ -1,6 +1,6 @@
 import type { Action } from '../engine/actions';
 import type { GradeBreakdown } from '../engine/grader';
-import { parseGeneratorVersion, splitOf, type Split } from '../families';
+import { parseGeneratorVersion, splitOf, type Split, type SplitSource } from '../families';
 import { observe, type Observation } from '../engine/observation';
 import type { Variant } from './dto/reset-request.dto';
 import type { EpisodeState } from '../engine/state';
@@ -18,9 +18,24 @@ import type {
 } from './dto/episode-responses.dto';
 import type { ReplyDetailGradeDto } from './dto/reply-detail-grade.dto';
 
-/** Which instance an episode runs: a family's drawn one (with the seed's split), or the task file's canonical one. */
-export function instanceOf(taskVersion: string, seed: number): { variant: Variant; split: Split | null } {
-  return parseGeneratorVersion(taskVersion) === null ? { variant: 'canonical', split: null } : { variant: 'generated', split: splitOf(seed) };
+/** What identifies an episode's instance: the task version, the seed, and the test split it was drawn from. */
+export type InstanceIdentity = Pick<EpisodeRecord, 'taskVersion' | 'seed'> & { splitSource: string; splitKeyId: string | null };
+
+/**
+ * Which instance an episode runs: a family's drawn one (with the seed's split, and whether the generator was fed
+ * the seed itself or, for the private test split, a seed derived under the key named), or the task file's
+ * canonical one. Never the derived seed: it exists only while the instance is drawn.
+ */
+export function instanceOf(episode: InstanceIdentity): { variant: Variant; split: Split | null; split_source: SplitSource | null; split_key_id: string | null } {
+  if (parseGeneratorVersion(episode.taskVersion) === null) return { variant: 'canonical', split: null, split_source: null, split_key_id: null };
+  const source: SplitSource = episode.splitSource === 'public' ? 'public' : 'private';
+  return { variant: 'generated', split: splitOf(episode.seed), split_source: source, split_key_id: source === 'private' ? episode.splitKeyId : null };
+}
+
+/** Evaluation instances: the test split's, public or private (private-split seeds are test seeds; checked apart all the same). */
+function isTestInstance(episode: InstanceIdentity): boolean {
+  const instance = instanceOf(episode);
+  return instance.split === 'test' || instance.split_source === 'private';
 }
 
 /** Milli-points are exact integers inside; the API speaks scores and rewards as numbers from 0 to 1. */
@@ -42,8 +57,8 @@ export type GradeView = FeedbackMode | 'withheld';
  * OpenEnv sessions, the baseline) presents episodes through the episodes service, which asks this; the audit routes
  * are for readers and the admin key, who see everything.
  */
-export function gradeViewFor(caller: Pick<EpisodeCaller, 'seesTestGrades'>, episode: Pick<EpisodeRecord, 'feedback' | 'taskVersion' | 'seed'>): GradeView {
-  if (!caller.seesTestGrades && instanceOf(episode.taskVersion, episode.seed).split === 'test') return 'withheld';
+export function gradeViewFor(caller: Pick<EpisodeCaller, 'seesTestGrades'>, episode: Pick<EpisodeRecord, 'feedback'> & InstanceIdentity): GradeView {
+  if (!caller.seesTestGrades && isTestInstance(episode)) return 'withheld';
   return episode.feedback;
 }
 
@@ -84,7 +99,7 @@ export function presentReset(task: Task, episode: EpisodeRecord, view: GradeView
       task_version: episode.taskVersion,
       grader_version: episode.graderVersion,
       feedback: episode.feedback,
-      ...instanceOf(episode.taskVersion, episode.seed),
+      ...instanceOf(episode),
       seed: episode.seed,
       max_steps: state.max_steps,
       score: withheld ? null : toPoints(state.score_milli),
@@ -148,7 +163,7 @@ export function presentState(
     task_version: episode.taskVersion,
     grader_version: episode.graderVersion,
     feedback: episode.feedback,
-    ...instanceOf(episode.taskVersion, episode.seed),
+    ...instanceOf(episode),
     seed: episode.seed,
     status: episode.status,
     done: state.done,

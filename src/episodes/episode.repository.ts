@@ -1,5 +1,6 @@
 import type { GradeBreakdown } from '../engine/grader';
 import type { EpisodeState, HistoryEntry } from '../engine/state';
+import type { SplitSource } from '../families';
 
 /** POST /reset's `feedback`: "dense" (training: reward and score after every step) or "final" (evaluation). */
 export const FEEDBACK_MODES = ['dense', 'final'] as const;
@@ -27,6 +28,12 @@ export interface EpisodeRecord {
   /** What the agent is told while it runs (fixed at reset): rewards and score after every step, or only at the end. */
   feedback: FeedbackMode;
   seed: number;
+  /**
+   * The test split its instance was drawn from: "public" (the generator fed `seed`) or "private" (fed a seed derived
+   * from it under the private-split key `splitKeyId`, src/tasks/private-split.ts). Fixed at reset.
+   */
+  splitSource: SplitSource;
+  splitKeyId: string | null;
   version: number;
   agent: string | null;
   runLabel: string | null;
@@ -53,6 +60,8 @@ export interface NewEpisode {
   taskVersion: string;
   feedback: FeedbackMode;
   seed: number;
+  splitSource: SplitSource;
+  splitKeyId: string | null;
   agent: string | null;
   runLabel: string | null;
   tags: string[];

@@ -33,7 +33,8 @@ export class EpisodesController {
     404,
     {
       status: 409,
-      description: 'The episode is finished or expired, or this request_id was used for a different action',
+      description:
+        'The episode is finished or expired, or this request_id was used for a different action, or it was drawn from the private test split with a key this server no longer holds',
     },
     422,
   )
@@ -48,7 +49,7 @@ export class EpisodesController {
     summary: "State of the caller's most recent episode (for clients without a session, as OpenEnv's HTTP mode)",
   })
   @ApiOkResponse({ type: EpisodeStateDto })
-  @ApiErrors({ status: 404, description: 'The caller has no episode yet', example: 'no episode yet; start one with POST /reset' })
+  @ApiErrors({ status: 404, description: 'The caller has no episode yet', example: 'no episode yet; start one with POST /reset' }, { status: 409, description: 'The episode was drawn from the private test split with a key this server no longer holds (PRIVATE_SPLIT_RETIRED_KEYS_FILE), so its instance cannot be drawn' })
   latestState(@CurrentCaller() caller: EpisodeCaller): Promise<EpisodeStateDto> {
     return this.episodes.latestState(caller);
   }
@@ -57,7 +58,7 @@ export class EpisodesController {
   @Access.Episode()
   @ApiOperation({ operationId: 'getState', summary: 'Full state of an episode, with its whole action log' })
   @ApiOkResponse({ type: EpisodeStateDto })
-  @ApiErrors(404)
+  @ApiErrors(404, { status: 409, description: 'The episode was drawn from the private test split with a key this server no longer holds (PRIVATE_SPLIT_RETIRED_KEYS_FILE), so its instance cannot be drawn' })
   state(@CurrentCaller() caller: EpisodeCaller, @Param('episode_id') episodeId: string): Promise<EpisodeStateDto> {
     return this.episodes.state(caller, episodeId);
   }

@@ -12,6 +12,7 @@ import { reset, step } from '../engine/engine';
 import { grade } from '../engine/grader';
 import type { Observation } from '../engine/observation';
 import type { Task } from '../engine/task.schema';
+import { privateSplitKeyIdOf } from '../tasks/private-split';
 import { TaskCatalog, UnknownTaskError } from '../tasks/task-catalog.service';
 import type { EpisodeStateDto, GradeResponseDto, ResetResponseDto, StepResponseDto } from './dto/episode-responses.dto';
 import { MAX_SEED, type ResetRequestDto } from './dto/reset-request.dto';
@@ -37,7 +38,7 @@ export class EpisodesService {
   ) {}
 
   async reset(caller: EpisodeCaller, request: ResetRequestDto): Promise<ResetResponseDto> {
-    const { task, version, seed, feedback } = this.instanceFor(request);
+    const { task, version, seed, feedback, splitKeyId } = this.instanceFor(request);
     const state = reset(task, seed);
     const episode = await this.episodes.create(
       caller.tenantId,
@@ -49,6 +50,8 @@ export class EpisodesService {
         taskVersion: version,
         feedback,
         seed,
+        splitSource: splitKeyId === null ? 'public' : 'private',
+        splitKeyId,
         agent: request.agent ?? null,
         runLabel: request.run_label ?? null,
         tags: [...new Set(request.tags ?? [])].sort(),
@@ -63,30 +66,44 @@ export class EpisodesService {
   /**
    * The instance a reset starts: by default one the task's family draws from the seed (a seed drawn from `split`
    * when none is given); the task file's fixed instance with variant "canonical". Test-split instances run with
-   * feedback "final", always.
+   * feedback "final", always. Split "private" is the private test split: a test seed, its instance drawn under the
+   * private-split key (`splitKeyId`, null for every other instance).
    */
-  private instanceFor(request: ResetRequestDto): { task: Task; version: string; seed: number; feedback: FeedbackMode } {
+  private instanceFor(request: ResetRequestDto): { task: Task; version: string; seed: number; feedback: FeedbackMode; splitKeyId: string | null } {
     const taskId = request.task_id ?? DEFAULT_TASK_ID;
     const latest = this.latestTask(taskId);
     if (request.variant === 'canonical') {
       if (request.split !== undefined) {
         throw conflicting(['variant', 'split'], 'the canonical instance is in no split; omit split, or use variant "generated"');
       }
-      return { task: latest.task, version: latest.version, seed: request.seed ?? randomInt(0, MAX_SEED), feedback: request.feedback ?? 'dense' };
+      return { task: latest.task, version: latest.version, seed: request.seed ?? randomInt(0, MAX_SEED), feedback: request.feedback ?? 'dense', splitKeyId: null };
     }
     const family = this.tasks.family(taskId);
     if (!family) throw new InvalidFieldError('variant', `task "${taskId}" has no generator; use variant "canonical"`);
-    const seed = request.seed ?? seedIn(request.split ?? 'train', (max) => randomInt(0, max + 1), MAX_SEED);
+    const splitKeyId = request.split === 'private' ? this.privateSplitKeyId() : null;
+    const seedSplit = request.split === 'private' ? 'test' : request.split;
+    const seed = request.seed ?? seedIn(seedSplit ?? 'train', (max) => randomInt(0, max + 1), MAX_SEED);
     const split = splitOf(seed);
-    if (request.split !== undefined && request.split !== split) {
-      throw conflicting(['seed', 'split'], `seed ${seed} is a ${split} seed, not a ${request.split} seed (${SPLIT_RULE})`);
+    if (seedSplit !== undefined && seedSplit !== split) {
+      const asked = request.split === 'private' ? 'test seed, which the private split draws on' : `${seedSplit} seed`;
+      throw conflicting(['seed', 'split'], `seed ${seed} is a ${split} seed, not a ${asked} (${SPLIT_RULE})`);
     }
     if (split === 'test' && request.feedback === 'dense') {
       const fields = request.seed === undefined ? ['split', 'feedback'] : ['seed', 'feedback'];
-      throw conflicting(fields, `seed ${seed} is a test seed: test-split instances run with feedback "final"`);
+      throw conflicting(fields, `seed ${seed} is a test seed: test-split instances (private ones too) run with feedback "final"`);
     }
     const version = generatorVersionId(family.generatorVersion);
-    return { task: this.tasks.instance(taskId, version, seed), version, seed, feedback: request.feedback ?? (split === 'test' ? 'final' : 'dense') };
+    const task = this.tasks.instance(taskId, version, seed, splitKeyId);
+    return { task, version, seed, feedback: request.feedback ?? (split === 'test' ? 'final' : 'dense'), splitKeyId };
+  }
+
+  /** The key new private-split episodes are drawn with; a server without one refuses split "private" (422). */
+  private privateSplitKeyId(): string {
+    const keyId = this.tasks.privateSplitKeyId();
+    if (keyId === null) {
+      throw new InvalidFieldError('split', 'this server has no private test split (PRIVATE_SPLIT_KEY is not set); use split "test" for the public one');
+    }
+    return keyId;
   }
 
   /**
@@ -230,7 +247,7 @@ export class EpisodesService {
   }
 
   private taskOf(episode: EpisodeRecord): Promise<Task> {
-    return this.tasks.fetchInstance(episode.taskId, episode.taskVersion, episode.seed);
+    return this.tasks.fetchInstance(episode.taskId, episode.taskVersion, episode.seed, privateSplitKeyIdOf(episode));
   }
 }
 

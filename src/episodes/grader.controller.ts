@@ -18,7 +18,7 @@ export class GraderController {
   @HttpCode(200)
   @ApiOperation({ operationId: 'grade', summary: 'Score an episode with a per-component explanation' })
   @ApiOkResponse({ type: GradeResponseDto })
-  @ApiErrors(404, { status: 422, example: 'episode_id is required', field: 'episode_id' })
+  @ApiErrors(404, { status: 409, description: 'The episode was drawn from the private test split with a key this server no longer holds (PRIVATE_SPLIT_RETIRED_KEYS_FILE), so its instance cannot be drawn' }, { status: 422, example: 'episode_id is required', field: 'episode_id' })
   grade(@CurrentCaller() caller: EpisodeCaller, @Body() body: GraderRequestDto): Promise<GradeResponseDto> {
     return this.episodes.grade(caller, body.episode_id);
   }

@@ -1,6 +1,7 @@
 import { createHash, createHmac } from 'node:crypto';
 import type { Action } from '../engine/actions';
 import { canonicalJson } from '../common/canonical-json';
+import type { SplitSource } from '../families';
 
 /*
  * The tamper-evident record of an episode. Since the keyed-chain release every episode is chained under HMAC with a
@@ -40,6 +41,12 @@ export interface EpisodeMetadata {
   tags: string[];
   apiKeyId: string | null;
   createdAt: Date;
+  /**
+   * The test split the instance was drawn from (a SplitSource, as stored: any other value is committed to as it is),
+   * and the id of the private-split key for a private one (else null).
+   */
+  splitSource: SplitSource | (string & {});
+  splitKeyId: string | null;
 }
 
 export interface ChainedRow {
@@ -86,9 +93,16 @@ function metadataJson(m: EpisodeMetadata): string {
   return canonicalJson(metadataRecord(m));
 }
 
-/** The metadata an episode's chain commits to, as the plain record that is hashed (the tenant ledger reuses it). */
+/**
+ * The metadata an episode's chain commits to, as the plain record that is hashed (the tenant ledger reuses it). The
+ * split source and key id are part of the instance's identity, so a private episode's record names them; a public
+ * one's record is exactly what it was before the private split existed, so every stored chain and ledger entry
+ * verifies as it did (and relabelling an episode either way changes its record).
+ */
 export function metadataRecord(m: EpisodeMetadata) {
+  const split = m.splitSource === 'public' && m.splitKeyId === null ? {} : { split_source: m.splitSource, split_key_id: m.splitKeyId };
   return {
+    ...split,
     episode_id: m.episodeId,
     tenant_id: m.tenantId,
     task_id: m.taskId,

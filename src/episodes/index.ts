@@ -13,7 +13,7 @@ export { instanceOf, presentActionLog, presentComponents, presentPenalties, toPo
 export { ResetRequestDto, MAX_SEED, TAG_PATTERN, VARIANTS, type Variant } from './dto/reset-request.dto';
 export { StepRequestDto } from './dto/step-request.dto';
 export { EPISODE_ID_MAX_LENGTH, EPISODE_ID_PATTERN } from './dto/episode-id';
-export { ScoreComponentDto, ActionLogEntryDto, PenaltyDto, EPISODE_STATUSES } from './dto/episode-responses.dto';
+export { ScoreComponentDto, ActionLogEntryDto, PenaltyDto, EPISODE_STATUSES, SPLIT_KEY_ID_DESCRIPTION, SPLIT_SOURCE_DESCRIPTION } from './dto/episode-responses.dto';
 export { ReplyDetailGradeDto } from './dto/reply-detail-grade.dto';
 export { presentReplyDetails } from './episode.presenter';
 export { LedgerCheckpoints, type Checkpoint } from './ledger/ledger-checkpoints';

@@ -37,7 +37,7 @@ export class LegacyChainSeals {
       db.$transaction(async (tx) => {
         const episodes = await tx.episode.findMany({
           where: { chainScheme: CHAIN_SCHEMES.legacy, legacySeal: null },
-          select: { id: true, tenantId: true, apiKeyId: true, taskId: true, taskVersion: true, seed: true, agent: true, runLabel: true, tagsJson: true, chainHead: true, createdAt: true, _count: { select: { actions: true } } },
+          select: { id: true, tenantId: true, apiKeyId: true, taskId: true, taskVersion: true, seed: true, agent: true, runLabel: true, tagsJson: true, chainHead: true, createdAt: true, splitSource: true, splitKeyId: true, _count: { select: { actions: true } } },
         });
         const counts: Record<string, number> = {};
         for (const episode of episodes) {

@@ -86,6 +86,8 @@ export class SqliteEpisodeRepository extends EpisodeRepository {
         runLabel: episode.runLabel,
         tags: episode.tags,
         createdAt: now,
+        splitSource: episode.splitSource,
+        splitKeyId: episode.splitKeyId,
       };
       const record: EpisodeRecord = {
         ...metadata,
@@ -296,6 +298,8 @@ function toRecord(row: EpisodeWithStateRow): EpisodeRecord {
     graderVersion: row.graderVersion,
     feedback: row.feedback === 'final' ? 'final' : 'dense',
     seed: row.seed,
+    splitSource: row.splitSource === 'private' ? 'private' : 'public',
+    splitKeyId: row.splitKeyId,
     version: row.version,
     agent: row.agent,
     runLabel: row.runLabel,

@@ -3,7 +3,7 @@ import { billingDuplicateCharge, billingDuplicateChargeV2 } from './billing_dupl
 import { logisticsMissingOrderVip, logisticsMissingOrderVipV2, logisticsMissingOrderVipV3 } from './logistics_missing_order_vip/family';
 import { securityCompromisedAccount, securityCompromisedAccountV2, securityCompromisedAccountV3 } from './security_compromised_account/family';
 
-export { SPLITS, SPLIT_RULE, generatorVersionId, nthSeedOf, parseGeneratorVersion, seedIn, splitOf, type Split, type TaskFamily } from './kit';
+export { SPLITS, SPLIT_RULE, SPLIT_SOURCES, generatorVersionId, nthSeedOf, parseGeneratorVersion, seedIn, splitOf, type Split, type SplitSource, type TaskFamily } from './kit';
 
 /**
  * The registry: every task family, one line each, with every generator version still runnable (a retired version

@@ -74,7 +74,7 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
   closeRequestSchemas(schemas, requestSchemas);
   markOptionalFieldsNullable(schemas, requestSchemas);
   declareAmountRule(schemas);
-  declareInstanceRules(schemas);
+  declareInstanceRules(schemas, config);
   applyConfiguredLimits(schemas, config);
   applyTaskCatalogue(schemas, config);
   declareHttpLayer(document, config);
@@ -143,10 +143,13 @@ function operationsWithPaths(document: OpenAPIObject): [string, string, Operatio
 
 /**
  * The instance rules of a reset (src/families/kit/splits.ts), stated as a `not` over the combinations refused: a
- * split with the canonical instance, a seed of the other split, and dense feedback on a test seed (a seed divisible
- * by 5, or the test split). Null is "not given", so each clause matches only given values.
+ * split with the canonical instance, a seed of the other split (the private split draws on test seeds), and dense
+ * feedback on a test seed (a seed divisible by 5, or the test or private split). On a server without a private
+ * split (PRIVATE_SPLIT_KEY unset) split "private" is refused too: the enum keeps the value, so generated clients
+ * type it whatever server they were generated from, and this server's document says it refuses it. Null is "not
+ * given", so each clause matches only given values.
  */
-function declareInstanceRules(schemas: Schemas): void {
+function declareInstanceRules(schemas: Schemas, config: AppConfig): void {
   const reset = schemas.ResetRequestDto;
   if (!reset?.properties?.split || !reset.properties.seed || !reset.properties.variant) throw new Error('ResetRequestDto lacks split, seed or variant');
   const testSeed = { type: 'integer', multipleOf: 5 };
@@ -154,11 +157,12 @@ function declareInstanceRules(schemas: Schemas): void {
   const generated = { not: { enum: ['canonical'] } };
   reset.not = {
     anyOf: [
-      { type: 'object', required: ['variant', 'split'], properties: { variant: { enum: ['canonical'] }, split: { enum: ['train', 'test'] } } },
-      { type: 'object', required: ['split', 'seed'], properties: { split: { enum: ['test'] }, seed: trainSeed } },
+      { type: 'object', required: ['variant', 'split'], properties: { variant: { enum: ['canonical'] }, split: { enum: ['train', 'test', 'private'] } } },
+      { type: 'object', required: ['split', 'seed'], properties: { split: { enum: ['test', 'private'] }, seed: trainSeed } },
       { type: 'object', required: ['split', 'seed'], properties: { split: { enum: ['train'] }, seed: testSeed } },
-      { type: 'object', required: ['split', 'feedback'], properties: { split: { enum: ['test'] }, feedback: { enum: ['dense'] }, variant: generated } },
+      { type: 'object', required: ['split', 'feedback'], properties: { split: { enum: ['test', 'private'] }, feedback: { enum: ['dense'] }, variant: generated } },
       { type: 'object', required: ['seed', 'feedback'], properties: { seed: testSeed, feedback: { enum: ['dense'] }, variant: generated } },
+      ...(config.privateSplitKey === null ? [{ type: 'object', required: ['split'], properties: { split: { enum: ['private'] } } }] : []),
     ],
   };
 }

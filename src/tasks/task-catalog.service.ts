@@ -7,6 +7,7 @@ import { ConflictError } from '../common/errors/domain-errors';
 import type { TaskSummaryDto } from './dto/task-summary.dto';
 import { catalogueTasks, inCatalogueOrder, parseTask, type LoadedTask } from './task-files';
 import { TaskVersionRepository } from './task-version.repository';
+import { PrivateSplitKeys, privateSeed } from './private-split';
 
 export class UnknownTaskError extends Error {
   constructor(
@@ -56,6 +57,7 @@ export class TaskCatalog implements OnModuleInit {
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly repository: TaskVersionRepository,
+    private readonly privateSplit: PrivateSplitKeys,
   ) {}
 
   async onModuleInit(): Promise<void> {
@@ -139,14 +141,21 @@ export class TaskCatalog implements OnModuleInit {
     return latestFamily(taskId) ?? null;
   }
 
+  /** The id of the private split's current key, which new private-split episodes are drawn with; null: no private split. */
+  privateSplitKeyId(): string | null {
+    return this.privateSplit.current?.id ?? null;
+  }
+
   /**
    * The instance an episode runs, from memory: the task file version it ran, or its generator's instance for its
-   * seed (drawn on demand and kept; nothing is loaded per stored episode).
+   * seed (drawn on demand and kept; nothing is loaded per stored episode). With `privateSplitKeyId` (a private-split
+   * episode) the generator draws from the seed derived under that key, never from the public seed itself;
+   * PrivateSplitKeyNotHeldError when this server does not hold the key.
    */
-  instance(taskId: string, version: string, seed: number): Task {
+  instance(taskId: string, version: string, seed: number, privateSplitKeyId: string | null): Task {
     const generator = parseGeneratorVersion(version);
     if (generator === null) return this.version(taskId, version);
-    const id = `${key(taskId, version)}#${seed}`;
+    const id = `${key(taskId, version)}#${privateSplitKeyId === null ? '' : `${privateSplitKeyId}:`}${seed}`;
     const cached = this.instances.get(id);
     if (cached) {
       // Map order is insertion order: re-inserting marks it most recently used.
@@ -156,15 +165,16 @@ export class TaskCatalog implements OnModuleInit {
     }
     const family = familyVersion(taskId, generator);
     if (!family) throw new GeneratorNotAvailableError(taskId, version);
-    const task = family.generate(seed);
+    const drawnFrom = privateSplitKeyId === null ? seed : privateSeed(this.privateSplit.require(privateSplitKeyId), taskId, seed);
+    const task = family.generate(drawnFrom);
     this.instances.set(id, task);
     if (this.instances.size > INSTANCE_CACHE_SIZE) this.instances.delete(this.instances.keys().next().value!);
     return task;
   }
 
   /** The instance an episode runs, reading a task file version from the database if another process stored it. */
-  async fetchInstance(taskId: string, version: string, seed: number): Promise<Task> {
-    return parseGeneratorVersion(version) === null ? this.fetchVersion(taskId, version) : this.instance(taskId, version, seed);
+  async fetchInstance(taskId: string, version: string, seed: number, privateSplitKeyId: string | null): Promise<Task> {
+    return parseGeneratorVersion(version) === null ? this.fetchVersion(taskId, version) : this.instance(taskId, version, seed, privateSplitKeyId);
   }
 
   /** The exact version an episode ran, from memory, or read from the database and kept. */

@@ -21,9 +21,9 @@ it('stores one task version per generator, naming it, and loads no instance at s
 it('draws an instance from its generator and seed, the same as the family does, in a cache that stays bounded', async () => {
   const { catalog } = await taskCatalogInMemory();
   const family = familyVersion('logistics_missing_order_vip', 1)!;
-  expect(catalog.instance('logistics_missing_order_vip', 'g1', 42)).toEqual(family.generate(42));
-  expect(catalog.instance('logistics_missing_order_vip', 'g1', 42)).toBe(catalog.instance('logistics_missing_order_vip', 'g1', 42));
-  for (let seed = 0; seed < 1500; seed++) catalog.instance('billing_duplicate_charge', 'g1', seed);
+  expect(catalog.instance('logistics_missing_order_vip', 'g1', 42, null)).toEqual(family.generate(42));
+  expect(catalog.instance('logistics_missing_order_vip', 'g1', 42, null)).toBe(catalog.instance('logistics_missing_order_vip', 'g1', 42, null));
+  for (let seed = 0; seed < 1500; seed++) catalog.instance('billing_duplicate_charge', 'g1', seed, null);
   expect((catalog as unknown as { instances: Map<string, unknown> }).instances.size).toBeLessThanOrEqual(1024);
-  expect(() => catalog.instance('billing_duplicate_charge', 'g9', 1)).toThrow(/generator g9 of task billing_duplicate_charge is not part of this release/);
+  expect(() => catalog.instance('billing_duplicate_charge', 'g9', 1, null)).toThrow(/generator g9 of task billing_duplicate_charge is not part of this release/);
 });

@@ -1,9 +1,10 @@
 import { DEFAULT_TASKS_DIR, loadConfig } from '../../src/config/app-config';
+import { PrivateSplitKeys } from '../../src/tasks/private-split';
 import { TaskCatalog } from '../../src/tasks/task-catalog.service';
 import type { TaskVersionRepository } from '../../src/tasks/task-version.repository';
 
 /** The real task catalogue over the real task files, with its version store in memory instead of SQLite. */
-export async function taskCatalogInMemory(tasksDir = DEFAULT_TASKS_DIR) {
+export async function taskCatalogInMemory(tasksDir = DEFAULT_TASKS_DIR, env: Record<string, string> = {}) {
   const stored = new Map<string, { taskId: string; version: string; contentJson: string }>();
   const store: Pick<TaskVersionRepository, 'saveIfMissing' | 'listAll' | 'findContent'> = {
     async saveIfMissing(taskId, version, contentJson) {
@@ -16,7 +17,8 @@ export async function taskCatalogInMemory(tasksDir = DEFAULT_TASKS_DIR) {
       return stored.get(`${taskId}@${version}`)?.contentJson ?? null;
     },
   };
-  const catalog = new TaskCatalog(loadConfig({ TASKS_DIR: tasksDir, LOG_LEVEL: 'silent' }), store as TaskVersionRepository);
+  const config = loadConfig({ TASKS_DIR: tasksDir, LOG_LEVEL: 'silent', ...env });
+  const catalog = new TaskCatalog(config, store as TaskVersionRepository, new PrivateSplitKeys(config));
   await catalog.onModuleInit();
   return { catalog, stored };
 }

@@ -15,7 +15,7 @@ it('testPlaySql says "test" exactly where instanceOf gives the test split', () =
   for (const version of versions) {
     for (const seed of seeds) {
       const { test } = statement.get(seed, version) as { test: number };
-      expect([version, seed, test === 1]).toEqual([version, seed, instanceOf(version, seed).split === 'test']);
+      expect([version, seed, test === 1]).toEqual([version, seed, instanceOf({ taskVersion: version, seed, splitSource: 'public', splitKeyId: null }).split === 'test']);
     }
   }
   db.close();

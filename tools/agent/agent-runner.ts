@@ -37,9 +37,10 @@ export interface AgentRunOptions {
   showScores?: boolean;
   /**
    * Draw each trial's instance from this split (trial t plays the t-th seed of the split, the same for every model);
-   * omitted, trial t plays seed t. Test-split episodes run with feedback "final" whatever `feedback` says.
+   * omitted, trial t plays seed t. Test-split episodes run with feedback "final" whatever `feedback` says. "private":
+   * the t-th test seed of the server's private test split (docs/evaluation.md), final too.
    */
-  split?: Split;
+  split?: Split | 'private';
   /** Play each task file's canonical instance instead of drawn ones (the seed then only orders the inbox). */
   variant?: 'generated' | 'canonical';
   retry?: Partial<RetryOptions>;
@@ -118,7 +119,7 @@ async function runEpisode(
   log: (line: string) => void,
 ): Promise<number | null> {
   log(startLine(taskId, options.modelName));
-  const seed = options.split ? nthSeedOf(options.split, trial) : trial;
+  const seed = options.split ? nthSeedOf(options.split === 'private' ? 'test' : options.split, trial) : trial;
   const started = await env.reset({
     task_id: taskId,
     seed,
@@ -126,7 +127,7 @@ async function runEpisode(
     ...(options.split ? { split: options.split } : {}),
     agent: `llm:${options.modelName}`,
     run_label: `agent-runner-trial-${trial}`,
-    feedback: options.split === 'test' || (options.variant !== 'canonical' && splitOf(seed) === 'test') ? 'final' : (options.feedback ?? 'final'),
+    feedback: options.split === 'test' || options.split === 'private' || (options.variant !== 'canonical' && splitOf(seed) === 'test') ? 'final' : (options.feedback ?? 'final'),
   });
   // What the model reads: the observation, without the score unless asked (the score is an oracle to a model that
   // tries values until it moves). The rewards go to the log, never to the model.

@@ -35,6 +35,11 @@ describe('npm run agent', () => {
     }
   });
 
+  it('takes --split private (the private test split)', () => {
+    const line = parseCommandLine(AGENT_COMMAND, ['--split', 'private']);
+    expect(line.kind === 'parsed' && line.values.split).toBe('private');
+  });
+
   it('accepts every example its help shows', () => {
     for (const example of AGENT_COMMAND.examples ?? []) expect(parseCommandLine(AGENT_COMMAND, exampleArguments(AGENT_COMMAND, example)).kind).toBe('parsed');
   });

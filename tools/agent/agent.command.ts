@@ -12,7 +12,11 @@ export const AGENT_COMMAND = declareCommand({
   flags: {
     families: { type: 'string', placeholder: '<id,…|all>', description: 'Task families to play: ids separated by commas, or all (when neither --families nor --task is given).' },
     task: { type: 'string', placeholder: '<id,…|all>', description: 'The earlier name of --families; --families wins when both are given.' },
-    split: { type: 'string', choices: ['train', 'test'], description: 'Trial t plays the t-th seed of this split; without it, trial t plays seed t.' },
+    split: {
+      type: 'string',
+      choices: ['train', 'test', 'private'],
+      description: "Trial t plays the t-th seed of this split (private: the t-th test seed, drawn under the server's private-split secret); without it, trial t plays seed t.",
+    },
     canonical: { type: 'boolean', description: "Play the task files' fixed instances instead of generated ones; not with --split." },
     trials: { type: 'number', integer: true, min: 1, max: 100, default: 1, placeholder: '<k>', description: 'Trials per task family, 1 to 100.' },
     url: { type: 'string', default: 'http://localhost:7860', placeholder: '<url>', description: 'The SupportDesk server.' },

@@ -1,6 +1,15 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { SPLITS, type Split } from '../../families';
-import { ActionLogEntryDto, EPISODE_STATUSES, FEEDBACK_MODES, PenaltyDto, ReplyDetailGradeDto, ScoreComponentDto, VARIANTS, type EpisodeRowStatus, type FeedbackMode, type Variant } from '../../episodes';
+import { SPLITS, SPLIT_SOURCES, type Split, type SplitSource } from '../../families';
+import {
+  ActionLogEntryDto,
+  EPISODE_STATUSES,
+  FEEDBACK_MODES,
+  PenaltyDto,
+  ReplyDetailGradeDto,
+  ScoreComponentDto,
+  SPLIT_KEY_ID_DESCRIPTION,
+  SPLIT_SOURCE_DESCRIPTION,
+  VARIANTS, type EpisodeRowStatus, type FeedbackMode, type Variant } from '../../episodes';
 
 export class EpisodeSummaryDto {
   episode_id!: string;
@@ -26,6 +35,10 @@ export class EpisodeSummaryDto {
   variant!: Variant;
   @ApiProperty({ type: String, enum: SPLITS, nullable: true, description: 'The split of the seed, for a generated instance; null for the canonical one.' })
   split!: Split | null;
+  @ApiProperty({ type: String, enum: SPLIT_SOURCES, nullable: true, description: SPLIT_SOURCE_DESCRIPTION })
+  split_source!: SplitSource | null;
+  @ApiProperty({ type: String, nullable: true, description: SPLIT_KEY_ID_DESCRIPTION })
+  split_key_id!: string | null;
   @ApiProperty({ enum: EPISODE_STATUSES, enumName: 'EpisodeStatus' })
   status!: EpisodeRowStatus;
   step_count!: number;
@@ -87,8 +100,17 @@ export class VerifyReportDto {
   chain_key_id!: string | null;
   /** The grader the replay used: the one the episode was scored with, not necessarily the current one. */
   grader_version!: number;
+  @ApiProperty({ type: String, enum: SPLIT_SOURCES, nullable: true, description: SPLIT_SOURCE_DESCRIPTION })
+  split_source!: SplitSource | null;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: `${SPLIT_KEY_ID_DESCRIPTION} The replay draws the instance with that key: when this server holds it no longer (neither PRIVATE_SPLIT_KEY nor a line of PRIVATE_SPLIT_RETIRED_KEYS_FILE), replay_ok is false and problem says so.`,
+  })
+  split_key_id!: string | null;
   stored_score!: number;
-  replayed_score!: number;
+  @ApiProperty({ type: Number, nullable: true, description: 'The score the replayed actions earn; null when the replay could not run (the instance cannot be drawn: see problem).' })
+  replayed_score!: number | null;
   @ApiProperty({ required: false, description: 'Step index of the first row that fails either check.' })
   first_bad_index?: number;
   @ApiProperty({ required: false, description: 'What failed at first_bad_index.' })

@@ -3,7 +3,7 @@ import type { Action } from '../../engine/actions';
 import { COMPONENT_WEIGHTS, type ComponentName } from '../../engine/grader';
 import { FEEDBACK_MODES, type EpisodeRowStatus, type FeedbackMode } from '../episode.repository';
 import { PENALTY_KINDS, type PenaltyKind } from '../../engine/grader';
-import { SPLITS, type Split } from '../../families';
+import { SPLITS, SPLIT_SOURCES, type Split, type SplitSource } from '../../families';
 import { VARIANTS, type Variant } from './reset-request.dto';
 import { actionPropertyOptions } from './action-ref';
 import { ActiveTicketDto, ObservationDto } from './observation.dto';
@@ -11,6 +11,12 @@ import { ReplyDetailGradeDto } from './reply-detail-grade.dto';
 
 export const EPISODE_STATUSES: EpisodeRowStatus[] = ['active', 'resolved', 'out_of_steps', 'expired'];
 const COMPONENT_NAMES = Object.keys(COMPONENT_WEIGHTS) as ComponentName[];
+
+export const SPLIT_SOURCE_DESCRIPTION =
+  'What the generator was fed, for a generated instance: "public", the seed itself (anyone can draw the instance again from the published generators), ' +
+  'or "private", the private test split (POST /reset split "private"): a seed derived from this test seed under a secret only the server holds. Null for the canonical instance.';
+export const SPLIT_KEY_ID_DESCRIPTION =
+  'For a private-split episode, the id of the private-split key its instance was drawn with ("ps_" and 12 hex digits; never the key itself); null otherwise.';
 
 export class ResetInfoDto {
   task_id!: string;
@@ -24,6 +30,10 @@ export class ResetInfoDto {
   variant!: Variant;
   @ApiProperty({ type: String, enum: SPLITS, nullable: true, description: 'The split of the seed, for a generated instance; null for the canonical one.' })
   split!: Split | null;
+  @ApiProperty({ type: String, enum: SPLIT_SOURCES, nullable: true, description: SPLIT_SOURCE_DESCRIPTION })
+  split_source!: SplitSource | null;
+  @ApiProperty({ type: String, nullable: true, description: SPLIT_KEY_ID_DESCRIPTION })
+  split_key_id!: string | null;
   seed!: number;
   max_steps!: number;
   @ApiProperty({ type: Number, nullable: true, description: 'Score so far, 0 to 1; null while an episode started with feedback "final" runs, and always (withheld) for a test-split episode seen by an agent key.' })
@@ -110,6 +120,10 @@ export class EpisodeStateDto {
   variant!: Variant;
   @ApiProperty({ type: String, enum: SPLITS, nullable: true, description: 'The split of the seed, for a generated instance; null for the canonical one.' })
   split!: Split | null;
+  @ApiProperty({ type: String, enum: SPLIT_SOURCES, nullable: true, description: SPLIT_SOURCE_DESCRIPTION })
+  split_source!: SplitSource | null;
+  @ApiProperty({ type: String, nullable: true, description: SPLIT_KEY_ID_DESCRIPTION })
+  split_key_id!: string | null;
   seed!: number;
   @ApiProperty({ enum: EPISODE_STATUSES, enumName: 'EpisodeStatus' })
   status!: EpisodeRowStatus;

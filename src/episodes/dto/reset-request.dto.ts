@@ -1,7 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { ArrayMaxSize, IsArray, IsIn, IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
 import { MaxChars } from '../../common/field-rules';
-import { SPLITS, SPLIT_RULE, type Split } from '../../families';
+import { SPLITS, SPLIT_RULE } from '../../families';
 import { FEEDBACK_MODES, type FeedbackMode } from '../episode.repository';
 import { EPISODE_ID_MAX_LENGTH, EPISODE_ID_PATTERN, MatchesEpisodeId } from './episode-id';
 
@@ -9,6 +9,9 @@ export const MAX_SEED = 2_147_483_647;
 export const VARIANTS = ['generated', 'canonical'] as const;
 export type Variant = (typeof VARIANTS)[number];
 export const TAG_PATTERN = /^[A-Za-z0-9_.:-]{1,64}$/;
+/** What a reset may ask for: a split, or "private", the private test split (test seeds, drawn under the server's secret). */
+export const RESET_SPLITS = [...SPLITS, 'private'] as const;
+export type ResetSplit = (typeof RESET_SPLITS)[number];
 
 export class ResetRequestDto {
   // The document lists the task ids this server has (its `enum` is filled from the task catalogue).
@@ -65,13 +68,16 @@ export class ResetRequestDto {
 
   @ApiProperty({
     required: false,
-    enum: SPLITS,
+    enum: RESET_SPLITS,
     enumName: 'Split',
-    description: `Which seeds to draw from (${SPLIT_RULE}); omitted, train, or the split of the given seed. Test-split instances always run with feedback "final". Generated instances only.`,
+    description:
+      `Which seeds to draw from (${SPLIT_RULE}); omitted, train, or the split of the given seed. Test-split instances always run with feedback "final". Generated instances only. ` +
+      '"private": the private test split, on test seeds too, each instance drawn from the seed mixed with a secret only this server holds, so the seed number and the public generators do not tell it ' +
+      '(the episode reports split "test" and split_source "private"); refused (422) by a server without a private split (PRIVATE_SPLIT_KEY).',
   })
-  @IsIn(SPLITS, { message: `split must be one of: ${SPLITS.join(', ')}` })
+  @IsIn(RESET_SPLITS, { message: `split must be one of: ${RESET_SPLITS.join(', ')}` })
   @IsOptional()
-  split?: Split;
+  split?: ResetSplit;
 
   @ApiProperty({
     required: false,

@@ -10,7 +10,7 @@ import { appendLedgerEntry } from './ledger-statements';
 export const ENROLLMENT_STATEMENTS = {
   selectUnenrolled: `SELECT e.id, e.tenant_id AS tenantId, e.api_key_id AS apiKeyId, e.task_id AS taskId, e.task_version AS taskVersion, e.seed,
        e.agent, e.run_label AS runLabel, e.tags_json AS tagsJson, e.created_at AS createdAt, e.feedback, e.chain_scheme AS chainScheme,
-       e.chain_key_id AS chainKeyId, e.chain_head AS chainHead, e.status,
+       e.chain_key_id AS chainKeyId, e.chain_head AS chainHead, e.status, e.split_source AS splitSource, e.split_key_id AS splitKeyId,
        (SELECT COUNT(*) FROM action_log a WHERE a.episode_id = e.id AND a.tenant_id = e.tenant_id) AS steps
   FROM episodes e
  WHERE NOT EXISTS (SELECT 1 FROM ledger_entries l WHERE l.tenant_id = e.tenant_id AND l.episode_id = e.id)
@@ -34,6 +34,8 @@ interface UnenrolledRow {
   chainKeyId: string | null;
   chainHead: string;
   status: string;
+  splitSource: string;
+  splitKeyId: string | null;
   steps: number;
 }
 
@@ -80,6 +82,8 @@ export class LedgerEnrollment {
           tags: JSON.parse(row.tagsJson) as string[],
           apiKeyId: row.apiKeyId,
           createdAt: new Date(row.createdAt),
+          splitSource: row.splitSource,
+          splitKeyId: row.splitKeyId,
         };
         const facts = { metadata, feedback: row.feedback, chainScheme: row.chainScheme, chainKeyId: row.chainKeyId };
         appendLedgerEntry(sql, key, row.tenantId, enrolledEntry(facts, row.steps, row.chainHead, row.status, at));

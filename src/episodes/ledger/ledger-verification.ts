@@ -2,6 +2,9 @@ import { canonicalJson } from '../../common/canonical-json';
 import type { ChainKey, EpisodeMetadata } from '../hash-chain';
 import { factsRecord, LEDGER_GENESIS, ledgerMac, type LedgerEntry } from './ledger-entry';
 
+/** The keys a private-split episode's metadata record adds (hash-chain.ts metadataRecord). */
+const SPLIT_RECORD_KEYS = ['split_source', 'split_key_id'];
+
 /** A ledger entry with the MAC of the entry before it (null when that entry is missing). */
 export type LedgerEntryInContext = LedgerEntry & { previousMac: string | null };
 
@@ -54,8 +57,12 @@ export function episodeLedgerFinding(episode: EpisodeAsStored, entries: LedgerEn
     return { index: 0, problem: `the episode's first ledger entry is a ${first.kind}, not its creation` };
   }
   const body = JSON.parse(first.body) as Record<string, unknown>;
-  const recorded = canonicalJson(Object.fromEntries(Object.keys(factsRecord(asFacts(episode))).map((k) => [k, body[k]])));
-  if (recorded !== canonicalJson(factsRecord(asFacts(episode)))) {
+  // The keys the episode's facts have now, and the split keys the entry recorded: a private episode relabelled public
+  // has no split keys any more, and must not pass for want of them.
+  const current = factsRecord(asFacts(episode));
+  const keys = [...new Set([...Object.keys(current), ...SPLIT_RECORD_KEYS.filter((k) => k in body)])];
+  const recorded = canonicalJson(Object.fromEntries(keys.map((k) => [k, body[k]])));
+  if (recorded !== canonicalJson(current)) {
     return { index: 0, problem: "the episode's metadata, feedback mode or chain differ from what its tenant ledger recorded at its creation" };
   }
   let step = first.kind === 'episode.enrolled' ? (body.steps as number) : 0;

@@ -28,3 +28,11 @@ export function seedIn(split: Split, draw: (max: number) => number, maxSeed: num
 export function nthSeedOf(split: Split, n: number): number {
   return split === 'test' ? 5 * n : n + Math.floor(n / 4) + 1;
 }
+
+/**
+ * Which test split an instance is drawn from: "public", the family's generator fed the seed itself (reproducible by
+ * anyone: every train, canonical and public test instance), or "private", fed a seed derived from the test seed
+ * under a secret only the server holds (src/tasks/private-split.ts). Private-split seeds are test seeds.
+ */
+export const SPLIT_SOURCES = ['public', 'private'] as const;
+export type SplitSource = (typeof SPLIT_SOURCES)[number];
