@@ -2,10 +2,11 @@
 const base = require('./jest.config.js');
 
 /*
- * The proofs that one frozen grader version judges as another does (tools/versions/*.proof.spec.ts). Both sides
- * are released, so their verdicts cannot move unless a frozen hash moves, which released-versions.spec.ts (in
- * npm test) catches; the proofs themselves take most of a minute, so CI runs them once (.ci/run), beside
- * npm test rather than inside it. `npm run versions:prove` runs them locally.
+ * What CI runs once beside npm test rather than inside it (.ci/run; `npm run versions:prove` locally), because it
+ * takes a minute or more and changes only with frozen code: the proofs that one frozen grader version judges as
+ * another does, and the replay of every released grader version's frozen corpus but the current one's
+ * (tools/versions/*.proof.spec.ts). npm test keeps the frozen folders' source hashes and the current version's
+ * verdicts (released-versions.spec.ts), so an edit to a frozen folder still fails there.
  */
 const unit = base.projects.find((project) => project.displayName === 'unit');
 module.exports = {

@@ -177,3 +177,21 @@ export function manifestText(manifest: Manifest): string {
 
 /** The seeds a generator version is frozen on: the first test and train seeds, and a few far ones. */
 export const GENERATOR_SEEDS = [...Array.from({ length: 40 }, (_, i) => i), 1000, 4321, 65535, 99999, 123457];
+
+/**
+ * Whether released grader `version` still makes its frozen verdicts on its frozen corpus: null when it does, else
+ * what changed and what to do. (released-versions.spec.ts asks it of the current version in npm test;
+ * released-verdicts.proof.spec.ts of the older ones, in CI.)
+ */
+export function frozenVerdictProblem(version: number, manifest: Manifest = readManifest()): string | null {
+  const entry = manifest.graders[version];
+  const corpus = readCorpus(entry.corpus);
+  if (corpus.cases.length !== entry.cases) return `tools/versions/${entry.corpus} holds ${corpus.cases.length} cases, frozen as ${entry.cases}`;
+  const actual = verdictHash(corpus);
+  if (actual === entry.verdicts) return null;
+  return (
+    `released grader version ${version} changed: its verdicts are frozen (the hash of its grades on tools/versions/${entry.corpus} is ` +
+    `${actual}, frozen as ${entry.verdicts}). Undo the change to src/engine/graders/v${version} or to the engine code it uses, and ` +
+    'make the change a new grader version (src/engine/grader-version.ts, docs/grading.md).'
+  );
+}
