@@ -1,5 +1,5 @@
 import type { TaskFamily } from './kit';
-import { billingDuplicateCharge, billingDuplicateChargeV2 } from './billing_duplicate_charge/family';
+import { billingDuplicateCharge, billingDuplicateChargeV2, billingDuplicateChargeV3 } from './billing_duplicate_charge/family';
 import { logisticsMissingOrderVip, logisticsMissingOrderVipV2, logisticsMissingOrderVipV3 } from './logistics_missing_order_vip/family';
 import { securityCompromisedAccount, securityCompromisedAccountV2, securityCompromisedAccountV3 } from './security_compromised_account/family';
 
@@ -15,11 +15,13 @@ export { SPLITS, SPLIT_RULE, SPLIT_SOURCES, generatorVersionId, nthSeedOf, parse
  * (`answer_key.lexicon`, the words grader version 3 reads from the task), and so does its canonical instance. A new
  * episode gets the current grader if it grades the task (src/engine/graders/index.ts, `graderVersionOf`): version 3.
  * g1 episodes keep version 2 (version 3 grades only tasks that declare a lexicon). Security's generator version 3
- * also draws clocks in May, which its versions 1 and 2 skipped for grader version 2's sake.
+ * also draws clocks in May, which its versions 1 and 2 skipped for grader version 2's sake. Billing's generator version 3
+ * draws six kinds of duplicate-charge case told apart only by reading (issue 23, a low prior).
  */
 const REGISTRY: readonly TaskFamily[] = [
   billingDuplicateCharge,
   billingDuplicateChargeV2,
+  billingDuplicateChargeV3,
   securityCompromisedAccount,
   securityCompromisedAccountV2,
   securityCompromisedAccountV3,

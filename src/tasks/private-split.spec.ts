@@ -54,7 +54,8 @@ describe('the private seed', () => {
   });
 
   it('leaves the generator versions of one family drawing the same private instance seed for seed (the version is not mixed in)', () => {
-    const billing = families().filter((f) => f.id === 'billing_duplicate_charge');
+    // Billing's versions 1 and 2 draw the same instance seed for seed (2 only declares the lexicon; 3 draws other cases).
+    const billing = families().filter((f) => f.id === 'billing_duplicate_charge' && f.generatorVersion <= 2);
     expect(billing.length).toBeGreaterThan(1);
     const drawn = billing.map((f) => f.fingerprint(f.generate(privateSeed(key, f.id, 15))));
     expect(new Set(drawn).size).toBe(1);

@@ -6,8 +6,9 @@ import { referenceRun } from './solvers';
 /*
  * The shortcut agents (tools/validity/shortcuts.ts; docs/validity.md, "Shortcut agents"): the instrument is real
  * (it learns what is there to learn, its right guesses score 1.0, its branched scores are the episodes' own), the
- * figures it gives the current families are pinned, and the target bounds are stated. The bounds are not met yet:
- * the pinned figures say by how much, and a family change that moves them shows here.
+ * figures it gives the current families are pinned, and the target bounds are stated. The billing family meets them
+ * (generator version 3, its case kinds); security and logistics do not yet: the pinned figures say by how much, and
+ * a family change that moves them shows here.
  */
 
 const families = latestFamilies();
@@ -90,16 +91,26 @@ describe.each(families.map((f) => [f.id] as const))('%s shortcut agents', (id) =
   });
 });
 
+// The families that meet the target bounds, and must go on meeting them.
+const MEETING_BOUNDS = ['billing_duplicate_charge'];
+
+describe.each(MEETING_BOUNDS.map((id) => [id] as const))('%s shortcut agents, against the target bounds', (id) => {
+  it('meet SHORTCUT_BOUNDS on the test split: most-common and best-fixed <= 0.30, best-single-feature <= 0.40, none at 1.0 on more than 2% of test seeds', () => {
+    expect(shortcutBoundBreaches(studyOf(id).figures)).toEqual([]);
+  });
+});
+
 // What the agents reach on the current families (200 train seeds, 100 test seeds): test mean, share of test seeds
-// at 1.0, and the decision or rule. Far over the bounds; held here so that a change to a family shows.
+// at 1.0, and the decision or rule. Billing's are within the bounds (generator version 3); security's and
+// logistics' far over them; held here so that a change to a family shows.
 const SHORTCUT_FIGURES: Record<string, Record<string, unknown>> = {
   billing_duplicate_charge: {
-    decisions: 2,
-    'most-common': [0.635, 0.47, 'high, billing, refund_issued (the repeated charge), worked as annual'],
-    'best-fixed': [0.635, 0.47, 'high, billing, refund_issued (the repeated charge), worked as annual'],
-    'best-single-feature': [1, 1, 'if note:annual then high, billing, refund_issued (the repeated charge), worked as annual else normal, billing, credit_issued (the repeated charge), worked as monthly'],
-    'best-single-feature (no contract notes)': [0.629, 0.46, 'if subject:company then normal, billing, credit_issued (the repeated charge), worked as monthly else high, billing, refund_issued (the repeated charge), worked as annual'],
-    'best-single-feature (chosen on test)': [1, 1, 'if note:annual then high, billing, refund_issued (the repeated charge), worked as annual else normal, billing, credit_issued (the repeated charge), worked as monthly'],
+    decisions: 159,
+    'most-common': [0.184, 0.02, 'normal, general_support, information_provided, worked as already_refunded'],
+    'best-fixed': [0.279, 0.01, 'high, billing, refund_issued (the repeated charge), worked as card_refund'],
+    'best-single-feature': [0.33, 0, 'if tier:vip then high, vip_concierge, information_provided, worked as already_refunded else high, billing, refund_issued $1250, worked as card_refund'],
+    'best-single-feature (no contract notes)': [0.33, 0, 'if tier:vip then high, vip_concierge, information_provided, worked as already_refunded else high, billing, refund_issued $1250, worked as card_refund'],
+    'best-single-feature (chosen on test)': [0.344, 0.01, 'if tier:standard then normal, billing, refund_issued (the repeated charge), worked as card_refund else high, vip_concierge, refund_issued $1000, worked as refund_approval'],
   },
   security_compromised_account: {
     decisions: 3,

@@ -5,6 +5,9 @@ import { buildInbox } from './inbox';
 import { buildAnswerKey } from './key';
 import { buildKnowledgeBase } from './knowledge';
 import { BILLING_LEXICON } from './lexicon';
+import { CASE_KINDS, drawCase } from './case-facts';
+import { buildCaseAnswerKey } from './case-key';
+import { caseKnowledgeBase, caseTargetTicket } from './case-texts';
 
 /**
  * A customer charged twice for one billing period after a payment-gateway retry, beside a legitimate pro-rated
@@ -101,3 +104,54 @@ export const billingDuplicateCharge: TaskFamily = {
 
 /** Generator version 2: version 1's instances, seed for seed, each declaring the family's lexicon (lexicon.ts). */
 export const billingDuplicateChargeV2: TaskFamily = declaringLexicon(billingDuplicateCharge, 2, BILLING_LEXICON);
+
+/**
+ * Generator version 3 (issue 23, a low prior): six kinds of "charged twice" case (card refund, refund over the
+ * approval limit, annual duplicate reported late, monthly credit, a voided retry, a duplicate already refunded),
+ * worded alike by the customer and told apart only by the contract notes, the events and this instance's figures in
+ * the knowledge base (refund window, approval limit, priority threshold, service credit). Version 1's customers,
+ * distractors and clock, drawn from the same seed; the canonical instance is version 2's.
+ */
+function generateCase(seed: number): Task {
+  const { facts, case: c } = drawCase(seed);
+  const built = buildInbox(facts);
+  built[0] = caseTargetTicket(facts, c);
+  const inbox = new Draws(seed, ORDER_SALT).sample(built, built.length);
+  return {
+    id: 'billing_duplicate_charge',
+    difficulty: 'easy',
+    title: 'Duplicate charge after a payment-gateway retry',
+    instruction: instruction(facts),
+    clock: facts.clock,
+    max_steps: MAX_STEPS,
+    inbox,
+    knowledge_base: caseKnowledgeBase(facts, c),
+    answer_key: buildCaseAnswerKey(
+      facts,
+      c,
+      inbox.map((t) => t.id),
+    ),
+  };
+}
+
+const caseFamily: TaskFamily = {
+  ...billingDuplicateCharge,
+  generatorVersion: 3,
+  varies:
+    `The case kind (${CASE_KINDS.join(', ')}), plan type, seats and price, how many times the gateway retry was paid (1 or 2), the charge's date ` +
+    'and the case\'s age, an overdue add-on invoice, the knowledge base\'s figures (card-refund window 30-90 days, Tier-1 refund limit $1,000-$3,000, ' +
+    'priority threshold $400-$3,200, monthly service credit $10-$25, settlement, credit, approval and hold-release windows), customer names and ' +
+    'wording (drawn apart from the kind), ids, presets and version 1\'s distractors.',
+  hard:
+    'The customer words every kind alike; the kind shows only in the contract notes (plan type), the events (the dates, how many retries were paid, ' +
+    'a voided authorisation, a refund already sent) and the triage article\'s figures for this instance, and the amount owed back needs them all ' +
+    '(every paid retry, less an overdue invoice, plus a service credit). Ignoring contract notes loses the plan type, so every monthly ' +
+    'case (about a quarter) is worked as an annual one (mean <= 0.9: the events and the figures decide the rest); taking the ' +
+    'first search hit follows whichever policy ranks first for the complaint\'s words (often none, the triage article), so it is ' +
+    'right only when that policy is the case\'s own (mean <= 0.4).',
+  distinctInstances: 6 * 2 * 2 * 4 * 4 * 4 * 4 * 3 * 672 * 8900,
+  generate: generateCase,
+};
+
+/** Generator version 3: the case kinds above, each instance declaring the family's lexicon. */
+export const billingDuplicateChargeV3: TaskFamily = declaringLexicon(caseFamily, 3, BILLING_LEXICON);

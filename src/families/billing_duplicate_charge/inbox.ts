@@ -44,7 +44,7 @@ function chargeWords(t: TargetCase, clockDate: string): [string, string] {
   }
 }
 
-function targetSubject(t: TargetCase, clockDate: string): string {
+export function targetSubject(t: TargetCase, clockDate: string): string {
   const when = sameMonth(t.renewal, clockDate) ? 'this month' : 'last month';
   const subjects: Record<TargetCase['wording'], string[]> = {
     neutral: ['Charged twice for our subscription??', 'Double charge on the company card', 'Why were we billed twice?', 'Duplicate payment taken from our card'],
@@ -61,7 +61,7 @@ const MOODS = [
   'We are a small team and that is a lot of money to have tied up.',
 ];
 
-function targetBody(t: TargetCase, clockDate: string): string {
+export function targetBody(t: TargetCase, clockDate: string): string {
   const [charge, again] = chargeWords(t, clockDate);
   const amount = t.statesAmount ? ` - two charges of ${usdFromCents(t.plan.priceCents)}, a few minutes apart` : '';
   const seats = t.addOn.seats === 1 ? 'a seat' : `${t.addOn.seats} seats`;

@@ -105,7 +105,7 @@ const REFUND_ANCHORS = [
   ...ACCEPTED_CARD_BRANDS.map((brand) => `back to your ${brand.toLowerCase()}`),
   'coming back', 'comes back', 'come back', 'credited back', 'credited to your',
 ];
-const REFUND_WORDS: { amount: ClaimWords; window: ClaimWords } = {
+export const REFUND_WORDS: { amount: ClaimWords; window: ClaimWords } = {
   amount: {
     about: ['refund', 'refunded', 'refunding', 'refunds'],
     anchors: REFUND_ANCHORS,
@@ -122,7 +122,7 @@ const REFUND_WORDS: { amount: ClaimWords; window: ClaimWords } = {
 };
 
 const CREDIT_ABOUT = ['credit', 'credited', 'credits', 'crediting'];
-const CREDIT_WORDS: { amount: ClaimWords; window: ClaimWords } = {
+export const CREDIT_WORDS: { amount: ClaimWords; window: ClaimWords } = {
   amount: {
     about: CREDIT_ABOUT,
     anchors: ['account balance', 'your balance', 'next invoice', 'next bill', 'off your next', 'applied to your account', 'added to your account'],

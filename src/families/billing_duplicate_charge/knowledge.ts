@@ -24,7 +24,7 @@ export function buildKnowledgeBase(policies: Policies): Article[] {
   ];
 }
 
-type Text = Omit<Article, 'id'>;
+export type Text = Omit<Article, 'id'>;
 
 /** "5-7 business days", or "10 business days" for a single figure. */
 export function windowText(window: { min: number; max: number }): string {
@@ -102,7 +102,7 @@ function monthlyArticle(p: DuplicatePolicy): Text {
   ][p.variant];
 }
 
-function cancellationArticle(days: number): Text {
+export function cancellationArticle(days: number): Text {
   return {
     title: 'Refunds within the 14-day cancellation window',
     body:
@@ -113,7 +113,7 @@ function cancellationArticle(days: number): Text {
   };
 }
 
-const ADD_ON: Text = {
+export const ADD_ON: Text = {
   title: 'Pro-rated seat add-on charges',
   body:
     'When it applies: a customer asks about a smaller charge after adding seats in the middle of a billing period. ' +
@@ -122,7 +122,7 @@ const ADD_ON: Text = {
     'Exceptions: seats removed on the day they were added are not charged.',
 };
 
-const CYCLES: Text = {
+export const CYCLES: Text = {
   title: 'Annual versus monthly billing',
   body:
     'When it applies: a customer asks whether annual or monthly billing costs less, or wants to switch. ' +
@@ -131,7 +131,7 @@ const CYCLES: Text = {
     'Exceptions: a switch from annual to monthly takes effect at the next renewal.',
 };
 
-const BILLING_CONTACT: Text = {
+export const BILLING_CONTACT: Text = {
   title: 'Changing the billing contact',
   body:
     'When it applies: a customer wants invoices sent to a different email address. ' +
@@ -140,7 +140,7 @@ const BILLING_CONTACT: Text = {
     'Exceptions: a change of account owner goes through general support.',
 };
 
-const TAX_ID: Text = {
+export const TAX_ID: Text = {
   title: 'VAT and tax numbers on invoices',
   body:
     'When it applies: a customer asks for a VAT or tax number to be shown on their invoices. ' +
@@ -149,7 +149,7 @@ const TAX_ID: Text = {
     'Exceptions: invoices already issued are not reissued for a tax number.',
 };
 
-const PDF_EXPORT: Text = {
+export const PDF_EXPORT: Text = {
   title: 'Invoice PDF export fails',
   body:
     'When it applies: the Download PDF button on the invoices page does nothing or returns an error. ' +
