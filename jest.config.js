@@ -44,7 +44,7 @@ module.exports = {
       ...shared,
       displayName: 'unit',
       testMatch: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/tools/**/*.spec.ts', '<rootDir>/client/**/*.spec.ts'],
-      // Proofs between frozen versions (jest.proofs.config.js): CI runs them once, npm test does not.
+      // Proofs and full-size measurements (jest.slow.config.js): CI runs them once, npm test does not.
       testPathIgnorePatterns: ['/node_modules/', '\\.proof\\.spec\\.ts$'],
     },
     { ...shared, displayName: 'medium', testMatch: ['<rootDir>/test/medium/**/*.spec.ts'], setupFiles: ['<rootDir>/test/medium/quiet-logs.ts'] },

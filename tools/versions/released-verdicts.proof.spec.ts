@@ -5,7 +5,7 @@ import { frozenVerdictProblem, readManifest } from './version-hashes';
 /*
  * Every released grader version older than the current one still makes its frozen verdicts on its frozen corpus
  * (the current one is checked in npm test, released-versions.spec.ts). Their folders are frozen by source hashes in
- * npm test; what this adds is the engine code they share, replayed in CI (`npm run versions:prove`).
+ * npm test; what this adds is the engine code they share, replayed in CI (`npm run test:slow`).
  */
 
 const manifest = readManifest();

@@ -22,7 +22,7 @@ it('has a frozen entry for every released grader version and for no version the 
 });
 
 // The current version's verdicts are replayed here, the older versions' in CI (released-verdicts.proof.spec.ts,
-// `npm run versions:prove`): their folders are frozen by the source hashes below, and replaying every corpus would
+// `npm run test:slow`): their folders are frozen by the source hashes below, and replaying every corpus would
 // grow npm test by a version's worth with each release.
 it(`the current grader version (${CURRENT_GRADER_VERSION}) makes the frozen verdicts on its corpus`, () => {
   expect(GRADERS[CURRENT_GRADER_VERSION].released).toBe(true);

@@ -1,0 +1,86 @@
+import { latestFamilies } from '../../src/families';
+import { openCase, shortcutBoundBreaches, studyShortcuts, type ShortcutStudy } from './shortcuts';
+import { referenceRun } from './solvers';
+
+/*
+ * The shortcut agents on every family (tools/validity/shortcuts.ts; docs/validity.md, "Shortcut agents"): the
+ * instrument's right guesses score 1.0 and its branched scores are the episodes' own, the figures it gives the
+ * current families are pinned, and the families that meet the target bounds are held to them. The billing family
+ * meets them (generator version 3, its case kinds); security and logistics do not yet: the pinned figures say by how
+ * much, and a family change that moves them shows here. About a minute: CI runs it beside npm test (npm run
+ * test:slow); the instrument's own checks on made-up figures are in npm test (shortcuts.spec.ts).
+ */
+
+const families = latestFamilies();
+const studies = new Map<string, ShortcutStudy>();
+const studyOf = (id: string) => studies.get(id) ?? studies.set(id, studyShortcuts(families.find((f) => f.id === id)!)).get(id)!;
+const agentOf = (s: ShortcutStudy, agent: string) => s.figures.agents.find((a) => a.agent === agent)!;
+
+describe.each(families.map((f) => [f.id] as const))('%s shortcut agents', (id) => {
+  it('train: each instance\'s own decision scores exactly 1.0 (the generous reply and amount), the best fixed decision means at least the most common, a one-feature rule at least the best fixed', () => {
+    const s = studyOf(id);
+    expect(s.trainOwnDecisionPerfect).toBe(1);
+    expect(agentOf(s, 'best-fixed').trainMean).toBeGreaterThanOrEqual(agentOf(s, 'most-common').trainMean);
+    expect(agentOf(s, 'best-single-feature').trainMean).toBeGreaterThanOrEqual(agentOf(s, 'best-fixed').trainMean);
+  });
+
+  it('test: the episodes played straight give the branched scores, and the reference solver scores 1.0 on every test seed', () => {
+    const s = studyOf(id);
+    for (const a of s.figures.agents) expect([a.agent, a.testMean.toFixed(6)]).toEqual([a.agent, s.testMatrixMeans[a.agent].toFixed(6)]);
+    expect(s.test.filter((file) => referenceRun(file.task, file.seed).score !== 1).map((file) => file.seed)).toEqual([]);
+  });
+
+  it('test: what an agent knows of a test instance does not depend on its answer key, bar the target', () => {
+    const family = families.find((f) => f.id === id)!;
+    const task = family.generate(5);
+    const key = task.answer_key;
+    const tampered = { ...task, answer_key: { ...key, priority: key.priority === 'low' ? 'high' : 'low', team: 'technical_support', resolution: { code: 'no_action_needed' } } } as const;
+    const [honest, blind] = [openCase(family, 5, task), openCase(family, 5, tampered)];
+    expect([blind.features, blind.worked, blind.ticket]).toEqual([honest.features, honest.worked, honest.ticket]);
+  });
+
+  it('the figures are the documented ones (docs/validity.md)', () => {
+    const s = studyOf(id);
+    const measured = Object.fromEntries(s.figures.agents.map((a) => [a.agent, [Number(a.testMean.toFixed(3)), Number(a.testAtOne.toFixed(2)), a.rule]]));
+    expect({ decisions: s.figures.decisions, ...measured }).toEqual(SHORTCUT_FIGURES[id]);
+  });
+});
+
+// The families that meet the target bounds, and must go on meeting them.
+const MEETING_BOUNDS = ['billing_duplicate_charge'];
+
+describe.each(MEETING_BOUNDS.map((id) => [id] as const))('%s shortcut agents, against the target bounds', (id) => {
+  it('meet SHORTCUT_BOUNDS on the test split: most-common and best-fixed <= 0.30, best-single-feature <= 0.40, none at 1.0 on more than 2% of test seeds', () => {
+    expect(shortcutBoundBreaches(studyOf(id).figures)).toEqual([]);
+  });
+});
+
+// What the agents reach on the current families (200 train seeds, 100 test seeds): test mean, share of test seeds
+// at 1.0, and the decision or rule. Billing's are within the bounds (generator version 3); security's and
+// logistics' far over them; held here so that a change to a family shows.
+const SHORTCUT_FIGURES: Record<string, Record<string, unknown>> = {
+  billing_duplicate_charge: {
+    decisions: 159,
+    'most-common': [0.184, 0.02, 'normal, general_support, information_provided, worked as already_refunded'],
+    'best-fixed': [0.279, 0.01, 'high, billing, refund_issued (the repeated charge), worked as card_refund'],
+    'best-single-feature': [0.33, 0, 'if tier:vip then high, vip_concierge, information_provided, worked as already_refunded else high, billing, refund_issued $1250, worked as card_refund'],
+    'best-single-feature (no contract notes)': [0.33, 0, 'if tier:vip then high, vip_concierge, information_provided, worked as already_refunded else high, billing, refund_issued $1250, worked as card_refund'],
+    'best-single-feature (chosen on test)': [0.344, 0.01, 'if tier:standard then normal, billing, refund_issued (the repeated charge), worked as card_refund else high, vip_concierge, refund_issued $1000, worked as refund_approval'],
+  },
+  security_compromised_account: {
+    decisions: 3,
+    'most-common': [0.515, 0.47, 'urgent, security_ops, security_escalation, worked as takeover'],
+    'best-fixed': [0.515, 0.47, 'urgent, security_ops, security_escalation, worked as takeover'],
+    'best-single-feature': [0.711, 0.68, 'if body:remember then normal, general_support, password_reset_sent, worked as forgotten_password else urgent, security_ops, security_escalation, worked as takeover'],
+    'best-single-feature (no contract notes)': [0.711, 0.68, 'if body:remember then normal, general_support, password_reset_sent, worked as forgotten_password else urgent, security_ops, security_escalation, worked as takeover'],
+    'best-single-feature (chosen on test)': [0.711, 0.68, 'if body:remember then normal, general_support, password_reset_sent, worked as forgotten_password else urgent, security_ops, security_escalation, worked as takeover'],
+  },
+  logistics_missing_order_vip: {
+    decisions: 25,
+    'most-common': [0.476, 0.28, 'high, logistics, carrier_trace_opened, worked as standard_trace'],
+    'best-fixed': [0.494, 0.13, 'high, logistics, carrier_trace_opened, worked as vip_trace'],
+    'best-single-feature': [0.547, 0.14, 'if body:changed then high, logistics, carrier_trace_opened, worked as vip_trace else urgent, vip_concierge, replacement_dispatched $120, worked as vip_event_replacement'],
+    'best-single-feature (no contract notes)': [0.547, 0.14, 'if body:changed then high, logistics, carrier_trace_opened, worked as vip_trace else urgent, vip_concierge, replacement_dispatched $120, worked as vip_event_replacement'],
+    'best-single-feature (chosen on test)': [0.581, 0.1, 'if note:checkout then urgent, vip_concierge, replacement_dispatched $250, worked as vip_event_replacement else high, logistics, carrier_trace_opened, worked as vip_trace'],
+  },
+};
