@@ -41,7 +41,7 @@ it('at the largest limit, grades the red team reply at once, and a reply past th
     const id = await opened(ctx.http);
     const started = Date.now();
     await request(ctx.http).post('/step').send({ episode_id: id, action: { type: 'send_reply', message: RED_TEAM } }).expect(200);
-    // Not a timing test (the bound is counted in units of work, src/engine/graders/v3/claims/reading-budget.spec.ts): a
+    // Not a timing test (the bound is counted in units of work, src/engine/graders/v4/claims/reading-budget.spec.ts): a
     // generous ceiling only so that a regression to minutes fails here rather than hanging the suite.
     expect(Date.now() - started).toBeLessThan(10_000);
 

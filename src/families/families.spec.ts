@@ -11,7 +11,11 @@ import { latestFamilies, type TaskFamily } from '.';
  * policy logic, its replies) stays in that family's folder (src/families/<id>/family.spec.ts).
  */
 
-const SEEDS = Array.from({ length: 200 }, (_, i) => i);
+/**
+ * Seeds per proof: FAMILY_SEEDS, 100 in npm test (its time budget) and 200 when CI runs this suite again at its
+ * deeper size (.ci/run), as the solvers' declared ablation bounds are stated for seeds 0-199.
+ */
+const SEEDS = Array.from({ length: Number(process.env.FAMILY_SEEDS ?? 100) }, (_, i) => i);
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 
 function instances(family: TaskFamily): (seed: number) => Task {
