@@ -180,8 +180,8 @@ export const GENERATOR_SEEDS = [...Array.from({ length: 40 }, (_, i) => i), 1000
 
 /**
  * Whether released grader `version` still makes its frozen verdicts on its frozen corpus: null when it does, else
- * what changed and what to do. (released-versions.spec.ts asks it of the current version in npm test;
- * released-verdicts.proof.spec.ts of the older ones, in CI.)
+ * what changed and what to do. (released-verdicts.proof.spec.ts asks it of every released version, in CI: npm run
+ * test:slow.)
  */
 export function frozenVerdictProblem(version: number, manifest: Manifest = readManifest()): string | null {
   const entry = manifest.graders[version];
