@@ -127,6 +127,25 @@ const HOSTILE: [string, string][] = [
   ['relative clauses', filled('a device your account hadn\'t ')],
   ['fractions of an hour', filled('half an hour ')],
   ['offers', filled('would you like me to ')],
+  // Grader version 5's readings (issue 23, the first exam set), each at its worst.
+  ['purposes after the main clause', filled('we refunded it in order to ')],
+  ['purposes with "so that"', filled('so that ')],
+  ['"before" clauses of ours', filled('before we ship ')],
+  ['a verb after an aside', filled('credit ( a ) will ')],
+  ['questions after a dash', filled('we will verify - what ') + '?'],
+  ['anaphors around a verb', filled('sign out one any its ')],
+  ['where things are', filled('sessions under settings > security ')],
+  ['list items under a lead-in', 'about the sign-in:\n' + filled('- when: 2026-11-13\n')],
+  ['labels naming the event', filled('arrival: 5-7 days ')],
+  ['events opening the next line', filled('$348 refunded. ')],
+  ['advice offered or hedged', filled('i could check your spam folder somewhere ')],
+  ['demonstratives after a verb', filled('opened that with ')],
+  ['one hour', filled('for an hour ')],
+  ['hyphened dates', filled('11-dec-2026 ')],
+  ['relative "which"', filled('after which password ')],
+  ['one of them', filled('if one ? sign it out ')],
+  ['usual ways', filled('the usual way ')],
+  ['present verbs after a subject', filled('the notification refers to ')],
 ];
 
 describe('the reading budget', () => {
