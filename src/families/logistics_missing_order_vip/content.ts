@@ -25,7 +25,7 @@ export function targetTicket(f: Facts): Ticket {
   };
 }
 
-function targetSubject(f: Facts): string {
+export function targetSubject(f: Facts): string {
   const { order, item } = f.shipment;
   const noun = f.event.kind.noun;
   return [
@@ -35,7 +35,7 @@ function targetSubject(f: Facts): string {
   ][f.target.template];
 }
 
-function targetBody(f: Facts): string {
+export function targetBody(f: Facts): string {
   const s = f.shipment;
   const e = f.event.kind;
   const due = weekdayDayMonth(s.dueDay);
@@ -97,7 +97,7 @@ function agreementNotes(a: Agreement, company: string): string[] {
   return notes;
 }
 
-function targetEvents(f: Facts): Ticket['recent_events'] {
+export function targetEvents(f: Facts): Ticket['recent_events'] {
   const s = f.shipment;
   const events: Ticket['recent_events'] = [
     { at: utcIso(s.collectedAt), kind: 'shipment', detail: `${s.order} collected by ${s.carrier}, tracking ${s.tracking} (standard ground)` },
@@ -320,7 +320,7 @@ function courierArticle(t: PolicyTerms): string {
   );
 }
 
-function sameCustomerArticle(f: Facts): Article {
+export function sameCustomerArticle(f: Facts): Article {
   const id = f.articles.sameCustomer;
   switch (f.distractors.sameCustomer.issue) {
     case 'invoice_po':

@@ -214,10 +214,10 @@ const CARRIERS = [
 const HUBS = ['Leicester', 'Daventry', 'Milton Keynes', 'Coventry', 'Crewe', 'Warrington', 'Doncaster', 'Swindon', 'Peterborough', 'Northampton', 'Wakefield', 'Bristol'];
 
 /** Agreement credits and thresholds: the "e.g. $75-$300, 36/48/72 hours" of the service agreements on file. */
-const CREDITS = [75, 90, 100, 120, 125, 150, 175, 200, 225, 250, 300];
-const THRESHOLDS = [24, 36, 48, 72];
+export const CREDITS = [75, 90, 100, 120, 125, 150, 175, 200, 225, 250, 300];
+export const THRESHOLDS = [24, 36, 48, 72];
 /** An amended threshold may have been any of these before. */
-const PREVIOUS_THRESHOLDS = [24, 36, 48, 72, 96];
+export const PREVIOUS_THRESHOLDS = [24, 36, 48, 72, 96];
 
 const PRIORITY_PRESETS: Priority[] = ['low', 'normal', 'normal', 'high'];
 const TEAM_PRESETS: (Team | null)[] = [null, null, 'logistics', 'general_support', 'vip_concierge'];
@@ -386,7 +386,7 @@ function drawAgreement(
  * The shipment, built backwards from the clock: the last scan is `hoursStalled` hours ago; the scans before it
  * go back to the collection, which was early enough that the ground estimate has passed (the order is late).
  */
-function drawShipment(d: Draws, clock: UkClock, terms: PolicyTerms, order: string, hoursStalled: number, lost: boolean): Shipment {
+export function drawShipment(d: Draws, clock: UkClock, terms: PolicyTerms, order: string, hoursStalled: number, lost: boolean): Shipment {
   const now = clockInstant(clock);
   const item = d.pick(ITEMS);
   const quantity = d.pick([12, 20, 24, 30, 40, 50, 60, 75, 80, 100, 120, 150, 200, 250]);

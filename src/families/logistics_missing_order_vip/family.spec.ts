@@ -2,8 +2,10 @@ import { AgentEnvironment } from '../../../tools/validity/agents';
 import { grade } from '../../engine/grader';
 import { searchPolicies } from '../../engine/policy-search';
 import type { SolverOptions, Task } from '../kit';
+import { MONTHS, WEEKDAYS } from '../shared';
 import { dayOf, overnightDelivery, ukOffsetMinutes } from './calendar';
-import { logisticsMissingOrderVip as family } from './family';
+import { CASE_KINDS, drawCase } from './case-facts';
+import { logisticsMissingOrderVip as family, logisticsMissingOrderVipV3, logisticsMissingOrderVipV4 } from './family';
 import { solver } from './solver';
 
 // What every family proves (solver, distinctness, memorisation, ablations, budgets) is src/families/families.spec.ts.
@@ -168,5 +170,177 @@ describe('logistics_missing_order_vip replies', () => {
     const verdicts = gradeReply(trace, reply);
     expect(verdicts.reply_details.every((d) => d.covered)).toBe(true);
     expect(verdicts.penalties).toEqual([]);
+  });
+});
+
+describe('logistics_missing_order_vip generator version 4: the case kinds', () => {
+  const g4 = new Map<number, Task>();
+  const drawn = (seed: number): Task => g4.get(seed) ?? g4.set(seed, logisticsMissingOrderVipV4.generate(seed)).get(seed)!;
+  const SEEDS4 = Array.from({ length: 500 }, (_, i) => i);
+  const SEEDS1000 = Array.from({ length: 1000 }, (_, i) => i);
+  const kindOf = (seed: number) => drawCase(seed).case.kind;
+
+  it('serves the canonical instance exactly as version 3 does, and leaves version 3 drawing what it drew', () => {
+    expect(logisticsMissingOrderVipV4.canonical).toEqual(logisticsMissingOrderVipV3.canonical);
+    expect(logisticsMissingOrderVipV3.generate(3).answer_key.reply_claims!.map((c) => c.id)).toEqual(family.generate(3).answer_key.reply_claims!.map((c) => c.id));
+  });
+
+  it('draws every kind, none on more than 30% of seeds or fewer than 5%', () => {
+    const counts = new Map<string, number>();
+    for (const seed of SEEDS4) counts.set(kindOf(seed), (counts.get(kindOf(seed)) ?? 0) + 1);
+    expect([...counts.keys()].sort()).toEqual([...CASE_KINDS].sort());
+    for (const [kind, n] of counts) expect([kind, n / SEEDS4.length >= 0.05 && n / SEEDS4.length <= 0.3]).toEqual([kind, true]);
+  });
+
+  it('decides priority, team, resolution and amount differently across the kinds, and within each', () => {
+    const decisions = new Set(SEEDS4.map((seed) => `${drawn(seed).answer_key.priority}|${drawn(seed).answer_key.team}|${drawn(seed).answer_key.resolution.code}`));
+    expect(decisions.size).toBeGreaterThanOrEqual(20);
+    const amounts = new Set(SEEDS4.map((seed) => drawn(seed).answer_key.resolution.amount).filter((a) => a !== undefined));
+    expect(amounts.size).toBeGreaterThan(100);
+    // No one whole decision (kind, priority, team, resolution, amount) is asked by more than 3% of instances.
+    const counts = new Map<string, number>();
+    for (const seed of SEEDS4) {
+      const key = drawn(seed).answer_key;
+      const id = `${kindOf(seed)}|${key.priority}|${key.team}|${key.resolution.code}|${key.resolution.amount ?? ''}`;
+      counts.set(id, (counts.get(id) ?? 0) + 1);
+    }
+    expect(Math.max(...counts.values()) / SEEDS4.length).toBeLessThanOrEqual(0.03);
+    // Every kind meets more than one priority and more than one team (refunds and credits: billing, their own priority).
+    for (const kind of CASE_KINDS) {
+      const seen = SEEDS4.filter((seed) => kindOf(seed) === kind).map((seed) => drawn(seed).answer_key);
+      const teams = new Set(seen.map((k) => k.team));
+      const priorities = new Set(seen.map((k) => k.priority));
+      if (kind === 'refund_too_late' || kind === 'credit_too_late') expect([kind, [...teams], [...priorities]]).toEqual([kind, ['billing'], [kind === 'refund_too_late' ? 'high' : 'normal']]);
+      else expect([kind, teams.size >= 3, priorities.size >= 2]).toEqual([kind, true, true]);
+    }
+  });
+
+  /** Words over-represented for a kind among the targets that show them (by half again, and more than three standard deviations). */
+  function tellingWords(text: (t: Task['inbox'][number]) => string, skip: (word: string) => boolean = () => false): string[] {
+    const byWord = new Map<string, Map<string, number>>();
+    const overall = new Map<string, number>();
+    for (const seed of SEEDS1000) {
+      const kind = kindOf(seed);
+      overall.set(kind, (overall.get(kind) ?? 0) + 1);
+      for (const w of new Set(text(target(logisticsMissingOrderVipV4.generate(seed))).toLowerCase().match(/[a-z]+/g))) {
+        const m = byWord.get(w) ?? byWord.set(w, new Map()).get(w)!;
+        m.set(kind, (m.get(kind) ?? 0) + 1);
+      }
+    }
+    const telling: string[] = [];
+    for (const [word, kinds] of byWord) {
+      const n = [...kinds.values()].reduce((a, b) => a + b, 0);
+      if (n < 0.05 * SEEDS1000.length || n === SEEDS1000.length || skip(word)) continue;
+      for (const [kind, k] of kinds) {
+        const expected = (n * overall.get(kind)!) / SEEDS1000.length;
+        if (k > 1.5 * expected && (k - expected) / Math.sqrt(expected) > 3) telling.push(`${word} -> ${kind} (${k} of ${n})`);
+      }
+    }
+    return telling;
+  }
+
+  const CALENDAR = new Set([...WEEKDAYS, ...MONTHS].map((w) => w.toLowerCase()));
+
+  it("words the customer's ticket apart from the kind: no subject or body word tells a kind", () => {
+    // Calendar names aside: a case ground can still meet has its event further ahead, so its dates name more weeks
+    // and months; they shift the odds a little (held below twice the expected count), never to one kind.
+    expect(tellingWords((t) => `${t.subject} ${t.body}`, (w) => CALENDAR.has(w))).toEqual([]);
+  });
+
+  it('writes the carrier events alike for every kind: no event kind or event word tells a kind', () => {
+    expect(tellingWords((t) => t.recent_events.map((e) => `${e.kind} ${e.detail}`).join(' '))).toEqual([]);
+  });
+
+  it('keeps the calendar words in the customer\'s text below twice their expected count for any kind', () => {
+    const counts = new Map<string, Map<string, number>>();
+    const overall = new Map<string, number>();
+    for (const seed of SEEDS1000) {
+      const kind = kindOf(seed);
+      overall.set(kind, (overall.get(kind) ?? 0) + 1);
+      const t = target(logisticsMissingOrderVipV4.generate(seed));
+      for (const w of new Set(`${t.subject} ${t.body}`.toLowerCase().match(/[a-z]+/g))) {
+        if (!CALENDAR.has(w)) continue;
+        const m = counts.get(w) ?? counts.set(w, new Map()).get(w)!;
+        m.set(kind, (m.get(kind) ?? 0) + 1);
+      }
+    }
+    for (const [word, kinds] of counts) {
+      const n = [...kinds.values()].reduce((a, b) => a + b, 0);
+      if (n < 50) continue;
+      for (const [kind, k] of kinds) expect([word, kind, k <= (2 * n * overall.get(kind)!) / SEEDS1000.length]).toEqual([word, kind, true]);
+    }
+  });
+
+  it('files the same contract notes for every kind: the account, the order with its value and needed-by date, the payment', () => {
+    for (const seed of SEEDS4) {
+      const notes = target(drawn(seed)).contract_notes;
+      const c = drawCase(seed).case;
+      expect(notes.filter((n) => /^Order SO-\d+: .*\$[\d,]+\.\d{2}, for the .* on \d{4}-\d{2}-\d{2}; needed on site by \d{4}-\d{2}-\d{2}\.$/.test(n))).toHaveLength(1);
+      expect(notes.filter((n) => /^Payment: (by card \(\w+ ending \d{4}\)|invoiced to the account on 30-day terms)\.$/.test(n))).toHaveLength(1);
+      expect(notes[0]).toMatch(c.tier === 'vip' ? /^Account: .* Ltd, VIP Service Agreement VSA-\d+\.$/ : /^(Premium|Standard) plan\. No service agreement\.$/);
+    }
+    // Every tier and both payments appear with every replacement and trace kind.
+    for (const kind of ['ground_replacement', 'express_replacement', 'overnight_replacement', 'carrier_trace'] as const) {
+      const cases = SEEDS4.map((seed) => drawCase(seed).case).filter((c) => c.kind === kind);
+      expect([kind, new Set(cases.map((c) => c.tier)).size, new Set(cases.map((c) => c.payment.kind)).size]).toEqual([kind, 3, 2]);
+    }
+  });
+
+  it("takes its deciding figures from this instance's knowledge base and notes", () => {
+    const cases = SEEDS4.map((seed) => drawCase(seed).case);
+    // The same hours since the last scan are lost on one instance and not on another (the threshold varies).
+    const hours = (lost: boolean) => new Set(SEEDS4.filter((seed) => drawCase(seed).case.lost === lost).map((seed) => drawCase(seed).facts.shipment.hoursStalled));
+    const lostHours = hours(true);
+    expect([...hours(false)].some((h) => lostHours.has(h))).toBe(true);
+    // The same distance to the needed-by date is urgent on one instance and high or normal on another.
+    const replacements = cases.filter((c) => c.kind.endsWith('_replacement') || c.kind === 'carrier_trace');
+    for (const days of [3, 4, 5]) expect(new Set(replacements.filter((c) => c.daysToNeeded === days).map((c) => c.priority)).size).toBeGreaterThanOrEqual(2);
+    // The same clock and needed-by distance call for another courier when the cut-off or the courier times differ.
+    const kindsAt = new Map<string, Set<string>>();
+    for (const c of cases.filter((x) => x.lost)) {
+      const k = `${c.daysToNeeded}`;
+      (kindsAt.get(k) ?? kindsAt.set(k, new Set()).get(k)!).add(c.kind);
+    }
+    expect([...kindsAt.values()].some((kinds) => kinds.size >= 3)).toBe(true);
+    for (const seed of SEEDS4.slice(0, 200)) {
+      const task = drawn(seed);
+      const { case: c } = drawCase(seed);
+      const notes = target(task).contract_notes.join(' ');
+      const triage = task.knowledge_base.find((a) => a.id === c.articleIds.triage)!;
+      expect(triage.body).toContain(`${c.policy.urgentWithin} or fewer, urgent; ${c.policy.highWithin} or fewer, high`);
+      if (c.kind === 'refund_too_late' || c.kind === 'credit_too_late') expect(notes).toContain(`$${task.answer_key.resolution.amount!.toFixed(2).replace(/\B(?=(\d{3})+\.)/g, ',')}`);
+      if (c.kind.endsWith('_replacement') && c.tier !== 'vip') {
+        const article = task.knowledge_base.find((a) => a.id === c.articleIds[c.kind])!;
+        expect(article.body).toContain(`$${task.answer_key.resolution.amount!.toFixed(2)} for ${c.tier} accounts`);
+      }
+    }
+  });
+
+  it('penalises promising an overnight replacement where none is due, and opening a trace first where one is', () => {
+    let checked = 0;
+    for (const seed of SEEDS4.slice(0, 60)) {
+      const task = drawn(seed);
+      const first = target(task).customer.name.split(' ')[0];
+      const replacement = task.answer_key.resolution.code === 'replacement_dispatched';
+      const message = replacement
+        ? `Dear ${first}, we have opened a carrier trace on your order and will update you once the carrier replies.`
+        : `Dear ${first}, we are sending a replacement by overnight priority courier today.`;
+      expect([seed, gradeReply(task, message).penalties.map((p) => p.id)]).toEqual([seed, [replacement ? 'opens_trace_first' : 'promises_overnight_replacement']]);
+      checked++;
+    }
+    expect(checked).toBe(60);
+  });
+
+  it("scores the reference solver's replies 1.0 in each of its styles, for every kind", () => {
+    const seen = new Set<string>();
+    for (const seed of SEEDS4.slice(0, 300)) {
+      const task = drawn(seed);
+      const played = play(task, seed);
+      expect({ seed, ...played }).toEqual({ seed, score: 1, penalties: [] });
+      const env = new AgentEnvironment(task, seed, 'dense');
+      solver.solve(env);
+      seen.add(`${kindOf(seed)}:${env.state.replies[0].message.split(/\s/)[0]}`);
+    }
+    expect(seen.size).toBe(CASE_KINDS.length * 3);
   });
 });

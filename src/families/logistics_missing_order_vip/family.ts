@@ -3,8 +3,11 @@ import canonical from './canonical.json';
 import { clockIso } from './calendar';
 import { distractorTickets, instruction, knowledgeBase, targetTicket } from './content';
 import { drawFacts, type Facts } from './facts';
-import { answerKey, applicablePolicy } from './key';
+import { COLLECTION_WORDS, DELIVERY_VERBS, answerKey, applicablePolicy } from './key';
 import { LOGISTICS_LEXICON } from './lexicon';
+import { CASE_KINDS, drawCase } from './case-facts';
+import { buildCaseAnswerKey } from './case-key';
+import { caseKnowledgeBase, caseTargetTicket } from './case-texts';
 
 /*
  * The logistics family: a customer's order has not arrived and they need it for an event. Half of the instances
@@ -95,16 +98,6 @@ export const logisticsMissingOrderVip: TaskFamily = {
 /** Generator version 2: version 1's instances, seed for seed, each declaring the family's lexicon (lexicon.ts). */
 export const logisticsMissingOrderVipV2: TaskFamily = declaringLexicon(logisticsMissingOrderVip, 2, LOGISTICS_LEXICON);
 
-/**
- * Words that name the courier's collection, the other event whose day a reply tells beside the delivery date
- * ("the courier collects it on Tuesday 27 April and it is delivered on Wednesday 28 April"): said of the delivery
- * date's claim (`not_about`), they let the grader take each date for what it is.
- */
-const COLLECTION_WORDS = ['collect', 'collects', 'collected', 'collecting', 'collection', 'pick', 'picks', 'picked', 'pickup', 'booked', 'booking', 'cut-off', 'cutoff'];
-
-/** The delivery itself as a verb: a clause that says the courier delivers names the delivery, whatever else it names. */
-const DELIVERY_VERBS = ['deliver', 'delivers', 'delivering'];
-
 /** Generator version 3: version 2's instances, the delivery date's claim naming the collection as another event. */
 export const logisticsMissingOrderVipV3: TaskFamily = {
   ...logisticsMissingOrderVipV2,
@@ -117,3 +110,58 @@ export const logisticsMissingOrderVipV3: TaskFamily = {
     return { ...task, answer_key: { ...task.answer_key, reply_claims: claims } };
   },
 };
+
+/**
+ * Generator version 4 (issue 23, a low prior): six kinds of "our order for the event has not arrived" case — a lost
+ * order replaced by standard ground, by express or by overnight courier (the cheapest that meets the needed-by
+ * date), a late order traced, and an order no courier can get there in time, refunded to the card or credited to
+ * the account — worded alike by the customer and told apart only by the contract notes (the needed-by date, the
+ * order's value, how it was paid, a VIP agreement's threshold, team and credit), the carrier events and this
+ * instance's figures in the knowledge base (stall threshold, trace time, courier cut-off and times, the priority
+ * rule, the credits and windows). Version 1's customers, distractors and time of day, drawn from the same seed; the
+ * canonical instance is version 3's.
+ */
+function generateCase(seed: number): Task {
+  const { facts, case: c } = drawCase(seed);
+  const written = [caseTargetTicket(facts, c), ...distractorTickets(facts)];
+  const inbox = new Draws(seed, ORDER_SALT).sample(written, written.length);
+  return {
+    id: 'logistics_missing_order_vip',
+    difficulty: 'hard',
+    title: logisticsMissingOrderVip.title,
+    instruction: instruction(facts),
+    clock: clockIso(facts.clock),
+    max_steps: MAX_STEPS,
+    inbox,
+    knowledge_base: caseKnowledgeBase(facts, c),
+    answer_key: buildCaseAnswerKey(
+      facts,
+      c,
+      inbox.map((t) => t.id),
+    ),
+  };
+}
+
+const caseFamily: TaskFamily = {
+  ...logisticsMissingOrderVipV3,
+  generatorVersion: 4,
+  varies:
+    `The case kind (${CASE_KINDS.join(', ')}; drawn apart from the customer's words), the tier (VIP, premium, standard) and a VIP Service ` +
+    'Agreement (owning team, shipping credit $75-$300, stall threshold 24-72 hours, sometimes an amendment replacing one), the needed-by date, ' +
+    "the order's value and how it was paid (card or account), the hours since the last carrier scan, the clock (weekday, time, GMT or BST), the " +
+    "knowledge base's figures (stall threshold, trace time 2-5 business days, courier cut-off 14:00-16:00, express and ground times, the " +
+    'priority rule, the premium and standard shipping credits, refund and credit windows), the items, ids, presets and version 1\'s distractors.',
+  hard:
+    "The customer words every kind alike; the kind shows only when the contract notes (needed-by date, payment, the agreement's threshold), the " +
+    "carrier events (hours since the last scan) and the knowledge base's figures for this instance (stall threshold, trace time, courier cut-off " +
+    'and delivery times) are read together, and the amount needs them too (the shipping credit for the tier or the agreement, or the order\'s ' +
+    'value). Ignoring the contract notes loses every VIP agreement (its threshold, team and credit), the order\'s value and the payment, ' +
+    'though the customer\'s event date still gives the needed-by date (mean about 0.7, asserted <= 0.75); taking the first search hit ' +
+    'follows whichever article ranks first for the customer\'s words, most often the triage article, which sets nothing (mean about 0.12, ' +
+    'asserted <= 0.2).',
+  distinctInstances: 6 * 3 * 220 * 99 * 40 * 39 * 4 * 4 * 3 * 2,
+  generate: generateCase,
+};
+
+/** Generator version 4: the case kinds above, each instance declaring the family's lexicon (as version 2 does). */
+export const logisticsMissingOrderVipV4: TaskFamily = declaringLexicon(caseFamily, 4, LOGISTICS_LEXICON);

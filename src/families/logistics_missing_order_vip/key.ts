@@ -79,7 +79,7 @@ function bookingNote(f: Facts): string {
   return `booked on ${when}, before the ${hhmm(f.terms.cutoff)} cut-off`;
 }
 
-const COURIER_OPTIONS = {
+export const COURIER_OPTIONS = {
   overnight: ['overnight priority courier', 'overnight priority', 'priority overnight', 'overnight courier', 'overnight', 'next-day priority courier', 'next-day courier', 'next day priority courier', 'priority courier for next-day delivery', 'next-day priority service', 'next-day delivery', 'next day delivery'],
   standard_ground: ['standard ground', 'ground shipping', 'standard shipping', 'by ground'],
   express: ['express courier', 'express delivery', 'express shipping', 'by express', 'via express', 'express service'],
@@ -144,7 +144,7 @@ function shippingCreditClaim(f: Facts): ReplyClaim {
   };
 }
 
-function opensTraceFirst(): ReplyClaim {
+export function opensTraceFirst(): ReplyClaim {
   return {
     id: 'opens_trace_first',
     description: 'telling the customer a carrier trace is being opened first, which the VIP policy forbids for an event-critical incident',
@@ -204,7 +204,7 @@ function standardDecision(f: Facts): Decision {
   };
 }
 
-function traceOpenedClaim(): ReplyClaim {
+export function traceOpenedClaim(): ReplyClaim {
   return {
     id: 'trace_opened',
     description: 'a carrier trace has been opened on the order',
@@ -246,12 +246,12 @@ function goodwillClaim(amount: number, others: number[]): ReplyClaim {
   };
 }
 
-function moneyNearMisses(amounts: number[], right: number): NearMiss[] {
+export function moneyNearMisses(amounts: number[], right: number): NearMiss[] {
   return [...new Set(amounts)].filter((x) => x !== right).map((amount): NearMiss => ({ kind: 'money', amount, currency: 'USD' }));
 }
 
 /** Where a trace is the policy, promising a replacement by overnight courier is what the customer must not be told. */
-function promisesOvernightReplacement(): ReplyClaim {
+export function promisesOvernightReplacement(): ReplyClaim {
   return {
     id: 'promises_overnight_replacement',
     description: 'promising a replacement by overnight courier, where the policy is a carrier trace first',
@@ -262,3 +262,13 @@ function promisesOvernightReplacement(): ReplyClaim {
     anchors: ['dispatch', 'dispatched', 'ship', 'ships', 'shipped', 'send', 'sent', 'sending', 'courier'],
   };
 }
+
+/**
+ * Words that name the courier's collection, the other event whose day a reply tells beside the delivery date
+ * ("the courier collects it on Tuesday 27 April and it is delivered on Wednesday 28 April"): said of the delivery
+ * date's claim (`not_about`), they let the grader take each date for what it is (generator versions 3 and 4).
+ */
+export const COLLECTION_WORDS = ['collect', 'collects', 'collected', 'collecting', 'collection', 'pick', 'picks', 'picked', 'pickup', 'booked', 'booking', 'cut-off', 'cutoff'];
+
+/** The delivery itself as a verb: a clause that says the courier delivers names the delivery, whatever else it names. */
+export const DELIVERY_VERBS = ['deliver', 'delivers', 'delivering'];

@@ -1,5 +1,5 @@
 import { type Action, type ActiveTicketView, type Observation, type SearchHit, type Priority, type ResolutionCode, type Team, type SolverEnvironment, type Solve, type SolverOptions, type FamilySolver } from '../kit';
-import { DAY_MS, HOUR_MS, MONTHS, WEEKDAYS, usdUngrouped } from '../shared';
+import { DAY_MS, HOUR_MS, MONTHS, WEEKDAYS, usd, usdUngrouped } from '../shared';
 
 /*
  * The reference solver of the logistics family, a careful agent reading only what the API shows: the instruction
@@ -7,7 +7,8 @@ import { DAY_MS, HOUR_MS, MONTHS, WEEKDAYS, usdUngrouped } from '../shared';
  * searches return. It finds the ticket whose order is missing and needed for an event, reads the agreement and the
  * carrier events, picks the article that applies and reads its decisions (priority, team, resolution, what to tell
  * the customer) from the article's own sentences, computes the overnight delivery date from the courier article,
- * and writes the reply in its own words.
+ * and writes the reply in its own words. On generator version 4 (below, `solveCase`) it reads the triage article and
+ * the courier article first and works the case as one of six kinds.
  */
 
 /** What the instruction says the customer needs the order for: an event of some kind. */
@@ -53,6 +54,12 @@ export const solveLogisticsMissingOrderVip: Solve = (env: SolverEnvironment, opt
   const facts = readCase(ticket, options.ignoreContractNotes ? [] : ticket.contract_notes, clock);
 
   const first = search(env, CUSTOMER_WORDS_QUERY);
+  // Generator version 4's knowledge base has a triage article naming the policy for each kind of case, and policies
+  // of its own (versions 1-3's searches and trajectories are left exactly as they were).
+  if (first.some((hit) => CASE_TITLE.test(hit.title))) {
+    solveCase(env, ticket, first, clock, options);
+    return;
+  }
   // The customer's words rank the standard article first; its "When it applies" excludes VIP accounts, so a careful
   // agent reads on, and a discriminating search (words the instruction does not use) finds the article that applies.
   const policy = options.firstSearchHit ? first[0] : choosePolicy(env, facts, options.readCaseAs);
@@ -276,5 +283,300 @@ function overnightDelivery(article: string, clock: Clock): { date: string; by: s
   return { date, by: m[3] };
 }
 
-/** The reference solver, and what the family's `hard` text claims of its ablations (means over seeds 0-199). */
-export const solver: FamilySolver = { solve: solveLogisticsMissingOrderVip, ablationMeanAtMost: { ignoreContractNotes: 0.6, firstSearchHit: 0.6 }, caseKinds: CASE_KINDS };
+
+/*
+ * Generator version 4: six kinds of case. The triage article names the policy for each and states this instance's
+ * figures (stall threshold, trace time, priority rule); the courier article gives the cut-off and the couriers'
+ * times; the contract notes give the needed-by date, the order's value, the payment and any VIP agreement; the
+ * carrier events give the hours since the last scan. The kind's article gives the rest.
+ */
+
+const CASE_TITLE = /^(Missing orders needed for an event: which policy applies|Replacing a lost order by .*|Carrier traces for late orders|Orders that cannot arrive in time: .*)$/;
+const TRIAGE_TITLE = 'Missing orders needed for an event: which policy applies';
+const TRIAGE_QUERY = 'missing order needed for an event which policy applies';
+const COURIER_TITLE = 'Courier options and delivery times';
+
+/** The kinds in the order the triage article names their policies. */
+const CASE_KINDS_4 = ['refund_too_late', 'credit_too_late', 'carrier_trace', 'ground_replacement', 'express_replacement', 'overnight_replacement'] as const;
+type Kind4 = (typeof CASE_KINDS_4)[number];
+
+const KIND_OF_TITLE: [RegExp, Kind4][] = [
+  [/by standard ground$/i, 'ground_replacement'],
+  [/by express courier$/i, 'express_replacement'],
+  [/by overnight priority courier$/i, 'overnight_replacement'],
+  [/^Carrier traces for late orders$/i, 'carrier_trace'],
+  [/cannot arrive in time: card payments$/i, 'refund_too_late'],
+  [/cannot arrive in time: orders on account$/i, 'credit_too_late'],
+];
+
+function kindOfTitle(title: string): Kind4 | undefined {
+  return KIND_OF_TITLE.find(([re]) => re.test(title))?.[1];
+}
+
+interface Reading4 {
+  kind: Kind4;
+  firstName: string;
+  order: string;
+  agreement: Agreement | null;
+  neededBy: number | null;
+  valueCents: number | null;
+  card: string | null;
+  hoursStalled: number;
+  /** The delivery days the courier article gives from today's booking. */
+  dates: { overnight: number; express: number; ground: number } | null;
+  deliverBy: string;
+  daysToNeeded: number | null;
+}
+
+function isBusiness(day: number): boolean {
+  return ![0, 6].includes(new Date(day).getUTCDay());
+}
+
+function nextBusiness(day: number): number {
+  let d = day + DAY_MS;
+  while (!isBusiness(d)) d += DAY_MS;
+  return d;
+}
+
+function addBusiness(day: number, n: number): number {
+  let d = day;
+  for (let i = 0; i < n; i++) d = nextBusiness(d);
+  return d;
+}
+
+function isoDay(text: string): number {
+  return Date.UTC(Number(text.slice(0, 4)), Number(text.slice(5, 7)) - 1, Number(text.slice(8, 10)));
+}
+
+/** The latest "Thursday 3 December" the text names (the customer's event), in the clock's year or the next. */
+function latestDateIn(text: string, clock: Clock): number | null {
+  const days = [...text.matchAll(/\b(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday) (\d{1,2}) (January|February|March|April|May|June|July|August|September|October|November|December)\b/g)].map((m) => {
+    const year = new Date(clock.day).getUTCFullYear();
+    const at = Date.UTC(year, MONTHS.indexOf(m[2]), Number(m[1]));
+    return at < clock.day - 180 * DAY_MS ? Date.UTC(year + 1, MONTHS.indexOf(m[2]), Number(m[1])) : at;
+  });
+  return days.length ? Math.max(...days) : null;
+}
+
+/** The VIP agreement in the notes: team, threshold and credit, with an amendment's figure in place of the one it replaces. */
+function readAgreement4(notes: string[]): Agreement | null {
+  if (!notes.some((n) => /Service Agreement/i.test(n))) return null;
+  const agreement: Agreement = { team: null, credit: null, thresholdHours: null };
+  for (const note of notes) {
+    const owner = /owned by the (VIP Concierge|Logistics) team/i.exec(note);
+    if (owner) agreement.team = /concierge/i.test(owner[1]) ? 'vip_concierge' : 'logistics';
+    const clause = /more than (\d+) hours is treated as lost.*shipping credit of \$([\d,]+(?:\.\d{2})?)/i.exec(note);
+    if (clause) {
+      agreement.thresholdHours ??= Number(clause[1]);
+      agreement.credit ??= amount(clause[2]);
+    }
+  }
+  for (const note of notes) {
+    const credit = /shipping credit in .* is now \$([\d,]+(?:\.\d{2})?)/i.exec(note);
+    if (credit) agreement.credit = amount(credit[1]);
+    const threshold = /threshold in .* is now (\d+) hours/i.exec(note);
+    if (threshold) agreement.thresholdHours = Number(threshold[1]);
+  }
+  return agreement;
+}
+
+function readCase4(ticket: ActiveTicketView, triage: string, courier: string | undefined, clock: Clock, options: SolverOptions): Reading4 {
+  const notes = options.ignoreContractNotes ? [] : ticket.contract_notes;
+  const all = notes.join(' ');
+  const agreement = ticket.customer.tier === 'vip' ? readAgreement4(notes) : null;
+  const needed = /needed on site by (\d{4}-\d{2}-\d{2})/.exec(all);
+  // Without the notes, the day before the event the customer names.
+  const event = latestDateIn(ticket.body, clock);
+  const neededBy = needed ? isoDay(needed[1]) : event !== null ? event - DAY_MS : null;
+  const value = /Order SO-\d+: [^$]*?, \$([\d,]+)\.(\d{2}), for the/.exec(all);
+  const card = /Payment: by card \((\w+) ending (\d{4})\)/.exec(all);
+  const account = /invoiced to the account/i.test(all);
+  const scans = ticket.recent_events.filter((e) => e.kind === 'carrier_scan' || e.kind === 'shipment').map((e) => Date.parse(e.at));
+  const lastScan = scans.length ? Math.max(...scans) : clock.instant;
+  const hoursStalled = Math.floor((clock.instant - lastScan) / HOUR_MS);
+  const figure = (re: RegExp, text = triage) => Number(re.exec(text)?.[1] ?? NaN);
+  const stall = agreement?.thresholdHours ?? figure(/more than (\d+) hours is treated as lost/);
+  const traceDays = figure(/within (\d+) business days of today/);
+  const cut = courier ? /bookings made before (\d{2}):(\d{2}) UK time/.exec(courier) : null;
+  const groundMax = courier ? figure(/Standard ground: delivered \d+ to (\d+) business days/, courier) : NaN;
+  const expressDays = courier ? figure(/Express: delivered (\d+) business days/, courier) : NaN;
+  const deliverBy = (courier ? /Overnight priority courier: delivered the next business day after collection, before (\d{2}:\d{2})/.exec(courier)?.[1] : undefined) ?? '12:00';
+  let dates: Reading4['dates'] = null;
+  if (cut) {
+    const cutoff = Number(cut[1]) * 60 + Number(cut[2]);
+    const collection = isBusiness(clock.day) && clock.minutes < cutoff ? clock.day : nextBusiness(clock.day);
+    dates = { overnight: nextBusiness(collection), express: addBusiness(collection, expressDays), ground: addBusiness(collection, groundMax) };
+  }
+  let kind: Kind4 = 'carrier_trace';
+  if (neededBy !== null && dates) {
+    const lost = hoursStalled > stall;
+    if (dates.overnight > neededBy) kind = card || !account ? 'refund_too_late' : 'credit_too_late';
+    else if (!lost && addBusiness(clock.day, traceDays) <= neededBy) kind = 'carrier_trace';
+    else kind = dates.ground <= neededBy ? 'ground_replacement' : dates.express <= neededBy ? 'express_replacement' : 'overnight_replacement';
+  }
+  let daysToNeeded: number | null = null;
+  if (neededBy !== null) {
+    daysToNeeded = 0;
+    for (let day = clock.day + DAY_MS; day <= neededBy; day += DAY_MS) if (isBusiness(day)) daysToNeeded++;
+  }
+  return {
+    kind: CASE_KINDS_4.find((k) => k === options.readCaseAs) ?? kind,
+    firstName: ticket.customer.name.split(/\s+/)[0],
+    order: ORDER_ID.exec(ticket.body)?.[0] ?? '',
+    agreement,
+    neededBy,
+    valueCents: value ? Number(value[1].replace(/,/g, '')) * 100 + Number(value[2]) : null,
+    card: card ? `${card[1]} ending ${card[2]}` : null,
+    hoursStalled,
+    dates,
+    deliverBy,
+    daysToNeeded,
+  };
+}
+
+/** The titles the triage article quotes, in its order, so the kind's own article is searched for by its name. */
+function titleOf(kind: Kind4, triage: string): string | null {
+  const quoted = [...triage.matchAll(/"([^"]+)"/g)].map((m) => m[1]).filter((t) => t !== COURIER_TITLE);
+  return quoted[CASE_KINDS_4.indexOf(kind)] ?? null;
+}
+
+function solveCase(env: SolverEnvironment, ticket: ActiveTicketView, first: SearchHit[], clock: Clock, options: SolverOptions): void {
+  // The ablation takes the first hit's policy for the case, whatever it applies to (the triage article sets nothing).
+  if (options.firstSearchHit) {
+    const followed = kindOfTitle(first[0]?.title ?? '');
+    if (!followed) return;
+    options = { ...options, firstSearchHit: false, readCaseAs: followed };
+  }
+  const triage = first.find((hit) => hit.title === TRIAGE_TITLE) ?? search(env, TRIAGE_QUERY).find((hit) => hit.title === TRIAGE_TITLE);
+  if (!triage) return;
+  const courier = search(env, COURIER_TITLE).find((hit) => hit.title === COURIER_TITLE);
+  const r = readCase4(ticket, triage.body, courier?.body, clock, options);
+  const title = titleOf(r.kind, triage.body);
+  if (!title || env.done) return;
+  const article = search(env, title).find((hit) => hit.title === title);
+  if (!article || env.done) return;
+  const body = article.body;
+  const tier = ticket.customer.tier;
+
+  // The article's own priority, else the triage article's rule on the business days to the needed-by date.
+  const own = /Set the priority to (low|normal|high|urgent)/.exec(body)?.[1] as Priority | undefined;
+  const rule = /(\d+) or fewer, urgent; (\d+) or fewer, high; more, normal/.exec(triage.body);
+  const priority: Priority | null =
+    own ?? (rule && r.daysToNeeded !== null ? (r.daysToNeeded <= Number(rule[1]) ? 'urgent' : r.daysToNeeded <= Number(rule[2]) ? 'high' : 'normal') : null);
+  const billing = /Route the ticket to the (\w+) team, VIP accounts included/.exec(body)?.[1];
+  const standardOwn = /standard accounts stay with [^(]*\(route to the (\w+) team\)/.exec(body)?.[1];
+  const team =
+    billing ??
+    (r.agreement?.team && /team the customer's VIP Service Agreement names/.test(body)
+      ? r.agreement.team
+      : tier === 'standard' && standardOwn
+        ? standardOwn
+        : /premium accounts go to the (\w+) team/.exec(body)?.[1]);
+  const code = /resolve as (\w+)/.exec(body)?.[1] as ResolutionCode | undefined;
+  const tierCredit = new RegExp(`\\$([\\d,]+\\.\\d{2}) for ${tier} accounts`).exec(body)?.[1];
+  const credit = r.agreement?.credit ?? (tierCredit ? amount(tierCredit) : null);
+  const amountOfCase =
+    code === 'replacement_dispatched' ? credit : code === 'refund_issued' || code === 'credit_issued' ? (r.valueCents === null ? null : r.valueCents / 100) : null;
+
+  const tell = /What to tell the customer:(.*?)(Exceptions:|$)/is.exec(body)?.[1] ?? '';
+  const span = /(\d+)-(\d+) business days/.exec(tell);
+  const single = /(\d+) business days/.exec(tell);
+  const window = span ? `${span[1]}-${span[2]} business days` : single ? `${single[1]} business days` : '';
+  const reply = caseReply(ticket, r, credit, window);
+
+  if (priority) step(env, { type: 'set_priority', priority });
+  if (team) step(env, { type: 'route_ticket', team: team as Team });
+  step(env, { type: 'send_reply', message: reply });
+  if (!code || ((code === 'refund_issued' || code === 'credit_issued') && amountOfCase === null)) return;
+  step(env, { type: 'resolve_ticket', resolution: code, ...(amountOfCase !== null && amountOfCase !== undefined && code !== 'carrier_trace_opened' ? { amount: amountOfCase } : {}) });
+}
+
+/** "Tuesday 8 December"; in May the month-first form ("Monday, May 24,"), which no reader takes for the modal "may". */
+function dayText(day: number): string {
+  const d = new Date(day);
+  const weekday = WEEKDAYS[d.getUTCDay()];
+  const month = MONTHS[d.getUTCMonth()];
+  return month === 'May' ? `${weekday}, May ${d.getUTCDate()},` : `${weekday} ${d.getUTCDate()} ${month}`;
+}
+
+/** Varied wording: the ticket id picks one of three styles, so replies differ from instance to instance. */
+function caseReply(ticket: ActiveTicketView, r: Reading4, credit: number | null, window: string): string {
+  const style = Number(ticket.ticket_id.replace(/\D/g, '')) % 3;
+  const greeting = [`Dear ${r.firstName},`, `Hello ${r.firstName},`, `Hi ${r.firstName},`][style];
+  const sign = ['Kind regards,\nNorthwind Supply', 'Best wishes,\nThe Northwind Supply delivery desk', 'Thanks for your patience,\nNorthwind Supply'][style];
+  const lines: string[] = [];
+  const creditText = credit === null ? '' : usdUngrouped(credit);
+  const value = r.valueCents === null ? '' : usd(r.valueCents / 100);
+  const card = r.card ? `card (${r.card})` : 'card';
+  switch (r.kind) {
+    case 'ground_replacement':
+    case 'express_replacement':
+    case 'overnight_replacement': {
+      const courier = { ground_replacement: 'standard ground', express_replacement: 'express courier', overnight_replacement: 'overnight priority courier' }[r.kind];
+      const day = r.dates ? { ground_replacement: r.dates.ground, express_replacement: r.dates.express, overnight_replacement: r.dates.overnight }[r.kind] : null;
+      const when =
+        day === null ? '' : r.kind === 'ground_replacement' ? `by ${dayText(day)} at the latest` : r.kind === 'overnight_replacement' ? `on ${dayText(day)} before ${r.deliverBy}` : `on ${dayText(day)}`;
+      lines.push(
+        [
+          `I'm sorry that order ${r.order} has not reached you. We are sending a full replacement by ${courier} at no charge${when ? `, and it will be delivered ${when}` : ''}.`,
+          `Thanks for chasing order ${r.order}. A replacement is being dispatched to you by ${courier}, free of charge${when ? `, and it will be delivered ${when}` : ''}.`,
+          `Sorry about the trouble with order ${r.order}. We've dispatched a replacement by ${courier} at no cost to you${when ? `; it will be delivered ${when}` : ''}.`,
+        ][style],
+      );
+      if (creditText)
+        lines.push(
+          [
+            `We have also applied a shipping credit of ${creditText} to your account.`,
+            `We've added a shipping credit of ${creditText} to your account as well.`,
+            `A shipping credit of ${creditText} has been applied to your account too.`,
+          ][style],
+        );
+      break;
+    }
+    case 'carrier_trace':
+      lines.push(
+        [
+          `I'm sorry that order ${r.order} is running late. We have opened a carrier trace on it, and you will have the trace result within ${window}.`,
+          `Thanks for chasing order ${r.order}. We've started a trace with the carrier, and the result of the trace will follow within ${window}.`,
+          `Sorry about the delay with order ${r.order}. A carrier trace has been opened on the parcel, and we'll have the trace outcome for you within ${window}.`,
+        ][style],
+      );
+      break;
+    case 'refund_too_late':
+      lines.push(
+        [
+          `I'm very sorry: no courier can get the goods to you before you need them on site, so we have cancelled order ${r.order} and refunded the full ${value} to your ${card}.`,
+          `Thanks for your message about order ${r.order}. There is no way to get the goods to you before you need them, so we've cancelled the order and refunded ${value} to your ${card}.`,
+          `Sorry about order ${r.order}. As it can't reach you before you need it, we've cancelled it and issued a refund of ${value} to your ${card}.`,
+        ][style],
+        [`Card refunds settle within ${window}.`, `The refund should settle on your card within ${window}.`, `Please allow ${window} for the refund to settle.`][style],
+      );
+      break;
+    case 'credit_too_late':
+      lines.push(
+        [
+          `I'm very sorry: no courier can get the goods to you before you need them on site, so we have cancelled order ${r.order} and credited the full ${value} to your account.`,
+          `Thanks for your message about order ${r.order}. There is no way to get the goods to you before you need them, so we've cancelled the order and added an account credit of ${value} to your account.`,
+          `Sorry about order ${r.order}. As it can't reach you before you need it, we've cancelled it and credited ${value} to your account balance.`,
+        ][style],
+        [
+          `The credit shows on your account within ${window}, against your next invoice.`,
+          `You'll see the credit on your account within ${window}; it comes off your next invoice.`,
+          `The credit will show on your account within ${window}.`,
+        ][style],
+      );
+      break;
+  }
+  return [greeting, '', ...lines, '', sign].join('\n');
+}
+
+/**
+ * The reference solver, and what the family's `hard` text claims of its ablations (means over seeds 0-199) for the
+ * version drawing new episodes (g4): ignoring contract notes scores 0.71 there (0.6 was version 3's bound): in
+ * version 4 the customer's event date (the body) gives the needed-by date, and the carrier events and the knowledge
+ * base's figures decide most kinds; what is lost is every VIP agreement (threshold, team, credit), the order's value
+ * and the payment (so no refund or credit is resolved). Following the first search hit scores 0.12 (version 3's
+ * bound: 0.6). The case kinds are version 4's (the shortcut agents play them); versions 1-3's three kinds are worked
+ * by the code above, keyed by their articles.
+ */
+export const solver: FamilySolver = { solve: solveLogisticsMissingOrderVip, ablationMeanAtMost: { ignoreContractNotes: 0.75, firstSearchHit: 0.2 }, caseKinds: CASE_KINDS_4 };
