@@ -146,6 +146,18 @@ const HOSTILE: [string, string][] = [
   ['one of them', filled('if one ? sign it out ')],
   ['usual ways', filled('the usual way ')],
   ['present verbs after a subject', filled('the notification refers to ')],
+  // Grader version 6's readings (issue 23, the second exam set), each at its worst.
+  ['breakdowns of an amount', filled('$60 : two $20 plus $20 minus $1 ')],
+  ['windows of a decision', filled('approve it within 3 business days ')],
+  ['ranges and deadlines beside a date', filled('by 2026-11-27 possibly from 2026-11-25 ahead of your event on 2026-11-28 ')],
+  ['figures raised from', filled('$250 raised from $225 ')],
+  ['another event', filled('no further refund again ')],
+  ['options as the means', filled('we sent it on standard ground ')],
+  ['lists of names', filled('revoked ops-svc-5 and grafana-read , ')],
+  ['negations after an aside', filled('the courier , booked now , could not ')],
+  ['requests answering a condition', filled('if late , reply and ')],
+  ['inverted conditions', filled('check your spam folder should it not ')],
+  ['qualifiers in words', filled('revoked keys created in the last seventy-two hours ')],
 ];
 
 describe('the reading budget', () => {
