@@ -451,7 +451,8 @@ export function stanceOf(tokens: string[], valueStarts: Set<number>, ids: number
       mark(hyp, a, b);
     }
     const modalPhrase = anyPhraseAt(tokens, i, MODAL_PHRASES);
-    if (modalPhrase) {
+    // ("they will review and approve it within 2 business days": a review that is the decision, told with its window.)
+    if (modalPhrase && !(modalPhrase[modalPhrase.length - 1] === 'review' && tokens[i + modalPhrase.length] === 'and')) {
       const [a, b] = clauseRange(i);
       mark(hyp, a, b);
     }
