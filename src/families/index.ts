@@ -1,7 +1,7 @@
 import type { TaskFamily } from './kit';
 import { billingDuplicateCharge, billingDuplicateChargeV2, billingDuplicateChargeV3 } from './billing_duplicate_charge/family';
 import { logisticsMissingOrderVip, logisticsMissingOrderVipV2, logisticsMissingOrderVipV3, logisticsMissingOrderVipV4 } from './logistics_missing_order_vip/family';
-import { securityCompromisedAccount, securityCompromisedAccountV2, securityCompromisedAccountV3 } from './security_compromised_account/family';
+import { securityCompromisedAccount, securityCompromisedAccountV2, securityCompromisedAccountV3, securityCompromisedAccountV4 } from './security_compromised_account/family';
 
 export { SPLITS, SPLIT_RULE, SPLIT_SOURCES, generatorVersionId, nthSeedOf, parseGeneratorVersion, seedIn, splitOf, type Split, type SplitSource, type TaskFamily } from './kit';
 
@@ -16,8 +16,8 @@ export { SPLITS, SPLIT_RULE, SPLIT_SOURCES, generatorVersionId, nthSeedOf, parse
  * episode gets the current grader if it grades the task (src/engine/graders/index.ts, `graderVersionOf`): version 3.
  * g1 episodes keep version 2 (version 3 grades only tasks that declare a lexicon). Security's generator version 3
  * also draws clocks in May, which its versions 1 and 2 skipped for grader version 2's sake. Billing's generator version 3
- * draws six kinds of duplicate-charge case told apart only by reading (issue 23, a low prior), and logistics' generator
- * version 4 six kinds of missing-order case (the same issue).
+ * draws six kinds of duplicate-charge case told apart only by reading (issue 23, a low prior), and so do logistics'
+ * generator version 4 (six kinds of missing-order case) and security's generator version 4 (six kinds of account case).
  */
 const REGISTRY: readonly TaskFamily[] = [
   billingDuplicateCharge,
@@ -26,6 +26,7 @@ const REGISTRY: readonly TaskFamily[] = [
   securityCompromisedAccount,
   securityCompromisedAccountV2,
   securityCompromisedAccountV3,
+  securityCompromisedAccountV4,
   logisticsMissingOrderVip,
   logisticsMissingOrderVipV2,
   logisticsMissingOrderVipV3,

@@ -19,10 +19,12 @@ export interface Place {
 }
 
 export type Activity =
-  | { type: 'login'; at: number; ip: string; place: Place; newDevice: boolean; success: boolean }
+  // `mfa`: a failed sign-in that had the right password and failed at the MFA code (generator version 4 draws them).
+  | { type: 'login'; at: number; ip: string; place: Place; newDevice: boolean; success: boolean; mfa?: boolean }
   | { type: 'alert_email'; at: number }
   | { type: 'password_changed'; at: number }
   | { type: 'mfa_disabled'; at: number }
+  | { type: 'mfa_enabled'; at: number }
   | { type: 'api_key_created'; at: number; name: string; access: 'full' | 'read-only' }
   | { type: 'export'; at: number; records: number }
   | { type: 'reset_requested'; at: number; ip: string; place: Place }
@@ -48,7 +50,7 @@ export interface CaseFacts {
 }
 
 export const HOUR = 3_600_000;
-const MINUTE = 60_000;
+export const MINUTE = 60_000;
 
 export const HOMES: readonly Place[] = [
   { city: 'Lisbon', cc: 'PT', country: 'Portugal' },
@@ -72,7 +74,7 @@ export const HOMES: readonly Place[] = [
 ];
 
 /** Where intruders' sign-ins come from: hosting providers and anonymising exits far from the customers. */
-const FOREIGN: readonly Place[] = [
+export const FOREIGN: readonly Place[] = [
   { city: 'Frankfurt', cc: 'DE', country: 'Germany' },
   { city: 'Bucharest', cc: 'RO', country: 'Romania' },
   { city: 'Singapore', cc: 'SG', country: 'Singapore' },
@@ -88,7 +90,7 @@ const FOREIGN: readonly Place[] = [
 ];
 
 /** Trips a customer takes: a sign-in from one of these is new to the account but theirs. */
-const TRIPS: readonly Place[] = [
+export const TRIPS: readonly Place[] = [
   { city: 'Barcelona', cc: 'ES', country: 'Spain' },
   { city: 'Milan', cc: 'IT', country: 'Italy' },
   { city: 'Berlin', cc: 'DE', country: 'Germany' },
@@ -103,7 +105,7 @@ const TRIPS: readonly Place[] = [
 
 const KEY_PURPOSES = ['sync', 'deploy', 'ci', 'backup', 'etl', 'ops', 'data', 'mirror', 'bridge', 'automation'];
 const KEY_SUFFIXES = ['prod', 'svc', 'runner', 'bot', 'main', 'job', 'worker', 'agent'];
-const OWN_KEYS = ['reporting-ro', 'zapier-crm', 'grafana-read', 'looker-sync', 'powerbi-feed', 'metabase-ro', 'sheets-export', 'hubspot-link'];
+export const OWN_KEYS = ['reporting-ro', 'zapier-crm', 'grafana-read', 'looker-sync', 'powerbi-feed', 'metabase-ro', 'sheets-export', 'hubspot-link'];
 
 export function pickKind(draws: Draws): CaseKind {
   // Half takeovers, a quarter each of the two cases that look like one.
@@ -125,11 +127,11 @@ export function drawPerson(draws: Draws, first: string, last: string, clock: num
 }
 
 /** A timestamp some hours before the clock, at a drawn second so event logs do not look synthetic. */
-function hoursBefore(draws: Draws, clock: number, hours: number): number {
+export function hoursBefore(draws: Draws, clock: number, hours: number): number {
   return clock - hours * HOUR - draws.int(0, 59) * MINUTE - draws.int(0, 59) * 1000;
 }
 
-function later(draws: Draws, at: number, minMinutes: number, maxMinutes: number): number {
+export function later(draws: Draws, at: number, minMinutes: number, maxMinutes: number): number {
   return at + draws.int(minMinutes, maxMinutes) * MINUTE + draws.int(0, 59) * 1000;
 }
 
@@ -142,7 +144,7 @@ function homeLogin(draws: Draws, person: Person, at: number, success = true): Ac
  * The new sign-in alert the account system emails the owner for a successful sign-in from a new device or from an
  * address the account has not used: usually within a minute, sometimes (a queued mail) well after what followed.
  */
-function alertFor(draws: Draws, login: { at: number }): Activity {
+export function alertFor(draws: Draws, login: { at: number }): Activity {
   const delay = draws.chance(2, 3) ? draws.int(8, 55) * 1000 : draws.int(2, 45) * MINUTE + draws.int(0, 59) * 1000;
   return { type: 'alert_email', at: login.at + delay };
 }
@@ -152,7 +154,7 @@ function alertFor(draws: Draws, login: { at: number }): Activity {
  * nothing; from an address the account has not used (mobile data, a new router) it sends the same new sign-in
  * alert as anyone's sign-in would, so an alert does not say whose sign-in it was: the place and the device do.
  */
-function ownSignIn(draws: Draws, person: Person, at: number): Activity[] {
+export function ownSignIn(draws: Draws, person: Person, at: number): Activity[] {
   const i = draws.int(0, person.usual.length - 1);
   const fresh = draws.chance(2, 3);
   const login: Activity = { type: 'login', at, ip: fresh ? ipAddress(draws) : person.homeIps[i], place: person.usual[i], newDevice: false, success: true };

@@ -3,7 +3,9 @@ import { grade } from '../../engine/grader';
 import { extractMentions, judgeClaims } from '../../engine/graders/v2/claims';
 import { searchPolicies } from '../../engine/policy-search';
 import type { Task } from '../kit';
-import { securityCompromisedAccount as family, securityCompromisedAccountV3 } from './family';
+import { securityCompromisedAccount as family, securityCompromisedAccountV3, securityCompromisedAccountV4 } from './family';
+import { CASE_KINDS, KIND_DECISIONS, type G4Kind } from './case-facts';
+import { KIND_TITLES } from './case-texts';
 import { solver } from './solver';
 
 // What every family proves (solver, distinctness, memorisation, ablations, budgets) is src/families/families.spec.ts.
@@ -42,7 +44,7 @@ function casesOf(code: string): Task[] {
 }
 
 describe('security_compromised_account family', () => {
-  it('draws about half takeovers and a quarter each of sign-in alerts and forgotten passwords', () => {
+  it('draws about half takeovers and a quarter each of sign-in alerts and forgotten passwords (versions 1-3)', () => {
     const counts: Record<string, number> = {};
     for (let seed = 0; seed < 1000; seed++) {
       const code = family.generate(seed).answer_key.resolution.code;
@@ -132,9 +134,12 @@ describe('security_compromised_account family', () => {
   });
 
   it('is hard where it says: the first search hit, and ignoring the contract notes', () => {
-    // The suite over the registry measures both ablations against the solver's bounds; the text must claim them.
-    expect(family.hard).toContain(`mean ≤ ${solver.ablationMeanAtMost.firstSearchHit}`);
-    expect(family.hard).toContain(`mean ≤ ${solver.ablationMeanAtMost.ignoreContractNotes}`);
+    // The suite over the registry measures both ablations against the solver's bounds (the version drawing new
+    // episodes, g4); its text must claim them. Version 1's text keeps the bounds it was measured at.
+    expect(securityCompromisedAccountV4.hard).toContain(`mean ≤ ${solver.ablationMeanAtMost.firstSearchHit}`);
+    expect(securityCompromisedAccountV4.hard).toContain(`mean ≤ ${solver.ablationMeanAtMost.ignoreContractNotes}`);
+    expect(family.hard).toContain('mean ≤ 0.6');
+    expect(family.hard).toContain('mean ≤ 0.69');
   });
 
   it("ranks a misleading policy first for the customer's subject line in a good share of cases", () => {
@@ -238,5 +243,98 @@ describe('generator version 3: clocks in May', () => {
       solver.solve(env);
       expect([seed, env.state.score_milli]).toEqual([seed, 1000]);
     }
+  });
+});
+
+describe('generator version 4: six kinds of account case, told apart only by reading', () => {
+  const V4_SEEDS = Array.from({ length: 600 }, (_, seed) => seed);
+  const drawn = new Map<number, Task>();
+  const v4 = (seed: number) => drawn.get(seed) ?? drawn.set(seed, securityCompromisedAccountV4.generate(seed)).get(seed)!;
+  const kindOf = (t: Task): G4Kind => {
+    const title = t.knowledge_base.find((a) => a.id === t.answer_key.required_article_ids[0])!.title;
+    return (Object.keys(KIND_TITLES) as G4Kind[]).find((k) => KIND_TITLES[k] === title)!;
+  };
+  const notesOf = (t: Task) => target(t).contract_notes.join(' ');
+  const seatsOf = (t: Task) => Number(/(\d+) seats at/.exec(notesOf(t))![1]);
+  const triageOf = (t: Task) => t.knowledge_base.find((a) => /which policy applies/.test(a.title))!.body;
+
+  it('draws the six kinds evenly, each with its own policy article, code and (below the account-team line) team', () => {
+    const counts: Record<string, number> = {};
+    for (const seed of V4_SEEDS) {
+      const t = v4(seed);
+      const kind = kindOf(t);
+      counts[kind] = (counts[kind] ?? 0) + 1;
+      expect(t.answer_key.resolution.code).toBe(KIND_DECISIONS[kind].code);
+      expect([KIND_DECISIONS[kind].team, 'vip_concierge']).toContain(t.answer_key.team);
+    }
+    expect(Object.keys(counts).sort()).toEqual([...CASE_KINDS].sort());
+    for (const kind of CASE_KINDS) expect(counts[kind] / V4_SEEDS.length).toBeGreaterThan(0.12);
+    for (const kind of CASE_KINDS) expect(counts[kind] / V4_SEEDS.length).toBeLessThan(0.22);
+  });
+
+  it("draws the customer's words apart from the kind: every subject and body sentence in every kind", () => {
+    const said = new Map<string, Set<G4Kind>>();
+    for (const seed of V4_SEEDS) {
+      const t = v4(seed);
+      const sentences = [target(t).subject, ...target(t).body.replace(/ [A-Z][a-z]+$/, '').split(/(?<=[.?!]) /)];
+      for (const s of sentences) said.set(s, new Set([...(said.get(s) ?? []), kindOf(t)]));
+    }
+    for (const [sentence, kinds] of said) expect([sentence, kinds.size]).toEqual([sentence, CASE_KINDS.length]);
+  });
+
+  it('gives no kind away by a word of the event log: no word on 5% of instances or more is in one kind on more than 60% of them', () => {
+    const by = new Map<string, Map<G4Kind, number>>();
+    for (const seed of V4_SEEDS) {
+      const t = v4(seed);
+      const words = new Set(target(t).recent_events.map((e) => `${e.kind} ${e.detail}`).join(' ').toLowerCase().match(/[a-z]+/g));
+      for (const w of words) by.set(w, new Map([...(by.get(w) ?? new Map<G4Kind, number>())]).set(kindOf(t), (by.get(w)?.get(kindOf(t)) ?? 0) + 1));
+    }
+    const telling = [...by].flatMap(([word, kinds]) => {
+      const n = [...kinds.values()].reduce((a, b) => a + b, 0);
+      return n >= V4_SEEDS.length * 0.05 && Math.max(...kinds.values()) / n > 0.6 ? [word] : [];
+    });
+    expect(telling).toEqual([]);
+  });
+
+  it("decides by the knowledge base's figures for the instance: the lock threshold, the business-critical seats, the account-team line", () => {
+    const failuresInARow = (t: Task) => {
+      let run = 0;
+      for (const e of target(t).recent_events) if (e.kind === 'login') run = e.detail.startsWith('Failed') ? run + 1 : 0;
+      return run;
+    };
+    const lockouts = V4_SEEDS.map(v4).filter((t) => kindOf(t) === 'lockout');
+    const forgotten = V4_SEEDS.map(v4).filter((t) => kindOf(t) === 'forgotten_password');
+    // The count of failed sign-ins alone does not tell a lockout from a forgotten password: the threshold does.
+    expect(Math.min(...lockouts.map(failuresInARow))).toBeLessThan(Math.max(...forgotten.map(failuresInARow)));
+    for (const t of [...lockouts, ...forgotten]) {
+      const threshold = Number(/and (\d+) or more failed sign-ins in a row/.exec(triageOf(t))![1]);
+      expect(failuresInARow(t) >= threshold).toBe(kindOf(t) === 'lockout');
+    }
+    // The same seat count is business-critical in one instance and not in another; the priority follows.
+    const levels = ['low', 'normal', 'high', 'urgent'];
+    const raised = new Map<number, Set<boolean>>();
+    for (const t of V4_SEEDS.map(v4)) {
+      const threshold = Number(/those with (\d+) or more seats/.exec(triageOf(t))![1]);
+      const kind = kindOf(t);
+      const ups = (target(t).customer.tier === 'standard' || kind === 'takeover' ? 0 : 1) + (seatsOf(t) >= threshold ? 1 : 0);
+      expect(t.answer_key.priority).toBe(levels[Math.min(3, levels.indexOf(KIND_DECISIONS[kind].priority) + ups)]);
+      raised.set(seatsOf(t), new Set([...(raised.get(seatsOf(t)) ?? []), seatsOf(t) >= threshold]));
+      const price = Number(/at \$([\d,]+)\.00 per seat/.exec(notesOf(t))![1].replace(/,/g, ''));
+      const line = Number(/comes to \$([\d,]+)\.00 or more/.exec(triageOf(t))![1].replace(/,/g, ''));
+      expect(t.answer_key.team === 'vip_concierge').toBe(seatsOf(t) * price >= line);
+    }
+    expect([...raised.values()].filter((both) => both.size === 2).length).toBeGreaterThan(3);
+  });
+
+  it('is solved at exactly 1.0 by the reference solver, its replies written in each of three styles', () => {
+    const styles = new Set<number>();
+    for (const seed of V4_SEEDS.slice(0, 300)) {
+      const t = v4(seed);
+      const env = new AgentEnvironment(t, seed, 'dense');
+      solver.solve(env);
+      styles.add(Number(t.answer_key.target_ticket_id.replace(/\D/g, '')) % 3);
+      expect({ seed, score: env.state.score_milli, penalties: grade(t, env.state).penalties }).toEqual({ seed, score: 1000, penalties: [] });
+    }
+    expect(styles.size).toBe(3);
   });
 });

@@ -15,6 +15,9 @@ import {
 import { TOPIC_ARTICLES, articleIds, forgottenArticle, loginAlertArticle, priorityGuide, takeoverArticle, type Topic } from './kb';
 import { answerKey } from './key';
 import { SECURITY_LEXICON } from './lexicon';
+import { CASE_KINDS, drawG4Case } from './case-facts';
+import { buildG4AnswerKey } from './case-key';
+import { caseContractNotes, caseKnowledgeBase, caseMessage, eventG4, type G4ArticleIds } from './case-texts';
 import { longDate } from '../shared';
 import { clockTime, contractNotes, customerMessage, eventOf, framingsFor, isoSeconds } from './messages';
 
@@ -197,7 +200,23 @@ function instruction(name: string, clock: number): string {
 /** Every instance of this family gets the same step budget. */
 const MAX_STEPS = 14;
 
+/** What one seed draws, with the facts generator version 4 builds its case on (its customer, clock and ids). */
+export interface SecurityDraw {
+  task: Task;
+  customer: Person;
+  clock: number;
+  targetId: string;
+  windowHours: number;
+  expiryMinutes: number;
+  ids: ReturnType<typeof articleIds>;
+  topics: Topic[];
+}
+
 export function generateSecurityCompromisedAccount(seed: number, options: { wholeYear?: boolean } = {}): Task {
+  return drawSecurityInstance(seed, options).task;
+}
+
+export function drawSecurityInstance(seed: number, options: { wholeYear?: boolean } = {}): SecurityDraw {
   const draws = new Draws(seed, SALT);
   // The generator's first outputs follow the seed almost linearly (seed n and n+1 give neighbouring first
   // draws), so they are spent before anything is drawn from them.
@@ -258,7 +277,7 @@ export function generateSecurityCompromisedAccount(seed: number, options: { whol
   ];
   const knowledgeBase = draws.sample(articles, articles.length);
 
-  return {
+  const task: Task = {
     id: 'security_compromised_account',
     difficulty: 'medium',
     title: 'Account security: takeover, sign-in alert or forgotten password',
@@ -279,6 +298,7 @@ export function generateSecurityCompromisedAccount(seed: number, options: { whol
       otherExpiries: EXPIRIES.filter((m) => m !== expiryMinutes),
     }),
   };
+  return { task, customer, clock, targetId, windowHours, expiryMinutes, ids, topics };
 }
 
 /** The facts that decide the answer: two instances with the same string would be solved the same way. */
@@ -330,3 +350,75 @@ export const securityCompromisedAccountV3: TaskFamily = declaringLexicon(
   3,
   SECURITY_LEXICON,
 );
+
+/**
+ * Generator version 4 (issue 23, a low prior): six kinds of account case — a takeover, a password known to someone
+ * else (stopped at the MFA code), a sign-in alert with nothing changed, failed attempts from an unfamiliar place, an
+ * account locked after failed sign-ins, a forgotten password — worded alike by the customer (pools drawn apart from
+ * the kind) and told apart only by the event log read against the usual locations in the contract notes and the
+ * triage article's lock threshold for this instance; the priority follows the kind's policy, the tier and the seats
+ * against this instance's business-critical threshold, the team the kind and the annual contract value against this
+ * instance's account-team line. Version 3's customer, clock, distractors and ids, drawn from the same seed; the
+ * canonical instance is version 2's.
+ */
+const IDS_SALT = 0x5ec05;
+
+function generateCase(seed: number): Task {
+  const base = drawSecurityInstance(seed, { wholeYear: true });
+  const c = drawG4Case(seed, base.customer, base.clock, base.windowHours, base.expiryMinutes);
+  const d = new Draws(seed, IDS_SALT);
+  const used = new Set([base.ids.takeover, base.ids.loginAlert, base.ids.forgotten, ...Object.values(base.ids.topics)]);
+  const free = (prefix: string, from: number, count: number) => Array.from({ length: count }, (_, i) => `${prefix}-${from + i}`).filter((id) => !used.has(id));
+  const [triage, exposed, blocked] = d.sample(free('KB-SEC', 301, 90), 3);
+  const lockout = d.pick(free('KB-ACC', 101, 89));
+  const ids: G4ArticleIds = {
+    triage,
+    guide: base.ids.guide,
+    topics: base.ids.topics,
+    kinds: { takeover: base.ids.takeover, password_exposed: exposed, login_alert: base.ids.loginAlert, blocked_attempts: blocked, lockout, forgotten_password: base.ids.forgotten },
+  };
+  const articles = caseKnowledgeBase(c, ids, base.topics);
+  const message = caseMessage(c);
+  const notes = caseContractNotes(c);
+  const name = fullName(base.customer);
+  const inbox = base.task.inbox.map((t): Ticket => {
+    if (t.id === base.targetId) {
+      return { ...t, customer: { ...t.customer, tier: c.tier }, subject: message.subject, body: message.body, contract_notes: notes, recent_events: c.timeline.map(eventG4) };
+    }
+    // The same customer's other ticket carries the same account's tier and notes.
+    return t.customer.name === name ? { ...t, customer: { ...t.customer, tier: c.tier }, contract_notes: notes } : t;
+  });
+  return {
+    ...base.task,
+    inbox,
+    knowledge_base: d.sample(articles, articles.length),
+    answer_key: buildG4AnswerKey(
+      c,
+      base.clock,
+      base.targetId,
+      inbox.map((t) => t.id).filter((id) => id !== base.targetId),
+      ids,
+    ),
+  };
+}
+
+const caseFamily: TaskFamily = {
+  ...securityCompromisedAccount,
+  title: 'Account security: takeover, exposed password, sign-in alert, blocked attempts, lockout or forgotten password',
+  generatorVersion: 4,
+  varies:
+    `The case kind (${CASE_KINDS.join(', ')}, drawn evenly) and the event log behind it (the customer's own sign-ins, alerts, password changes, read-only keys and exports in the days before, in every kind; then the intruder's sign-in and changes, an attempt with the right password stopped at the MFA code, a new device or trip, failed attempts from an unfamiliar place, or the customer's own failed sign-ins, fewer or more than lock the account, and a reset they asked for); ` +
+    'the customer\'s tier (standard, premium, VIP), seats and price per seat; the knowledge base\'s figures (failed sign-ins that lock an account 3-10, the business-critical seat threshold 15-60, the annual contract value from which the account team owns the case $30,000-$80,000, the lock\'s hours 2-24, the key-revocation window 24-72 hours, the reset link\'s lifetime 15-60 minutes); ' +
+    'the customer\'s wording, drawn from pools apart from the kind; version 3\'s customers, clock, ids, presets and distractors.',
+  hard:
+    'The customer words every kind alike; the kind shows only in the event log read against the usual sign-in locations in the contract notes (which sign-in or attempt is unrecognised, what followed it, whether it failed at the password or at the MFA code) and the triage article\'s lock threshold for this instance (how many failed sign-ins in a row lock the account). ' +
+    'The priority needs the kind\'s policy, the tier and the seats in the contract notes against this instance\'s business-critical threshold; the team, the kind and the contract\'s annual value (seats times the price per seat) against this instance\'s account-team line. Ignoring the contract notes takes every sign-in for an unrecognised one and loses the seats and the contract\'s value: mean 0.32 on seeds 0-199, mean ≤ 0.4. ' +
+    'Following the first hit of a search on the ticket\'s subject follows the triage article (which sets nothing) or a policy for another kind: mean 0.16, mean ≤ 0.25.',
+  // Kind 6 x tier 3 x seats 20 x seat price 4, on top of version 3's draws (a lower bound: the lock threshold, the seat
+  // threshold, the account-team line, the lock hours and the wording come on top).
+  distinctInstances: FIRST_NAMES.length * LAST_NAMES.length * 348 * 3 * WINDOWS.length * 7600 * 6 * 3 * 20 * 4,
+  generate: generateCase,
+};
+
+/** Generator version 4: the case kinds above, each instance declaring the family's lexicon. */
+export const securityCompromisedAccountV4: TaskFamily = declaringLexicon(caseFamily, 4, SECURITY_LEXICON);

@@ -40,7 +40,7 @@ function windowPhrases(hours: number): string[] {
   return [`${hours} hours`, `${hours}h`, `${hours}-hour`, ...dayPhrases];
 }
 
-function takeoverClaims(windowHours: number, keys: string[]): ReplyClaim[] {
+export function takeoverClaims(windowHours: number, keys: string[]): ReplyClaim[] {
   return [
     { id: 'account_locked', description: 'the account is locked', kind: 'action', verbs: ['lock', 'freeze', 'suspend', 'disable', 'block'], objects: ['account'] },
     {
@@ -85,9 +85,9 @@ function takeoverClaims(windowHours: number, keys: string[]): ReplyClaim[] {
   ];
 }
 
-const SIGN_IN_WORDS = ['sign-in', 'sign-ins', 'login', 'logins', 'log-in', 'signed in', 'logged in', 'sign in', 'log in'];
+export const SIGN_IN_WORDS = ['sign-in', 'sign-ins', 'login', 'logins', 'log-in', 'signed in', 'logged in', 'sign in', 'log in'];
 
-function loginAlertClaims(login: Login): ReplyClaim[] {
+export function loginAlertClaims(login: Login): ReplyClaim[] {
   return [
     {
       id: 'sign_in_date',
@@ -117,7 +117,7 @@ function loginAlertClaims(login: Login): ReplyClaim[] {
   ];
 }
 
-function forgottenClaims(expiryMinutes: number, otherExpiries: number[]): ReplyClaim[] {
+export function forgottenClaims(expiryMinutes: number, otherExpiries: number[]): ReplyClaim[] {
   return [
     {
       id: 'reset_link_sent',
@@ -149,7 +149,7 @@ function forgottenClaims(expiryMinutes: number, otherExpiries: number[]): ReplyC
   ];
 }
 
-const sendsResetLink = (): ForbiddenStatement => ({
+export const sendsResetLink = (): ForbiddenStatement => ({
   id: 'sends_reset_link',
   description: 'telling the customer a password reset link is sent, which the takeover policy forbids because the attacker may control the mailbox',
   kind: 'action',
@@ -157,7 +157,7 @@ const sendsResetLink = (): ForbiddenStatement => ({
   objects: ['reset link', 'password reset link', 'password reset email', 'reset email', 'password reset'],
 });
 
-const revokesApiKeys = (): ForbiddenStatement => ({
+export const revokesApiKeys = (): ForbiddenStatement => ({
   id: 'revokes_api_keys',
   description: "telling the customer their API keys were revoked: takeover containment, which this case's policy rules out since nothing suggests anyone else has access",
   kind: 'action',

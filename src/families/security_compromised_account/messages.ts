@@ -40,6 +40,8 @@ export function eventOf(a: Activity): Ticket['recent_events'][number] {
       return { at, kind: 'auth', detail: 'Password changed' };
     case 'mfa_disabled':
       return { at, kind: 'auth', detail: 'MFA disabled' };
+    case 'mfa_enabled':
+      return { at, kind: 'auth', detail: 'MFA enabled on a new authenticator' };
     case 'api_key_created':
       return { at, kind: 'api', detail: `API key '${a.name}' created with ${a.access} access` };
     case 'export':
