@@ -23,7 +23,7 @@ export const GRADERS: Readonly<Record<GraderVersion, { module: GraderModule; rel
   3: { module: graderV3, released: true },
   4: { module: graderV4, released: true },
   5: { module: graderV5, released: true },
-  6: { module: graderV6, released: false },
+  6: { module: graderV6, released: true },
 };
 
 /** The version new episodes are scored with (when the task's reply details are written for it). */

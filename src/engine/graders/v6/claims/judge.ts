@@ -446,7 +446,7 @@ function namesEvent(claim: ReplyClaim, tokens: string[]): boolean {
 }
 
 /** Words that make the event named after them another one: "a fresh refund", "a second refund", "another credit". */
-const ANOTHER = new Set(['fresh', 'second', 'another', 'further', 'new', 'additional', 'extra', 'repeat']);
+const ANOTHER = new Set(['fresh', 'second', 'another', 'further', 'additional', 'repeat']);
 
 /**
  * The nouns of a claim's one-word anchors as a label names them: "- Arrival: within 7-10 business days" for
