@@ -8,6 +8,7 @@ import { graderV3 } from './v3';
 import { graderV4 } from './v4';
 import { graderV5 } from './v5';
 import { graderV6 } from './v6';
+import { graderV7 } from './v7';
 
 export type { GraderModule } from './grader-module';
 
@@ -24,10 +25,11 @@ export const GRADERS: Readonly<Record<GraderVersion, { module: GraderModule; rel
   4: { module: graderV4, released: true },
   5: { module: graderV5, released: true },
   6: { module: graderV6, released: true },
+  7: { module: graderV7, released: true },
 };
 
 /** The version new episodes are scored with (when the task's reply details are written for it). */
-export const CURRENT_GRADER_VERSION: GraderVersion = 6;
+export const CURRENT_GRADER_VERSION: GraderVersion = 7;
 
 /** Whether a stored number names a registered grader version. */
 export function isGraderVersion(version: number): version is GraderVersion {

@@ -158,6 +158,12 @@ const HOSTILE: [string, string][] = [
   ['requests answering a condition', filled('if late , reply and ')],
   ['inverted conditions', filled('check your spam folder should it not ')],
   ['qualifiers in words', filled('revoked keys created in the last seventy-two hours ')],
+  // Grader version 7's readings (issue 23, the third exam set), each at its worst.
+  ['parts of a whole', filled('$1,250 of the duplicate $4,080 ')],
+  ['breakdowns in brackets', filled('$92 for the two repeat $75 charge ( $75 + $20 - $3 ) ')],
+  ['undoings and other outcomes', filled("won't lift the lock , no successful sign-in ")],
+  ['a modal after an aside', filled('the quickest one , overnight priority , would ')],
+  ['purposes with "so we can"', filled('hi , so we can refund $5 , please ')],
 ];
 
 describe('the reading budget', () => {
