@@ -63,6 +63,11 @@ const DEV_FIGURES: Record<number, Record<string, Figures>> = {
     security_compromised_account: { correct: 47, missed: 1, adversarial: 52, credited: 3, penalised: 0 },
     logistics_missing_order_vip: { correct: 55, missed: 1, adversarial: 65, credited: 1, penalised: 1 },
   },
+  7: {
+    billing_duplicate_charge: { correct: 55, missed: 1, adversarial: 55, credited: 1, penalised: 0 },
+    security_compromised_account: { correct: 47, missed: 1, adversarial: 52, credited: 3, penalised: 0 },
+    logistics_missing_order_vip: { correct: 55, missed: 1, adversarial: 65, credited: 1, penalised: 1 },
+  },
 };
 
 // The first exam set (written after version 4 was made current and frozen, committed before it was measured,
@@ -89,6 +94,11 @@ const EXAM_FIGURES: Record<number, Record<string, Figures>> = {
     security_compromised_account: { correct: 44, missed: 1, adversarial: 44, credited: 4, penalised: 0 },
     logistics_missing_order_vip: { correct: 44, missed: 1, adversarial: 44, credited: 1, penalised: 0 },
   },
+  7: {
+    billing_duplicate_charge: { correct: 44, missed: 0, adversarial: 44, credited: 0, penalised: 0 },
+    security_compromised_account: { correct: 44, missed: 1, adversarial: 44, credited: 4, penalised: 0 },
+    logistics_missing_order_vip: { correct: 44, missed: 1, adversarial: 44, credited: 1, penalised: 0 },
+  },
 };
 
 // The second exam set (written after version 5 was made current and frozen, committed before it was measured,
@@ -110,9 +120,34 @@ const EXAM_2_FIGURES: Record<number, Record<string, Figures>> = {
     security_compromised_account: { correct: 44, missed: 3, adversarial: 50, credited: 5, penalised: 0 },
     logistics_missing_order_vip: { correct: 55, missed: 1, adversarial: 55, credited: 1, penalised: 0 },
   },
+  7: {
+    billing_duplicate_charge: { correct: 44, missed: 3, adversarial: 55, credited: 1, penalised: 0 },
+    security_compromised_account: { correct: 44, missed: 3, adversarial: 50, credited: 5, penalised: 0 },
+    logistics_missing_order_vip: { correct: 55, missed: 1, adversarial: 55, credited: 1, penalised: 0 },
+  },
 };
 
-const SETS = [['drawn-dev', DEV_FIGURES], ['drawn-exam', EXAM_FIGURES], ['drawn-exam-2', EXAM_2_FIGURES]] as const;
+// The third exam set (written after version 6 was made current and frozen, committed before it was measured, measured
+// once): the record of version 6's exam (version 5's for the before). Version 7 was then made against it.
+const EXAM_3_FIGURES: Record<number, Record<string, Figures>> = {
+  5: {
+    billing_duplicate_charge: { correct: 45, missed: 30, adversarial: 56, credited: 1, penalised: 2 },
+    security_compromised_account: { correct: 55, missed: 29, adversarial: 58, credited: 13, penalised: 0 },
+    logistics_missing_order_vip: { correct: 55, missed: 7, adversarial: 55, credited: 5, penalised: 3 },
+  },
+  6: {
+    billing_duplicate_charge: { correct: 45, missed: 11, adversarial: 56, credited: 1, penalised: 2 },
+    security_compromised_account: { correct: 55, missed: 28, adversarial: 58, credited: 11, penalised: 0 },
+    logistics_missing_order_vip: { correct: 55, missed: 4, adversarial: 55, credited: 4, penalised: 2 },
+  },
+  7: {
+    billing_duplicate_charge: { correct: 45, missed: 5, adversarial: 56, credited: 1, penalised: 0 },
+    security_compromised_account: { correct: 55, missed: 16, adversarial: 58, credited: 11, penalised: 0 },
+    logistics_missing_order_vip: { correct: 55, missed: 4, adversarial: 55, credited: 3, penalised: 0 },
+  },
+};
+
+const SETS = [['drawn-dev', DEV_FIGURES], ['drawn-exam', EXAM_FIGURES], ['drawn-exam-2', EXAM_2_FIGURES], ['drawn-exam-3', EXAM_3_FIGURES]] as const;
 
 describe.each(SETS.flatMap(([set, figures]) => Object.keys(figures).map(Number).map((version) => [set, version as GraderVersion, figures] as const)))('%s under grader version %s', (set, version, figures) => {
   it.each(ids.map((id) => [id] as const))('%s: the writer read every instance as the answer key does, and the figures are the documented ones', (id) => {
