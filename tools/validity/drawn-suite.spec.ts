@@ -147,7 +147,30 @@ const EXAM_3_FIGURES: Record<number, Record<string, Figures>> = {
   },
 };
 
-const SETS = [['drawn-dev', DEV_FIGURES], ['drawn-exam', EXAM_FIGURES], ['drawn-exam-2', EXAM_2_FIGURES], ['drawn-exam-3', EXAM_3_FIGURES]] as const;
+// The fourth exam set (written after version 7 was made current and frozen, committed before it was measured, measured
+// once): the record of version 7's exam, the current grader's (version 6's for the before). The writers put the
+// resolution's amount inside its code ("refund_issued (amount 800.00)"); it was moved to the amount field before
+// measuring, and every amount matches the answer key.
+const EXAM_4_FIGURES: Record<number, Record<string, Figures>> = {
+  6: {
+    billing_duplicate_charge: { correct: 55, missed: 15, adversarial: 66, credited: 12, penalised: 2 },
+    security_compromised_account: { correct: 55, missed: 26, adversarial: 66, credited: 2, penalised: 5 },
+    logistics_missing_order_vip: { correct: 44, missed: 2, adversarial: 44, credited: 1, penalised: 0 },
+  },
+  7: {
+    billing_duplicate_charge: { correct: 55, missed: 14, adversarial: 66, credited: 12, penalised: 1 },
+    security_compromised_account: { correct: 55, missed: 18, adversarial: 66, credited: 2, penalised: 5 },
+    logistics_missing_order_vip: { correct: 44, missed: 2, adversarial: 44, credited: 1, penalised: 0 },
+  },
+};
+
+const SETS = [
+  ['drawn-dev', DEV_FIGURES],
+  ['drawn-exam', EXAM_FIGURES],
+  ['drawn-exam-2', EXAM_2_FIGURES],
+  ['drawn-exam-3', EXAM_3_FIGURES],
+  ['drawn-exam-4', EXAM_4_FIGURES],
+] as const;
 
 describe.each(SETS.flatMap(([set, figures]) => Object.keys(figures).map(Number).map((version) => [set, version as GraderVersion, figures] as const)))('%s under grader version %s', (set, version, figures) => {
   it.each(ids.map((id) => [id] as const))('%s: the writer read every instance as the answer key does, and the figures are the documented ones', (id) => {
