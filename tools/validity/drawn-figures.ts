@@ -1,0 +1,142 @@
+/*
+ * The figures each drawn reply set gives each grader version (docs/validity.md, "Drawn instances"), held by
+ * drawn-suite.spec.ts for the current version (npm test) and drawn-figures.proof.spec.ts for every version (CI's
+ * test:slow).
+ */
+
+// The development set's figures under grader version 3 (current: before issue 23's fixes; logistics from its g3, which
+// names the courier's collection as the delivery date's other event) and version 4 (in development: issue 23's
+// fixes, made against this set, so its figures are not evidence; the fresh exam set is). Reading the cases alike
+// (writer and key) is required; the figures are what they are, held until a grader version moves them.
+export type Figures = { correct: number; missed: number; adversarial: number; credited: number; penalised: number };
+const DEV_FIGURES: Record<number, Record<string, Figures>> = {
+  3: {
+    billing_duplicate_charge: { correct: 55, missed: 9, adversarial: 55, credited: 15, penalised: 0 },
+    security_compromised_account: { correct: 47, missed: 18, adversarial: 52, credited: 4, penalised: 0 },
+    logistics_missing_order_vip: { correct: 55, missed: 17, adversarial: 65, credited: 20, penalised: 1 },
+  },
+  4: {
+    billing_duplicate_charge: { correct: 55, missed: 2, adversarial: 55, credited: 1, penalised: 0 },
+    security_compromised_account: { correct: 47, missed: 3, adversarial: 52, credited: 2, penalised: 0 },
+    logistics_missing_order_vip: { correct: 55, missed: 1, adversarial: 65, credited: 1, penalised: 1 },
+  },
+  // Version 5: the first exam set's lessons (made against that set and this one: no evidence either).
+  5: {
+    billing_duplicate_charge: { correct: 55, missed: 1, adversarial: 55, credited: 1, penalised: 0 },
+    security_compromised_account: { correct: 47, missed: 1, adversarial: 52, credited: 3, penalised: 0 },
+    logistics_missing_order_vip: { correct: 55, missed: 1, adversarial: 65, credited: 1, penalised: 1 },
+  },
+  6: {
+    billing_duplicate_charge: { correct: 55, missed: 1, adversarial: 55, credited: 1, penalised: 0 },
+    security_compromised_account: { correct: 47, missed: 1, adversarial: 52, credited: 3, penalised: 0 },
+    logistics_missing_order_vip: { correct: 55, missed: 1, adversarial: 65, credited: 1, penalised: 1 },
+  },
+  7: {
+    billing_duplicate_charge: { correct: 55, missed: 1, adversarial: 55, credited: 1, penalised: 0 },
+    security_compromised_account: { correct: 47, missed: 1, adversarial: 52, credited: 3, penalised: 0 },
+    logistics_missing_order_vip: { correct: 55, missed: 1, adversarial: 65, credited: 1, penalised: 1 },
+  },
+};
+
+// The first exam set (written after version 4 was made current and frozen, committed before it was measured,
+// measured once: docs/validity.md, "The exam sets"), the record of version 4's exam. Version 5 was then made against
+// it, so it is development data for version 5, whose exam is the second set below.
+const EXAM_FIGURES: Record<number, Record<string, Figures>> = {
+  3: {
+    billing_duplicate_charge: { correct: 44, missed: 6, adversarial: 44, credited: 10, penalised: 0 },
+    security_compromised_account: { correct: 44, missed: 25, adversarial: 44, credited: 13, penalised: 1 },
+    logistics_missing_order_vip: { correct: 44, missed: 12, adversarial: 44, credited: 11, penalised: 0 },
+  },
+  4: {
+    billing_duplicate_charge: { correct: 44, missed: 3, adversarial: 44, credited: 2, penalised: 0 },
+    security_compromised_account: { correct: 44, missed: 15, adversarial: 44, credited: 10, penalised: 1 },
+    logistics_missing_order_vip: { correct: 44, missed: 3, adversarial: 44, credited: 8, penalised: 0 },
+  },
+  5: {
+    billing_duplicate_charge: { correct: 44, missed: 0, adversarial: 44, credited: 0, penalised: 0 },
+    security_compromised_account: { correct: 44, missed: 1, adversarial: 44, credited: 4, penalised: 0 },
+    logistics_missing_order_vip: { correct: 44, missed: 1, adversarial: 44, credited: 1, penalised: 0 },
+  },
+  6: {
+    billing_duplicate_charge: { correct: 44, missed: 0, adversarial: 44, credited: 0, penalised: 0 },
+    security_compromised_account: { correct: 44, missed: 1, adversarial: 44, credited: 4, penalised: 0 },
+    logistics_missing_order_vip: { correct: 44, missed: 1, adversarial: 44, credited: 1, penalised: 0 },
+  },
+  7: {
+    billing_duplicate_charge: { correct: 44, missed: 0, adversarial: 44, credited: 0, penalised: 0 },
+    security_compromised_account: { correct: 44, missed: 1, adversarial: 44, credited: 4, penalised: 0 },
+    logistics_missing_order_vip: { correct: 44, missed: 1, adversarial: 44, credited: 1, penalised: 0 },
+  },
+};
+
+// The second exam set (written after version 5 was made current and frozen, committed before it was measured,
+// measured once): the record of version 5's exam (and version 4's, for the before). Version 6 was then made against
+// it, so it is development data for version 6, whose exam is the third set.
+const EXAM_2_FIGURES: Record<number, Record<string, Figures>> = {
+  4: {
+    billing_duplicate_charge: { correct: 44, missed: 31, adversarial: 55, credited: 4, penalised: 0 },
+    security_compromised_account: { correct: 44, missed: 10, adversarial: 50, credited: 12, penalised: 3 },
+    logistics_missing_order_vip: { correct: 55, missed: 14, adversarial: 55, credited: 5, penalised: 5 },
+  },
+  5: {
+    billing_duplicate_charge: { correct: 44, missed: 32, adversarial: 55, credited: 3, penalised: 0 },
+    security_compromised_account: { correct: 44, missed: 7, adversarial: 50, credited: 11, penalised: 0 },
+    logistics_missing_order_vip: { correct: 55, missed: 14, adversarial: 55, credited: 5, penalised: 5 },
+  },
+  6: {
+    billing_duplicate_charge: { correct: 44, missed: 3, adversarial: 55, credited: 1, penalised: 0 },
+    security_compromised_account: { correct: 44, missed: 3, adversarial: 50, credited: 5, penalised: 0 },
+    logistics_missing_order_vip: { correct: 55, missed: 1, adversarial: 55, credited: 1, penalised: 0 },
+  },
+  7: {
+    billing_duplicate_charge: { correct: 44, missed: 3, adversarial: 55, credited: 1, penalised: 0 },
+    security_compromised_account: { correct: 44, missed: 3, adversarial: 50, credited: 5, penalised: 0 },
+    logistics_missing_order_vip: { correct: 55, missed: 1, adversarial: 55, credited: 1, penalised: 0 },
+  },
+};
+
+// The third exam set (written after version 6 was made current and frozen, committed before it was measured, measured
+// once): the record of version 6's exam (version 5's for the before). Version 7 was then made against it.
+const EXAM_3_FIGURES: Record<number, Record<string, Figures>> = {
+  5: {
+    billing_duplicate_charge: { correct: 45, missed: 30, adversarial: 56, credited: 1, penalised: 2 },
+    security_compromised_account: { correct: 55, missed: 29, adversarial: 58, credited: 13, penalised: 0 },
+    logistics_missing_order_vip: { correct: 55, missed: 7, adversarial: 55, credited: 5, penalised: 3 },
+  },
+  6: {
+    billing_duplicate_charge: { correct: 45, missed: 11, adversarial: 56, credited: 1, penalised: 2 },
+    security_compromised_account: { correct: 55, missed: 28, adversarial: 58, credited: 11, penalised: 0 },
+    logistics_missing_order_vip: { correct: 55, missed: 4, adversarial: 55, credited: 4, penalised: 2 },
+  },
+  7: {
+    billing_duplicate_charge: { correct: 45, missed: 5, adversarial: 56, credited: 1, penalised: 0 },
+    security_compromised_account: { correct: 55, missed: 16, adversarial: 58, credited: 11, penalised: 0 },
+    logistics_missing_order_vip: { correct: 55, missed: 4, adversarial: 55, credited: 3, penalised: 0 },
+  },
+};
+
+// The fourth exam set (written after version 7 was made current and frozen, committed before it was measured, measured
+// once): the record of version 7's exam, the current grader's (version 6's for the before). The writers put the
+// resolution's amount inside its code ("refund_issued (amount 800.00)"); it was moved to the amount field before
+// measuring, and every amount matches the answer key.
+const EXAM_4_FIGURES: Record<number, Record<string, Figures>> = {
+  6: {
+    billing_duplicate_charge: { correct: 55, missed: 15, adversarial: 66, credited: 12, penalised: 2 },
+    security_compromised_account: { correct: 55, missed: 26, adversarial: 66, credited: 2, penalised: 5 },
+    logistics_missing_order_vip: { correct: 44, missed: 2, adversarial: 44, credited: 1, penalised: 0 },
+  },
+  7: {
+    billing_duplicate_charge: { correct: 55, missed: 14, adversarial: 66, credited: 12, penalised: 1 },
+    security_compromised_account: { correct: 55, missed: 18, adversarial: 66, credited: 2, penalised: 5 },
+    logistics_missing_order_vip: { correct: 44, missed: 2, adversarial: 44, credited: 1, penalised: 0 },
+  },
+};
+
+export const SETS = [
+  ['drawn-dev', DEV_FIGURES],
+  ['drawn-exam', EXAM_FIGURES],
+  ['drawn-exam-2', EXAM_2_FIGURES],
+  ['drawn-exam-3', EXAM_3_FIGURES],
+  ['drawn-exam-4', EXAM_4_FIGURES],
+] as const;
+
