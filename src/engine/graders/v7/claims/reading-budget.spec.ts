@@ -167,9 +167,11 @@ const HOSTILE: [string, string][] = [
 ];
 
 describe('the reading budget', () => {
-  it.each(HOSTILE)('%s: grades within the work bound, or is not read', (_name, message) => {
+  // (Each class on one task, in turn: the bound is the reader's, and counting every read is slow. Every task meets
+  // every class in CI's deeper run, READING_BUDGET_ALL_TASKS=1.)
+  it.each(HOSTILE.map(([name, message], k) => [name, message, k] as const))('%s: grades within the work bound, or is not read', (_name, message, k) => {
     const units = unitsOf(message);
-    for (const task of tasks) {
+    for (const task of process.env.READING_BUDGET_ALL_TASKS === '1' ? tasks : [tasks[k % tasks.length]]) {
       const { reads, state } = sendCounted(task, message);
       const analysis = state.replies[0].analysis!;
       if (units > READING_BUDGET) {
