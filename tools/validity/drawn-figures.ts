@@ -4,10 +4,10 @@
  * test:slow).
  */
 
-// The development set's figures under grader version 3 (current: before issue 23's fixes; logistics from its g3, which
-// names the courier's collection as the delivery date's other event) and version 4 (in development: issue 23's
-// fixes, made against this set, so its figures are not evidence; the fresh exam set is). Reading the cases alike
-// (writer and key) is required; the figures are what they are, held until a grader version moves them.
+// The development set's figures under each grader version since 3 (3: before issue 23's fixes; 4 to 7 were made
+// against it, so their figures are no evidence). Reading the cases alike (writer and key) is required; the figures are
+// what they are, held until a grader version moves them. Logistics' are from its g3, which names the courier's
+// collection as the delivery date's other event.
 export type Figures = { correct: number; missed: number; adversarial: number; credited: number; penalised: number };
 const DEV_FIGURES: Record<number, Record<string, Figures>> = {
   3: {
