@@ -227,6 +227,9 @@ const SUBJECT_PRONOUNS = new Set(['we', 'i', 'you', 'they', 'it', 'he', 'she']);
 function newSubjectBetween(tokens: string[], a: number, b: number): boolean {
   for (let k = a; k < b; k++) {
     if (['and', 'but', 'so', ',', 'then'].includes(tokens[k]) && (SUBJECT_PRONOUNS.has(tokens[k + 1]) || /^(we|i|you|they|it)'/.test(tokens[k + 1] ?? ''))) return true;
+    // ("sessions are shown under Settings > API, where keys can be revoked": a place's clause with a noun of its own
+    // for subject; "…, where they can be signed out" still points back.)
+    if (tokens[k] === 'where' && k + 1 < b && /^[a-z]+$/.test(tokens[k + 1] ?? '') && !SUBJECT_PRONOUNS.has(tokens[k + 1]) && !['can', 'could', 'will', 'would', 'is', 'are'].includes(tokens[k + 1])) return true;
   }
   return false;
 }

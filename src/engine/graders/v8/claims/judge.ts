@@ -80,13 +80,15 @@ export function judgeClaims(claims: ReplyClaim[], analyses: ReplyAnalysis[], lex
 /**
  * "It settles within 5-7 business days" beside a refund of the wrong amount, or none: how long an act takes is
  * told only with the act. A duration about what an amount claim is about (the same `about` words: the refund's
- * settlement window, the credit's) is not covered while no such amount is, and the miss is the amount's.
+ * settlement window, the credit's), or about the object of an act (a trace's result window, the trace opened), is
+ * not covered while no such amount or act is, and the miss is theirs.
  */
 function timingOfUntoldAct(claims: ReplyClaim[], verdicts: ClaimVerdict[], k: number): ClaimVerdict | undefined {
   const claim = claims[k];
   if (claim.kind !== 'duration' || !verdicts[k].covered || !claim.about) return undefined;
   const about = new Set(claim.about);
-  const acts = claims.flatMap((c, j) => (c.kind === 'money' && (c.about ?? []).some((w) => about.has(w)) ? [verdicts[j]] : []));
+  const actOf = (c: ReplyClaim) => (c.kind === 'money' && (c.about ?? []).some((w) => about.has(w))) || (c.kind === 'action' && c.advice !== true && c.objects.some((o) => about.has(o)));
+  const acts = claims.flatMap((c, j) => (actOf(c) ? [verdicts[j]] : []));
   if (acts.length === 0 || acts.some((a) => a.covered)) return undefined;
   const { reason, reply, sentence } = acts[0];
   return { id: claim.id, description: claim.description, covered: false, reason: reason ?? 'not_stated', ...(reply === undefined ? {} : { reply, sentence }) };

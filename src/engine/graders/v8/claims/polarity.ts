@@ -146,6 +146,11 @@ function aheadOf(tokens: string[]): Ahead {
   }
   return { ourClause, clauseBreak, modals };
 }
+/** "after the last failed try", "on the third try": "try" as a noun, no attempt doubted. */
+function tryAsNoun(tokens: string[], i: number): boolean {
+  return (tokens[i] === 'try' || tokens[i] === 'tries') && TRY_NOUN_BEFORE.has(tokens[i - 1] ?? '');
+}
+const TRY_NOUN_BEFORE = new Set(['the', 'a', 'one', 'last', 'failed', 'first', 'second', 'third', 'next', 'each', 'every', 'another', 'final', 'wrong', 'unsuccessful', 'latest', 'most', 'recent', 'that', 'this', 'your', 'their', 'its']);
 /** The heads of a limit told as a relative clause ("the maximum our team may refund", "what the desk can refund"). */
 const LIMIT_HEADS = new Set(['maximum', 'most', 'limit', 'what', 'whatever', 'amount', 'cap', 'ceiling']);
 /** Words of the relative clause's subject between the head and its modal ("our support team", "the tier-1 desk"). */
@@ -161,6 +166,8 @@ function limitHeadBefore(tokens: string[], i: number): number {
   }
   return -1;
 }
+/** Verbs that tell the customer to do something first ("call us", "reply with", "send us", "confirm your address"). */
+const REQUEST_IMPERATIVES = new Set(['call', 'phone', 'ring', 'reply', 'respond', 'send', 'confirm', 'verify', 'provide', 'contact', 'email', 'forward', 'share', 'upload', 'tell', 'complete', 'settle', 'pay']);
 /** What a case or request is opened for: "a billing case to refund", "a request to replace". */
 const CASE_NOUNS = new Set(['case', 'ticket', 'request', 'claim', 'investigation', 'escalation', 'review', 'workflow']);
 const NOT_VERBS_AFTER_TO = new Set(['the', 'a', 'an', 'your', 'our', 'you', 'us', 'me', 'them', 'it', 'this', 'that', 'my', 'their', 'his', 'her']);
@@ -355,6 +362,21 @@ export function stanceOf(tokens: string[], valueStarts: Set<number>, ids: number
     if (firstPlease === -2) firstPlease = tokens.indexOf('please');
     return firstPlease >= 0 && firstPlease < i;
   };
+  // Where the sentence first tells the customer to do something ("call us", "reply with", "send us"): a request verb
+  // opening the sentence or a clause after a comma.
+  let firstImperative = -2;
+  const imperativeBefore = (i: number): boolean => {
+    if (firstImperative === -2) {
+      firstImperative = -1;
+      for (let k = 0; k < n; k++) {
+        if (REQUEST_IMPERATIVES.has(tokens[k]) && (k === 0 || tokens[k - 1] === ',' || tokens[k - 1] === ';') && ['us', 'me', 'with', 'back', 'our', 'the', 'your'].includes(tokens[k + 1] ?? '')) {
+          firstImperative = k;
+          break;
+        }
+      }
+    }
+    return firstImperative >= 0 && firstImperative < i;
+  };
   const clauseRange = (i: number): [number, number] => {
     let a = i;
     while (a > 0 && ids[a - 1] === ids[i]) a--;
@@ -487,7 +509,7 @@ export function stanceOf(tokens: string[], valueStarts: Set<number>, ids: number
       mark(hyp, i, clauseRange(i)[1]);
     } else if ((t === 'depending' || t === 'depends') && tokens[i - 1] === ',' && (tokens[i + 1] === 'on' || (DEGREE.has(tokens[i + 1] ?? '') && (tokens[i + 2] === 'on' || tokens[i + 3] === 'on')))) {
       mark(hyp, i, clauseRange(i)[1]);
-    } else if (MODALS.has(t) || (t === 'may' && !estimate && !month) || /^(we|you|i|it|they|that)'d$/.test(t)) {
+    } else if ((MODALS.has(t) && !tryAsNoun(tokens, i)) || (t === 'may' && !estimate && !month) || /^(we|you|i|it|they|that)'d$/.test(t)) {
       const [a, b] = clauseRange(i);
       mark(hyp, a, b);
       // ("the quickest one, overnight priority, would only reach you on Tuesday": the subject before the aside too.)
@@ -532,6 +554,12 @@ export function stanceOf(tokens: string[], valueStarts: Set<number>, ids: number
     }
     // "After that I'll book the replacement": after what the sentence before asked of the customer.
     if (i === 0 && t === 'after' && tokens[1] === 'that') mark(hyp, 0, n);
+    // "call us from the number on file and then we'll send a reset link", "please send me…, and I'll then apply the
+    // credit": what we do then waits on what the sentence asks of the customer.
+    if (t === 'then' && i > 1 && (askedBefore(i) || imperativeBefore(i))) {
+      if (OUR_SUBJECTS.has(tokens[i - 1]) && ['and', ','].includes(tokens[i - 2])) mark(hyp, i - 1, hardSegment(tokens, i)[1]);
+      else if (OUR_SUBJECTS.has(tokens[i + 1] ?? '') && ['and', ','].includes(tokens[i - 1])) mark(hyp, i, hardSegment(tokens, i)[1]);
+    }
     // "please settle the overdue invoice first; after that we will refund…": after what this sentence asks.
     if (i > 0 && t === 'after' && tokens[i + 1] === 'that' && /^[;,:-]$/.test(tokens[i - 1]) && askedBefore(i)) mark(hyp, i, hardSegment(tokens, i)[1]);
     // "before we can release the refund", "before I can refund it": the act waits on what the sentence requires.

@@ -164,6 +164,14 @@ const HOSTILE: [string, string][] = [
   ['undoings and other outcomes', filled("won't lift the lock , no successful sign-in ")],
   ['a modal after an aside', filled('the quickest one , overnight priority , would ')],
   ['purposes with "so we can"', filled('hi , so we can refund $5 , please ')],
+  // Grader version 8's readings (issue 23, the fourth exam set), each at its worst.
+  ['limits in a relative clause', filled('the maximum our support team may refund , ')],
+  ['aims of a case, acts waiting on a request', filled('please send it so we can refund $5 ; after that a case to refund ')],
+  ['breakdowns over two sentences, what was paid off', filled('$5 settled your overdue $2 invoice plus $3 . your credit is $6 . ')],
+  ['things supposed', filled('a reset link sent before then would not ')],
+  ['a relative "which" after a dash', filled("- which says 'forgotten password' ")],
+  ['our own words for the runbook', filled("we've sent a new password reset link to the email address on file . ")],
+  ['places beside the advised one', filled('change it on any other site or service or app ')],
 ];
 
 describe('the reading budget', () => {
