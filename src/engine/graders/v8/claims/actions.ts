@@ -359,10 +359,13 @@ export function findActions(claim: ActionClaim, sentences: AnalysedSentence[], l
       const advised = claim.advice === true && (mood === 'c' || mood === 'h' || governed === 'u') && !withheld;
       // Advice is the customer's to follow: "we've signed out all sessions" is our act, not the advice to sign out
       // the ones they do not recognise.
+      // ("all active sessions have been signed out": reported done, by us, in the passive.)
       const ourDoneAct =
-        claim.advice === true && v.form === 'done' && mood === 'a' && ourSubjectBefore(tokens, v.at);
+        claim.advice === true && v.form === 'done' && mood === 'a' && (ourSubjectBefore(tokens, v.at) || ['been', 'was', 'were'].includes(tokens[v.at - 1] ?? ''));
+      // "a reset link won't lift the lock": the act as a noun, after an undoing that is denied, is neither said nor denied.
+      const undoneDenied = mood === 'n' && nounUndone(tokens, v.at);
       // (Advice only offered, hedged or aimed at is neither given nor denied, whatever its verb's own mood.)
-      hits.push({ sentence: si, mood: advised ? 'a' : ourDoneAct || withheld ? 'c' : mood, disjunct, reversed: false });
+      hits.push({ sentence: si, mood: advised ? 'a' : ourDoneAct || withheld || undoneDenied ? 'c' : mood, disjunct, reversed: false });
     }
   }
   for (const r of findReversals(sentences, m, lexicon)) hits.push(r);
@@ -600,6 +603,16 @@ function supposedThing(tokens: string[], v: { at: number; end: number; form: Ver
     if (/^[.;:(!?]$/.test(tokens[k])) return false;
     if (['would', 'could', 'might', 'wouldn\'t', 'couldn\'t', 'cannot', "can't", "won't", "doesn't", "don't", 'not', 'never'].includes(tokens[k])) return true;
   }
+  return false;
+}
+
+/** Verbs that undo an act named as a noun after them: "lift the lock", "release the hold", "remove the block". */
+const UNDOING_VERBS = new Set(['lift', 'lifts', 'lifted', 'lifting', 'release', 'releases', 'released', 'remove', 'removes', 'removed', 'end', 'ends', 'clear', 'clears', 'undo', 'reverse']);
+
+/** Whether the act's word at `at` is a noun undone by a verb within three words before it ("won't lift the lock"). */
+function nounUndone(tokens: string[], at: number): boolean {
+  if (!['the', 'this', 'that', 'your', 'its', 'a'].includes(tokens[at - 1] ?? '')) return false;
+  for (let k = at - 2; k >= Math.max(0, at - 4); k--) if (UNDOING_VERBS.has(tokens[k])) return true;
   return false;
 }
 

@@ -74,7 +74,26 @@ export function judgeClaims(claims: ReplyClaim[], analyses: ReplyAnalysis[], lex
   // A later reply that withdraws the earlier ones ("please disregard my previous email") retracts what they said.
   const withdrawnBefore = analyses.reduce((last, a, k) => (a.sentences.some((s) => withdrawsEarlierReplies(s.tokens, lexicon)) ? k : last), -1);
   const verdicts = claims.map((claim) => judgeOne(claim, analyses, withdrawnBefore, lexicon));
-  return verdicts.map((v, k) => timingOfUntoldAct(claims, verdicts, k) ?? v);
+  const paths = menuPathsOf(claims);
+  return verdicts.map((v, k) => timingOfUntoldAct(claims, verdicts, k) ?? adviceAtAnotherPlace(claims[k], v, paths) ?? v);
+}
+
+/** The menu paths the key names ("settings > security"), spaces around the marks made one. */
+function menuPathsOf(claims: ReplyClaim[]): string[] {
+  return claims.flatMap((c) => (c.kind === 'action' ? (c.qualifiers ?? []) : [])).filter((q) => q.includes('>')).map(onePath);
+}
+const onePath = (text: string) => text.toLowerCase().replace(/\s*>\s*/g, '>').replace(/\s+/g, ' ');
+
+/**
+ * "Your sessions are listed under Settings > API, and each has a Revoke button": advice given at a menu path the key
+ * does not name (where the key names one) is advice to look in the wrong place, a conflicting value.
+ */
+function adviceAtAnotherPlace(claim: ReplyClaim, verdict: ClaimVerdict, paths: string[]): ClaimVerdict | undefined {
+  if (!verdict.covered || paths.length === 0 || claim.kind !== 'action' || claim.advice !== true || claim.qualifiers?.length) return undefined;
+  const sentence = onePath(verdict.sentence ?? '');
+  const told = sentence.match(/[\p{L}]+(?:>[\p{L}]+)+/gu) ?? [];
+  if (told.length === 0 || told.some((path) => paths.some((p) => path.startsWith(p) || p.startsWith(path)))) return undefined;
+  return { ...verdict, covered: false, reason: 'conflicting_value' };
 }
 
 /**
@@ -611,6 +630,9 @@ function anchored(claim: ReplyClaim, sentences: AnalysedSentence[], span: { sent
   // event, said of what this one named.
   const next = sentences[at + 1];
   if (next && next.paragraph === sentences[at].paragraph && opensWithEvent(claim, next) && sentences[at].moods[span.end - 1] === 'a') return true;
+  // "- When: 21/04/2026 (12:54 UTC) / - What: two sign-in attempts from Hanoi": the next item of one list names the
+  // event the claim's own value is the time of.
+  if (claim.kind === 'date' && span.match === true && next && next.paragraph === sentences[at].paragraph && isLabelLine(sentences[at].tokens) && isLabelLine(next.tokens) && names(next.tokens)) return true;
   const previous = sentences[at - 1];
   // "Here's what I found about that sign-in email: / - When: 2026-11-13, 06:51 UTC": a list item under a lead-in.
   const leadIn = listLeadIn(sentences, at);
@@ -849,6 +871,8 @@ function findDenial(about: string[], analyses: ReplyAnalysis[]): Evidence | unde
         // lock cannot be lifted earlier": what is denied is another event or the event's undoing.
         // ("it won't lift the lock": an agent's undoing, the event word used transitively, is what is denied.)
         if (OTHER_OUTCOME.has(s.tokens[j - 1] ?? '') || undoingNear(s.tokens, j) || (UNDOING.has(t) && ['the', 'it', 'your', 'this', 'that'].includes(s.tokens[j + 1] ?? ''))) continue;
+        // "the lock cannot be lifted earlier": the undoing denied before its time bounds the event, it does not deny it.
+        if (UNDOING.has(t) && s.tokens.slice(j + 1, j + 4).some((w) => SOONER.has(w))) continue;
         // "After that sign-in nobody changed your password": the event as the time of another, which is what is denied.
         if (s.tokens.slice(Math.max(0, j - 3), j).some((w) => EVENT_AS_TIME.has(w))) continue;
         const near = s.negators.some((k) => s.clauses[k] === s.clauses[j] && ((k < j && wordsBetween(s.tokens, k, j) <= 1) || (k > j && k - j <= 5)));
@@ -882,7 +906,9 @@ function againAfter(tokens: string[], j: number): boolean {
 }
 
 /** Prepositions that make the event the time of what the clause says: "after that sign-in", "since the login". */
-const EVENT_AS_TIME = new Set(['after', 'since', 'following', 'before', 'during', 'until']);
+const EVENT_AS_TIME = new Set(['after', 'since', 'following', 'before', 'during', 'until', 'while', 'whilst']);
+/** Words that make an undoing's denial a bound on its time: "can't be lifted earlier", "won't unlock it any sooner". */
+const SOONER = new Set(['earlier', 'sooner', 'early', 'faster', 'quicker']);
 
 /** Times said in the plural, of what happens as a rule: "at weekends", "on Sundays", "over bank holidays". */
 const HABITUAL_TIMES = new Set(['weekends', 'saturdays', 'sundays', 'holidays', 'evenings', 'nights', 'weekdays']);
