@@ -184,6 +184,9 @@ function judgeOne(claim: ReplyClaim, analyses: ReplyAnalysis[], withdrawnBefore:
         if (parts === undefined) breakdownIn.set(sp.sentence, (parts = breaksDown(claim.amount, sentences, sp.sentence, same, bySentence)));
         if (parts) continue;
       }
+      // "…, but the $32.00 seat add-on is correct and stays": a figure said to stand as it is, in a clause that does
+      // not name the claim's event, is not refunded or credited.
+      if (claim.kind === 'money' && standsAsItIs(claim, clauseOf(s, sp.start))) continue;
       const coordinated = same.some((other) => other.match && coordinatedWith(s.tokens, sp, other));
       if (e.mood === 'a' && !anyMatch) earlierValues.push(e);
       // A rival option competes when it is given as the means ("by standard ground") or said of the claim's
@@ -358,6 +361,8 @@ const COUNT_WORDS: Readonly<Record<string, number>> = wordTable<number>({ two: 2
 /** Words before an amount that take it away: "- $3.18", "minus $36.82", "less the $3.18". */
 const TAKEN_AWAY = new Set(['-', 'minus', 'less', 'deducting', 'deduct', 'without']);
 
+/** Words that end a noun phrase looking back from an amount: a count beyond them is another thing's. */
+const NOT_IN_A_NOUN_PHRASE = new Set(['and', 'or', 'but', 'for', 'to', 'with', 'plus', 'minus', 'less', 'from', 'by', 'in', 'on', 'at', 'than', 'then', 'is', 'are', 'was', 'were', 'times']);
 /** Words before an amount that it paid off, so that the rest is what was refunded or credited ("settled your overdue $5.92 invoice"). */
 const PAID_OFF = new Set(['settled', 'cleared', 'covered', 'paid', 'offset', 'offsets', 'settle', 'clear', 'cover']);
 
@@ -407,13 +412,14 @@ function partsOf(spans: ClaimSpan[], tokens: string[]): Part[] | null {
     let k = part.start - 1;
     while (k >= 0 && ['the', 'a', 'an', 'of', 'further', 'extra', 'another', 'usd', 'overdue'].includes(tokens[k])) k--;
     // ("the two repeat $1,440.00 charges", "the two duplicate payments of USD 320": a count up to three words further back.)
+    // (Over nouns and adjectives only: "the two duplicate charges and a $40.00 service credit" counts nothing for $40.)
     let farCount = 0;
-    for (let j = k - 1; j >= Math.max(0, k - 3) && /^[a-z]+$/.test(tokens[j + 1] ?? '') && !((tokens[j + 1] ?? '') in COUNT_WORDS); j--) {
+    for (let j = k - 1; j >= Math.max(0, k - 3) && /^[a-z]+$/.test(tokens[j + 1] ?? '') && !((tokens[j + 1] ?? '') in COUNT_WORDS) && !NOT_IN_A_NOUN_PHRASE.has(tokens[j + 1] ?? ''); j--) {
       if ((tokens[j] ?? '') in COUNT_WORDS) {
         farCount = COUNT_WORDS[tokens[j]];
         break;
       }
-      if (!/^[a-z]+$/.test(tokens[j] ?? '')) break;
+      if (!/^[a-z]+$/.test(tokens[j] ?? '') || NOT_IN_A_NOUN_PHRASE.has(tokens[j])) break;
     }
     // ("- the $40 you paid extra": a dash before an article is an aside's, not a minus.)
     const minus = tokens[part.start - 1] === '-' || (TAKEN_AWAY.has(tokens[k] ?? '') && tokens[k] !== '-');
@@ -640,7 +646,8 @@ function anchored(claim: ReplyClaim, sentences: AnalysedSentence[], span: { sent
   if (!previous || previous.paragraph !== sentences[at].paragraph || !names(previous.tokens)) return false;
   // "It will settle within 5-7 business days.", "Allow 5-7 business days.": the sentence carries the one before on.
   const carriesOn = sentences[at].tokens.slice(0, 4).some((t) => ['it', "it'll", "it's", 'this', 'that', 'they', "they'll", 'these', 'both', 'allow', 'expect'].includes(t));
-  const underHeading = previous.tokens.length <= 8 && !previous.tokens.includes('.');
+  // (A short heading, not a list's item: "- Then: it's used against your next invoice" heads nothing.)
+  const underHeading = previous.tokens.length <= 8 && !previous.tokens.includes('.') && (!isLabelLine(previous.tokens) || previous.tokens[previous.tokens.length - 1] === ':');
   // "- Account credit applied: $360.00 / - Timing: within 15 business days": one list's items about one case.
   // (The claim's own value only: the next items of a list also name other charges and dates, which are not rivals.)
   const nextItem = span.match === true && isLabelLine(previous.tokens) && isLabelLine(sentences[at].tokens);
@@ -700,6 +707,13 @@ function readClause(s: AnalysedSentence, at: number): string[] {
 }
 
 /** The clause names something else the value is said of (`not_about`) and not the claim's event (`about`). */
+/** Words that say a charge stands as it is: "is correct", "stays", "remains unchanged", "is legitimate". */
+const STANDING = new Set(['correct', 'unchanged', 'stays', 'remains', 'stands', 'legitimate', 'genuine', 'valid', 'owed', 'untouched']);
+
+function standsAsItIs(claim: ReplyClaim, clause: string[]): boolean {
+  return clause.some((w) => STANDING.has(w)) && !namesEvent(claim, clause);
+}
+
 function aboutSomethingElse(claim: ReplyClaim, tokens: string[], lexicon: Lexicon): boolean {
   let memo = otherThingNamed.get(lexicon);
   if (!memo) otherThingNamed.set(lexicon, (memo = new WeakMap()));
