@@ -83,7 +83,13 @@ const TIME_PARTS = /^(\d{1,2}:\d{2}|\d{4}|\d{4}-\d{2}-\d{2}|am|pm|a\.m|p\.m|utc|
 function presentVerbAfterSubject(tokens: string[], k: number): boolean {
   const t = tokens[k];
   if (!/^[a-z]{3,}s$/.test(t) || /(ss|us|is)$/.test(t)) return false;
-  const subject = ['it', 'this', 'that', 'which', 'he', 'she', 'everything', 'nothing'].includes(tokens[k - 1] ?? '') || (['the', 'this', 'that', 'your', 'our', 'each', 'every'].includes(tokens[k - 2] ?? '') && /^[a-z-]+$/.test(tokens[k - 1] ?? ''));
+  const determiner = (w: string | undefined) => ['the', 'this', 'that', 'your', 'our', 'each', 'every'].includes(w ?? '');
+  const noun = (w: string | undefined) => /^[a-z-]+$/.test(w ?? '') && !isEnglishFunctionWord(w ?? '');
+  // ("The account team approves the other $300.00": a subject of two words too.)
+  const subject =
+    ['it', 'this', 'that', 'which', 'he', 'she', 'everything', 'nothing'].includes(tokens[k - 1] ?? '') ||
+    (determiner(tokens[k - 2]) && /^[a-z-]+$/.test(tokens[k - 1] ?? '')) ||
+    (determiner(tokens[k - 3]) && noun(tokens[k - 2]) && noun(tokens[k - 1]));
   return subject && isEnglishFunctionWord(tokens[k + 1] ?? '');
 }
 
