@@ -36,6 +36,13 @@ describe('a limit named in a relative clause is no hedge on the act beside it (b
   it('version 7 read most of them as hedged', () => {
     expect(said.filter((reply) => !covered(task, reply, 7).includes('refund_amount')).length).toBeGreaterThanOrEqual(2);
   });
+  it.each([
+    `I've refunded ${refund} to your card. The account team approves the other $300.00 within ${claim(task, 'approval_window').min} business days.`,
+    `I've refunded ${refund} to your card. The finance team approves the other $300.00 within ${claim(task, 'approval_window').min} business days.`,
+  ])('reads a present verb after a two-word subject as prose: %s', (reply) => {
+    expect(covered(task, reply, 8)).toContain('approval_window');
+    expect(covered(task, reply, 7)).not.toContain('approval_window');
+  });
   it('"we may refund" still hedges', () => {
     expect(covered(task, `We may refund ${refund} to your card.`, 8)).not.toContain('refund_amount');
   });
@@ -149,5 +156,118 @@ describe('a thing supposed, a relative "which" after a dash, and the runbook tol
     expect(penalties(alert, reply, 8)).not.toContain('quotes_internal_policy');
     expect(penalties(alert, reply, 7)).toContain('quotes_internal_policy');
     expect(penalties(alert, 'What to do: sign out every session the customer does not recognise.', 8)).toContain('quotes_internal_policy');
+  });
+});
+
+describe('a lock told with "the last failed try", and an undoing denied or bounded (security g4, lockout)', () => {
+  const task = drawn(SECURITY, 4, seedWhere(SECURITY, 4, has('account_locked', 'lock_duration')));
+  const hours = claim(task, 'lock_duration').min;
+  const said = [
+    `Your account is locked, and the lock clears on its own ${hours} hours after the last failed try.`,
+    `We've locked the account; it unlocks by itself ${hours} hours after your most recent try.`,
+  ];
+  it.each(said)('credits the lock\'s duration in: %s', (reply) => {
+    expect(covered(task, reply, 8)).toEqual(expect.arrayContaining(['account_locked', 'lock_duration']));
+  });
+  it('version 7 read "try" as an attempt doubted', () => {
+    expect(said.filter((reply) => !covered(task, reply, 7).includes('lock_duration')).length).toBeGreaterThanOrEqual(1);
+  });
+  const told = `Your account is locked after too many failed sign-ins, and the lock lifts ${hours} hours after the last failed attempt.`;
+  const notes = [
+    "A reset link won't lift the lock any sooner, so it's best to wait until then.",
+    'We regret that the lock cannot be lifted earlier.',
+    "A reset link sent while the lock is on won't help, which is why I haven't sent one.",
+  ];
+  it.each(notes)('keeps the lock beside: %s', (note) => {
+    expect(covered(task, `${told} ${note}`, 8)).toEqual(expect.arrayContaining(['account_locked', 'lock_duration']));
+  });
+  it('version 7 read most of them as denying it', () => {
+    expect(notes.filter((note) => covered(task, `${told} ${note}`, 7).length < 2).length).toBeGreaterThanOrEqual(2);
+  });
+  it('a lock denied is still denied', () => {
+    expect(covered(task, `Your account is not locked. It lifts ${hours} hours after the last failed attempt.`, 8)).not.toContain('account_locked');
+  });
+});
+
+describe('what we do "then", after what the sentence asks of the customer (billing g3, security g4)', () => {
+  const credit = drawn(BILLING, 3, seedWhere(BILLING, 3, has('credit_amount')));
+  const amount = usd(claim(credit, 'credit_amount').amount);
+  it.each([
+    `Please send me the code from your authenticator, and I'll then apply the ${amount} credit.`,
+    `Call us from the number on file and then we'll apply the ${amount} credit to your account.`,
+    `Reply with your billing address, then we will apply the ${amount} credit.`,
+  ])('credits nothing in: %s', (reply) => {
+    expect(covered(credit, reply, 8)).not.toContain('credit_amount');
+  });
+  it('an act told before the request still stands', () => {
+    expect(covered(credit, `We've applied the ${amount} credit to your account, and then please reply if anything looks wrong.`, 8)).toContain('credit_amount');
+  });
+});
+
+describe('advice at a menu path the key does not name, or our own act told as advice (security g4, sign-in alert)', () => {
+  const task = drawn(SECURITY, 4, seedWhere(SECURITY, 4, has('sign_out_unrecognised', 'review_sessions')));
+  it.each([
+    'Your active sessions are listed under Settings > API, and each one has a Revoke button you can use.',
+    'You can review your devices under Settings > Profile and sign out any old ones there.',
+    'Active sessions are shown under Settings > API, where keys can be revoked.',
+    'All active sessions have been signed out.',
+  ])('credits no sign-out advice in: %s', (reply) => {
+    expect(covered(task, reply, 8)).not.toContain('sign_out_unrecognised');
+  });
+  it.each([
+    "You can see every active session under Settings > Security, and sign out any you don't recognise.",
+    "Under Settings > Security > Sessions, use the Sign out button on any session you don't recognise.",
+  ])('still credits it in: %s', (reply) => {
+    expect(covered(task, reply, 8)).toContain('sign_out_unrecognised');
+  });
+});
+
+describe('a date in a list, told beside the item naming the event (security g4, blocked attempts)', () => {
+  const task = drawn(SECURITY, 4, seedWhere(SECURITY, 4, has('attempts_date', 'attempts_blocked')));
+  const date = (task.answer_key.reply_claims as unknown as { id: string; date: string }[]).find((c) => c.id === 'attempts_date')!.date;
+  const [y, m, d] = date.split('-');
+  const lists = [
+    `Hi,\n\n- When: ${d}/${m}/${y}, 03:55-03:57 UTC\n- What: 2 sign-in attempts from abroad\n- Result: every attempt was blocked at the password`,
+    `Hi,\n\n- Date: ${d}.${m}.${y} (12:54 UTC)\n- Attempts: 7, all with a wrong password\n- Result: all 7 blocked`,
+  ];
+  it.each(lists)('credits the date in: %s', (reply) => {
+    expect(covered(task, reply, 8)).toContain('attempts_date');
+  });
+  it('version 7 missed them', () => {
+    expect(lists.filter((reply) => !covered(task, reply, 7).includes('attempts_date')).length).toBe(2);
+  });
+});
+
+describe('a charge that stands as it is, and the parts of a credit beside it (billing g3)', () => {
+  const task = drawn(BILLING, 3, seedWhere(BILLING, 3, (t) => {
+    const c = claims(t).find((x) => x.id === 'credit_amount');
+    return c !== undefined && (c.near_misses ?? []).some((n) => n.amount !== undefined && n.amount < 100 && n.amount < c.amount / 4);
+  }));
+  const total = claim(task, 'credit_amount').amount;
+  const addOn = Math.min(...(claim(task, 'credit_amount').near_misses ?? []).map((n) => n.amount ?? Infinity));
+  const said = [
+    `We have credited ${usd(total)} to your account, but the ${usd(addOn)} seat add-on is correct and stays.`,
+    `We have credited ${usd(total)} to your account.\n- Then: it's used against your next invoice\n- Not a duplicate: the ${usd(addOn)} seat add-on`,
+  ];
+  it.each(said)('credits the credit in: %s', (reply) => {
+    expect(covered(task, reply, 8)).toContain('credit_amount');
+  });
+  it('version 7 read the add-on as a rival in them', () => {
+    expect(said.filter((reply) => !covered(task, reply, 7).includes('credit_amount')).length).toBe(2);
+  });
+  it('the add-on credited is still a rival', () => {
+    expect(covered(task, `We have credited ${usd(total)} to your account, and the ${usd(addOn)} seat add-on is credited too.`, 8)).not.toContain('credit_amount');
+  });
+});
+
+describe('a trace told only as a reason earns nothing for its window (logistics g4)', () => {
+  const task = drawn('logistics_missing_order_vip', 4, seedWhere('logistics_missing_order_vip', 4, has('trace_opened', 'trace_result_window')));
+  const window = claim(task, 'trace_result_window');
+  const days = window.min === window.max ? `${window.min}` : `${window.min}-${window.max}`;
+  it('credits nothing in a reason', () => {
+    expect(covered(task, `Because a carrier trace usually takes ${days} business days, we're waiting to see if the parcel moves.`, 8)).toEqual([]);
+  });
+  it('credits the window with the trace opened', () => {
+    expect(covered(task, `I've opened a carrier trace; the result follows within ${days} business days.`, 8)).toEqual(expect.arrayContaining(['trace_opened', 'trace_result_window']));
   });
 });
