@@ -5,10 +5,9 @@ import { referenceRun } from './solvers';
 /*
  * The shortcut agents on every family (tools/validity/shortcuts.ts; docs/validity.md, "Shortcut agents"): the
  * instrument's right guesses score 1.0 and its branched scores are the episodes' own, the figures it gives the
- * current families are pinned, and the families that meet the target bounds are held to them. The billing family
- * meets them (generator version 3, its case kinds), and so does logistics (generator version 4, its case kinds);
- * security (generator version 4) all but the most common decision: the pinned figures say by how much, and a family
- * change that moves them shows here. About a minute: CI runs it beside npm test (npm run test:slow); the instrument's
+ * current families are pinned, and the families that meet the target bounds are held to them: billing (generator
+ * version 3, its case kinds), logistics (generator version 4) and security (generator version 5, nine kinds of account
+ * case, the priority and team from more of the knowledge base's figures); a family change that moves them shows here. About a minute: CI runs it beside npm test (npm run test:slow); the instrument's
  * own checks on made-up figures are in npm test (shortcuts.spec.ts).
  */
 
@@ -47,11 +46,10 @@ describe.each(families.map((f) => [f.id] as const))('%s shortcut agents', (id) =
   });
 });
 
-// The families that meet the target bounds, and must go on meeting them. Security (generator version 4) meets the
-// mean bounds of best-fixed and best-single-feature and their 2% at 1.0, not most-common's (0.321, at 1.0 on 12% of
-// test seeds: a takeover at high priority for a small standard account, the commonest decision): it is not listed,
-// its figures are pinned below.
-const MEETING_BOUNDS = ['billing_duplicate_charge', 'logistics_missing_order_vip'];
+// The families that meet the target bounds, and must go on meeting them. Security joined with generator version 5
+// (version 4's most common decision, a takeover at high priority for a small standard account, scored 0.321 and 1.0 on
+// 12% of test seeds); its best fixed decision is the closest to its bound (0.297 against 0.30).
+const MEETING_BOUNDS = ['billing_duplicate_charge', 'logistics_missing_order_vip', 'security_compromised_account'];
 
 describe.each(MEETING_BOUNDS.map((id) => [id] as const))('%s shortcut agents, against the target bounds', (id) => {
   it('meet SHORTCUT_BOUNDS on the test split: most-common and best-fixed <= 0.30, best-single-feature <= 0.40, none at 1.0 on more than 2% of test seeds', () => {
@@ -60,9 +58,8 @@ describe.each(MEETING_BOUNDS.map((id) => [id] as const))('%s shortcut agents, ag
 });
 
 // What the agents reach on the current families (200 train seeds, 100 test seeds): test mean, share of test seeds
-// at 1.0, and the decision or rule. Billing's (generator version 3) and logistics' (generator version 4) are within
-// the bounds; security's (generator version 4) within them but for the most common decision; held here so that a
-// change to a family shows.
+// at 1.0, and the decision or rule. Billing's (generator version 3), logistics' (generator version 4) and security's
+// (generator version 5) are within the bounds; held here so that a change to a family shows.
 const SHORTCUT_FIGURES: Record<string, Record<string, unknown>> = {
   billing_duplicate_charge: {
     decisions: 159,
@@ -73,12 +70,12 @@ const SHORTCUT_FIGURES: Record<string, Record<string, unknown>> = {
     'best-single-feature (chosen on test)': [0.344, 0.01, 'if tier:standard then normal, billing, refund_issued (the repeated charge), worked as card_refund else high, vip_concierge, refund_issued $1000, worked as refund_approval'],
   },
   security_compromised_account: {
-    decisions: 29,
-    'most-common': [0.321, 0.12, 'high, security_ops, security_escalation, worked as takeover'],
-    'best-fixed': [0.293, 0, 'high, vip_concierge, information_provided, worked as lockout'],
-    'best-single-feature': [0.285, 0.01, 'if note:no then high, security_ops, security_escalation, worked as takeover else high, vip_concierge, information_provided, worked as lockout'],
-    'best-single-feature (no contract notes)': [0.281, 0.03, 'if body:for then high, vip_concierge, information_provided, worked as lockout else high, security_ops, security_escalation, worked as takeover'],
-    'best-single-feature (chosen on test)': [0.33, 0.12, 'if event:api then high, security_ops, security_escalation, worked as takeover else high, vip_concierge, information_provided, worked as lockout'],
+    decisions: 86,
+    'most-common': [0.248, 0, 'high, security_ops, security_escalation, worked as takeover_keys'],
+    'best-fixed': [0.297, 0, 'urgent, security_ops, no_action_needed, worked as lockout'],
+    'best-single-feature': [0.308, 0, 'if event:auth then urgent, security_ops, no_action_needed, worked as lockout else normal, vip_concierge, information_provided, worked as login_alert'],
+    'best-single-feature (no contract notes)': [0.308, 0, 'if event:auth then urgent, security_ops, no_action_needed, worked as lockout else normal, vip_concierge, information_provided, worked as login_alert'],
+    'best-single-feature (chosen on test)': [0.356, 0.04, 'if note:first then high, technical_support, no_action_needed, worked as lockout else urgent, general_support, no_action_needed, worked as lockout'],
   },
   logistics_missing_order_vip: {
     decisions: 137,

@@ -94,7 +94,7 @@ export const WORDING_SIZES = { subject: 6, opener: 5, middle: 4, ask: 4, mood: 4
  * their usual places (the first from an address the account has not used, which emails a new sign-in alert), and
  * often a password change, a read-only API key, a scheduled export, a mistyped MFA code. None of it is news to them.
  */
-function background(d: Draws, person: Person, clock: number): Activity[] {
+export function background(d: Draws, person: Person, clock: number): Activity[] {
   const out: Activity[] = [];
   const first = hoursBefore(d, clock, d.int(150, 240));
   const i = d.int(0, person.usual.length - 1);
@@ -122,12 +122,12 @@ function background(d: Draws, person: Person, clock: number): Activity[] {
   return out;
 }
 
-function foreignPlace(d: Draws, person: Person): Place {
+export function foreignPlace(d: Draws, person: Person): Place {
   return d.pick(FOREIGN.filter((p) => person.usual.every((u) => u.cc !== p.cc)));
 }
 
 /** Failed sign-ins from somewhere the account has never seen, every one with a wrong password; nobody got in. */
-function blockedTimeline(d: Draws, person: Person, clock: number): Activity[] {
+export function blockedTimeline(d: Draws, person: Person, clock: number): Activity[] {
   const place = foreignPlace(d, person);
   const ip = ipAddress(d);
   let at = hoursBefore(d, clock, d.int(1, 30));
@@ -142,7 +142,7 @@ function blockedTimeline(d: Draws, person: Person, clock: number): Activity[] {
 }
 
 /** The right password from somewhere the account has never seen, stopped only by the MFA code. */
-function exposedTimeline(d: Draws, person: Person, clock: number): Activity[] {
+export function exposedTimeline(d: Draws, person: Person, clock: number): Activity[] {
   const place = foreignPlace(d, person);
   const ip = ipAddress(d);
   let at = hoursBefore(d, clock, d.int(1, 30));
@@ -162,14 +162,14 @@ function exposedTimeline(d: Draws, person: Person, clock: number): Activity[] {
 }
 
 /** A sign-in of the customer's own from home, some time after (they noticed nothing). */
-function ownLater(d: Draws, person: Person, after: number, clock: number): Activity[] {
+export function ownLater(d: Draws, person: Person, after: number, clock: number): Activity[] {
   const at = Math.min(clock - 10 * MINUTE, later(d, after, 30, 300));
   const i = d.int(0, person.usual.length - 1);
   return [{ type: 'login', at, ip: person.homeIps[i], place: person.usual[i], newDevice: false, success: true }];
 }
 
 /** The customer's own failed sign-ins from a usual place, in a row, and half the time a reset they asked for. */
-function failedInARow(d: Draws, person: Person, clock: number, count: number, startMinutesBefore: number): Activity[] {
+export function failedInARow(d: Draws, person: Person, clock: number, count: number, startMinutesBefore: number): Activity[] {
   const i = d.int(0, person.usual.length - 1);
   let at = clock - startMinutesBefore * MINUTE - d.int(0, 59) * 1000;
   const out: Activity[] = [];
@@ -210,7 +210,7 @@ function timelineOf(d: Draws, kind: G4Kind, person: Person, clock: number, polic
  * A sign-in of the customer's own that the account has not seen, with nothing changed after it: at home on a new
  * laptop, or on a trip (on a new device or their usual one); sometimes a sign-in of theirs after it.
  */
-function alertTimeline(d: Draws, person: Person, clock: number): Activity[] {
+export function alertTimeline(d: Draws, person: Person, clock: number): Activity[] {
   const travelling = d.chance(2, 3);
   const at = hoursBefore(d, clock, d.int(3, 60));
   const place = travelling ? d.pick(TRIPS.filter((p) => person.usual.every((u) => u.city !== p.city))) : person.usual[0];
@@ -220,7 +220,7 @@ function alertTimeline(d: Draws, person: Person, clock: number): Activity[] {
 }
 
 /** Unrecognised: a new device, or a place that is not one of the usual locations. */
-function unrecognised(a: Attempt, usual: Place[]): boolean {
+export function unrecognised(a: Attempt, usual: Place[]): boolean {
   return a.newDevice || !usual.some((u) => samePlace(u, a.place));
 }
 

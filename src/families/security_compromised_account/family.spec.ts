@@ -1,9 +1,12 @@
 import { AgentEnvironment } from '../../../tools/validity/agents';
 import { grade } from '../../engine/grader';
 import { extractMentions, judgeClaims } from '../../engine/graders/v2/claims';
+import { extractMentions as extractMentionsV7, judgeClaims as judgeClaimsV7 } from '../../engine/graders/v7/claims';
 import { searchPolicies } from '../../engine/policy-search';
 import type { Task } from '../kit';
-import { securityCompromisedAccount as family, securityCompromisedAccountV3, securityCompromisedAccountV4 } from './family';
+import { securityCompromisedAccount as family, securityCompromisedAccountV3, securityCompromisedAccountV4, securityCompromisedAccountV5 } from './family';
+import { G5_DECISIONS, G5_KINDS, type G5Kind } from './case5-facts';
+import { KIND5_TITLES } from './case5-texts';
 import { CASE_KINDS, KIND_DECISIONS, type G4Kind } from './case-facts';
 import { KIND_TITLES } from './case-texts';
 import { solver } from './solver';
@@ -337,5 +340,142 @@ describe('generator version 4: six kinds of account case, told apart only by rea
       expect({ seed, score: env.state.score_milli, penalties: grade(t, env.state).penalties }).toEqual({ seed, score: 1000, penalties: [] });
     }
     expect(styles.size).toBe(3);
+  });
+});
+
+describe('generator version 5: nine kinds of account case, priority and team from more of the knowledge base', () => {
+  const V5_SEEDS = Array.from({ length: 600 }, (_, seed) => seed);
+  const drawn = new Map<number, Task>();
+  const v5 = (seed: number) => drawn.get(seed) ?? drawn.set(seed, securityCompromisedAccountV5.generate(seed)).get(seed)!;
+  const kindOf = (t: Task): G5Kind => {
+    const title = t.knowledge_base.find((a) => a.id === t.answer_key.required_article_ids[0])!.title;
+    return G5_KINDS.find((k) => KIND5_TITLES[k] === title)!;
+  };
+  const notesOf = (t: Task) => target(t).contract_notes.join(' ');
+  const triageOf = (t: Task) => t.knowledge_base.find((a) => /which policy applies, priority and routing/.test(a.title))!.body;
+  const articleOf = (t: Task) => t.knowledge_base.find((a) => a.id === t.answer_key.required_article_ids[0])!.body;
+  const figure = (text: string, re: RegExp) => Number(re.exec(text)![1].replace(/,/g, ''));
+  const usualOf = (t: Task) => /Usual sign-in locations: (.*?)\. MFA/.exec(notesOf(t))![1].split(' and ');
+  interface Line { at: number; place: string; ok: boolean; mfa: boolean; newDevice: boolean }
+  const logins = (t: Task): Line[] =>
+    target(t).recent_events.flatMap((e) => {
+      const m = /^(Successful|Failed) login from (new device, )?IP \S+ \(([^)]+)\)(.*)$/.exec(e.detail);
+      return m ? [{ at: Date.parse(e.at), place: m[3], ok: m[1] === 'Successful', mfa: /MFA code rejected/.test(m[4]), newDevice: m[2] !== undefined }] : [];
+    });
+  const strange = (t: Task) => logins(t).filter((l) => l.newDevice || !usualOf(t).includes(l.place));
+
+  it('draws the nine kinds at their weights, each with its own policy article and resolution', () => {
+    const counts: Record<string, number> = {};
+    for (const seed of V5_SEEDS) {
+      const t = v5(seed);
+      const kind = kindOf(t);
+      counts[kind] = (counts[kind] ?? 0) + 1;
+      const burst = kind === 'blocked_attempts' && strange(t).length >= figure(articleOf(t), /With (\d+) or more attempts/);
+      expect(t.answer_key.resolution.code).toBe(burst ? 'security_escalation' : G5_DECISIONS[kind].code);
+    }
+    expect(Object.keys(counts).sort()).toEqual([...G5_KINDS].sort());
+    for (const kind of ['takeover_export', 'takeover_keys', 'takeover_credentials'] as const) expect(counts[kind] / V5_SEEDS.length).toBeGreaterThan(0.02);
+    for (const kind of ['login_alert', 'blocked_attempts', 'mfa_trouble', 'lockout', 'forgotten_password'] as const) expect(counts[kind] / V5_SEEDS.length).toBeGreaterThan(0.1);
+    for (const kind of G5_KINDS) expect(counts[kind] / V5_SEEDS.length).toBeLessThan(0.22);
+  });
+
+  it('derives the priority from the urgency and the impact, and the team from the line, the addendum, the kind and the tier', () => {
+    const levels = { 'true,true': 'urgent', 'true,false': 'high', 'false,true': 'normal', 'false,false': 'low' } as const;
+    for (const t of V5_SEEDS.map(v5)) {
+      const kind = kindOf(t);
+      const triage = triageOf(t);
+      const clock = Date.parse(t.clock!);
+      const recent = figure(triage, /less than (\d+) hours ago/) * 3_600_000;
+      const all = logins(t);
+      const sinceOk = all.slice(all.map((l) => l.ok).lastIndexOf(true) + 1);
+      const lastOk = all.filter((l) => l.ok).pop()?.at ?? 0;
+      const reset = () => target(t).recent_events.some((e) => e.detail.startsWith('Password reset requested') && Date.parse(e.at) > lastOk);
+      const urgency: Record<G5Kind, () => boolean> = {
+        takeover_export: () => true,
+        takeover_keys: () => true,
+        takeover_credentials: () => true,
+        password_exposed: () => strange(t).filter((l) => !l.ok && l.mfa).length >= 2,
+        login_alert: () => clock - strange(t).find((l) => l.ok)!.at < recent,
+        blocked_attempts: () => clock - strange(t).filter((l) => !l.ok).pop()!.at < recent,
+        mfa_trouble: () => clock - sinceOk.filter((l) => l.mfa).pop()!.at < recent,
+        lockout: reset,
+        forgotten_password: reset,
+      };
+      const urgent = urgency[kind]();
+      const critical = figure(notesOf(t), /Business, (\d+) seats/) >= figure(triage, /those with (\d+) or more seats/);
+      expect([t.answer_key.target_ticket_id, t.answer_key.priority]).toEqual([t.answer_key.target_ticket_id, levels[`${urgent},${critical}`]]);
+      const value = figure(notesOf(t), /annual contract value \$([\d,]+)/);
+      const line = figure(triage, /is \$([\d,]+)\.00 or more belong to the account team/);
+      const desk = target(t).customer.tier === 'standard' ? 'general_support' : 'technical_support';
+      const team = value >= line ? 'vip_concierge' : /Security Assurance addendum signed/.test(notesOf(t)) ? 'security_ops' : (G5_DECISIONS[kind].team ?? desk);
+      expect([t.answer_key.target_ticket_id, t.answer_key.team]).toEqual([t.answer_key.target_ticket_id, team]);
+    }
+  });
+
+  it('asks no one decision (priority, team, resolution, kind) of more than 2.5% of instances, and each priority, team and resolution of at most 30%', () => {
+    const share = (key: (t: Task) => string) => {
+      const n = new Map<string, number>();
+      for (const t of V5_SEEDS.map(v5)) n.set(key(t), (n.get(key(t)) ?? 0) + 1);
+      return Math.max(...n.values()) / V5_SEEDS.length;
+    };
+    const k = (t: Task) => t.answer_key;
+    expect(share((t) => `${k(t).priority} ${k(t).team} ${k(t).resolution.code} ${kindOf(t)}`)).toBeLessThanOrEqual(0.025);
+    expect(share((t) => k(t).priority)).toBeLessThanOrEqual(0.3);
+    expect(share((t) => k(t).team)).toBeLessThanOrEqual(0.3);
+    expect(share((t) => k(t).resolution.code)).toBeLessThanOrEqual(0.3);
+  });
+
+  it("draws the customer's words apart from the kind: every subject and body sentence in every kind", () => {
+    const said = new Map<string, Set<G5Kind>>();
+    // (More seeds than the others: the takeovers are a few percent each.)
+    for (const t of Array.from({ length: 1500 }, (_, seed) => v5(seed))) {
+      const sentences = [target(t).subject, ...target(t).body.replace(/ [A-Z][a-z]+$/, '').split(/(?<=[.?!]) /)];
+      for (const s of sentences) said.set(s, new Set([...(said.get(s) ?? []), kindOf(t)]));
+    }
+    for (const [sentence, kinds] of said) expect([sentence, kinds.size]).toEqual([sentence, G5_KINDS.length]);
+  });
+
+  it('credits "change it elsewhere" in the wordings replies use, and not its negation or an unrelated change', () => {
+    const exposed = V5_SEEDS.map(v5).filter((t) => kindOf(t) === 'password_exposed').slice(0, 5);
+    expect(exposed.length).toBe(5);
+    const credited = [
+      'Please change this password on any other service where you use it.',
+      'Please change it on every other service where you use it.',
+      'Please change the password on any other site or service that uses it.',
+      'If you use that password anywhere else (email, other apps), please swap it out there as well.',
+      'If that same password is used on any other sites or apps, please change it there too.',
+      'If you use the same password anywhere else, please change it there too.',
+      'Please also change the password on other services where you use it.',
+      'Wherever else you have reused this password, please change it.',
+    ];
+    const refused = [
+      'Do not change your password elsewhere.',
+      'You do not need to change the password on other sites.',
+      'We changed the password on your account.',
+      'Change your password on our site now.',
+      'Please update your other passwords.',
+    ];
+    // Judged as the current grader (version 7) judges a reply sent on the target ticket.
+    const coveredNow = (t: Task, reply: string) => {
+      const analysis = extractMentionsV7(reply, t.clock!, { policies: t.knowledge_base.map((a) => ({ title: a.title, body: a.body })) });
+      return judgeClaimsV7(t.answer_key.reply_claims!, [analysis]).filter((v) => v.covered).map((v) => v.id);
+    };
+    for (const t of exposed) {
+      for (const reply of credited) expect([reply, coveredNow(t, reply)]).toEqual([reply, ['change_password_elsewhere']]);
+      for (const reply of refused) expect([reply, coveredNow(t, reply)]).toEqual([reply, []]);
+    }
+  });
+
+  it('is solved at exactly 1.0 by the reference solver, every kind among the instances solved', () => {
+    const kinds = new Set<G5Kind>();
+    // (Solved episodes: FAMILY_SEEDS of them in npm test, twice that in CI's deeper run.)
+    for (const seed of V5_SEEDS.slice(0, Math.max(60, Number(process.env.FAMILY_SEEDS ?? 100)))) {
+      const t = v5(seed);
+      const env = new AgentEnvironment(t, seed, 'dense');
+      solver.solve(env);
+      kinds.add(kindOf(t));
+      expect({ seed, score: env.state.score_milli, penalties: grade(t, env.state).penalties }).toEqual({ seed, score: 1000, penalties: [] });
+    }
+    expect(kinds.size).toBe(G5_KINDS.length);
   });
 });

@@ -1,6 +1,7 @@
 import { type ActiveTicketView, type Observation, type SearchHit, PRIORITIES, RESOLUTION_CODES, TEAMS, type Priority, type ResolutionCode, type Team, type SolverEnvironment, type Solve, type SolverOptions, type FamilySolver } from '../kit';
 import { weekdayDayMonth } from '../shared';
 import { CASE_KINDS as G4_KINDS, type G4Kind } from './case-facts';
+import { G5_KINDS, type G5Kind } from './case5-facts';
 
 /*
  * The reference solver of security_compromised_account: a careful agent reading only what the API shows.
@@ -180,6 +181,8 @@ export const solveSecurityCompromisedAccount: Solve = (env, options = {}) => {
   const clock = clockOf(env.first.instruction);
   const ticket = openAccountTicket(env);
   // Generator version 4's accounts state their plan's seats, and its knowledge base has a triage article (below).
+  // Generator version 5's accounts state their annual contract value; version 4's their plan's seats at a price.
+  if (ticket.contract_notes.some((n) => G5_PLAN_NOTE.test(n))) return solveG5(env, ticket, clock, options);
   if (ticket.contract_notes.some((n) => SEATS_NOTE.test(n))) return solveG4(env, ticket, clock, options);
   const usual = usualPlaces(options.ignoreContractNotes ? [] : ticket.contract_notes);
   const kind = POLICY_KINDS.find((k) => k === options.readCaseAs) ?? caseOf(ticket, usual);
@@ -192,10 +195,10 @@ export const solveSecurityCompromisedAccount: Solve = (env, options = {}) => {
 
 /**
  * The reference solver, and what the family's `hard` text claims of its ablations (means over seeds 0-199) for the
- * version drawing new episodes (g4: 0.32 ignoring the contract notes, 0.16 following the first search hit; version 3's
- * bounds were 0.69 and 0.6). The case kinds are version 4's (the shortcut agents play them).
+ * version drawing new episodes (g5: 0.25 ignoring the contract notes, 0.16 following the first search hit; g4's were
+ * 0.32 and 0.16 under the same bounds; version 3's bounds were 0.69 and 0.6). The case kinds are version 5's (the shortcut agents play them).
  */
-export const solver: FamilySolver = { solve: solveSecurityCompromisedAccount, ablationMeanAtMost: { ignoreContractNotes: 0.4, firstSearchHit: 0.25 }, caseKinds: G4_KINDS };
+export const solver: FamilySolver = { solve: solveSecurityCompromisedAccount, ablationMeanAtMost: { ignoreContractNotes: 0.4, firstSearchHit: 0.25 }, caseKinds: G5_KINDS };
 
 /*
  * Generator version 4: six kinds of account case. The triage article orders the rules and states this instance's
@@ -395,6 +398,188 @@ function replyG4(kind: G4Kind, ticket: ActiveTicketView, usual: string[], clock:
       ]);
       break;
     }
+  }
+  return hello + text + SIGN_OFFS[style];
+}
+
+/*
+ * Generator version 5: nine kinds of account case. The triage article orders the rules, states this instance's lock
+ * threshold, and sets the priority from the case's urgency (its rule per kind, against the recent window and the
+ * burst size it states) and the impact (seats against its threshold), and the routing from the annual contract value
+ * against its line and the Security Assurance addendum; the kind's article gives the code, the team and the figures
+ * told to the customer.
+ */
+
+const G5_PLAN_NOTE = /^Plan: [^,]+, (\d+) seats; annual contract value \$([\d,]+)(?:\.\d{2})?\.$/;
+const G5_ADDENDUM_NOTE = /^Security Assurance addendum signed/;
+const G5_TRIAGE_QUERY = 'account access sign-in activity which policy applies priority routing';
+const G5_TRIAGE_TITLE = /which policy applies, priority and routing/i;
+const G5_QUERIES: Record<G5Kind, string> = {
+  takeover_export: 'compromised account data exported by the intruder',
+  takeover_keys: 'compromised account API keys created by the intruder',
+  takeover_credentials: 'compromised account password or MFA changed by the intruder',
+  password_exposed: 'password known to someone else stopped at MFA',
+  login_alert: 'suspicious login alerts no account changes',
+  blocked_attempts: 'failed sign-in attempts from unfamiliar places',
+  mfa_trouble: 'customer cannot pass the MFA step code not accepted',
+  lockout: 'accounts locked after repeated failed sign-ins',
+  forgotten_password: 'forgotten password and locked-out users',
+};
+const G5_TITLES: [RegExp, G5Kind][] = [
+  [/^Compromised account: data exported/i, 'takeover_export'],
+  [/^Compromised account: API keys/i, 'takeover_keys'],
+  [/^Compromised account: password or MFA/i, 'takeover_credentials'],
+  [/^Password known to someone else/i, 'password_exposed'],
+  [/^Suspicious login alerts/i, 'login_alert'],
+  [/^Failed sign-in attempts from unfamiliar places/i, 'blocked_attempts'],
+  [/^Customer cannot pass the MFA step/i, 'mfa_trouble'],
+  [/^Accounts locked after repeated failed sign-ins/i, 'lockout'],
+  [/^Forgotten password/i, 'forgotten_password'],
+];
+
+function kindOfTitle5(title: string): G5Kind | undefined {
+  return G5_TITLES.find(([re]) => re.test(title))?.[1];
+}
+
+const TAKEOVER5: readonly G5Kind[] = ['takeover_export', 'takeover_keys', 'takeover_credentials'];
+
+/** The triage article's rules, in its order. */
+function caseOfG5(ticket: ActiveTicketView, usual: string[], lockAfter: number): G5Kind {
+  const all = attempts(ticket);
+  const strange = (a: Attempted) => a.newDevice || !usual.includes(a.place);
+  const signIn = all.find((a) => a.success && strange(a));
+  if (signIn) {
+    const after = ticket.recent_events.filter((e) => Date.parse(e.at) > signIn.at && isChange(e.detail)).map((e) => e.detail);
+    if (after.some((d) => /^Export of/.test(d))) return 'takeover_export';
+    if (after.some((d) => /^API key '/.test(d))) return 'takeover_keys';
+    if (after.length > 0) return 'takeover_credentials';
+  }
+  if (all.some((a) => !a.success && a.mfa && strange(a))) return 'password_exposed';
+  if (signIn) return 'login_alert';
+  if (all.some((a) => !a.success && strange(a))) return 'blocked_attempts';
+  if (sinceLastSuccess(all).some((a) => a.mfa)) return 'mfa_trouble';
+  let run = 0;
+  for (const a of all) run = a.success ? 0 : run + 1;
+  return run >= lockAfter ? 'lockout' : 'forgotten_password';
+}
+
+function sinceLastSuccess(all: Attempted[]): Attempted[] {
+  return all.slice(all.map((a) => a.success).lastIndexOf(true) + 1);
+}
+
+/** The triage article's urgency rule for the kind, on this ticket's events. */
+function urgentG5(kind: G5Kind, ticket: ActiveTicketView, usual: string[], clock: number, recentHours: number): boolean {
+  const all = attempts(ticket);
+  const strange = all.filter((a) => a.newDevice || !usual.includes(a.place));
+  switch (kind) {
+    case 'takeover_export':
+    case 'takeover_keys':
+    case 'takeover_credentials':
+      return true;
+    case 'password_exposed':
+      return strange.filter((a) => !a.success && a.mfa).length >= 2;
+    case 'login_alert': {
+      const signIn = strange.find((a) => a.success);
+      return signIn !== undefined && clock - signIn.at < recentHours * HOUR;
+    }
+    case 'blocked_attempts': {
+      const last = strange.filter((a) => !a.success).pop();
+      return last !== undefined && clock - last.at < recentHours * HOUR;
+    }
+    case 'mfa_trouble': {
+      const last = sinceLastSuccess(all).filter((a) => a.mfa).pop();
+      return last !== undefined && clock - last.at < recentHours * HOUR;
+    }
+    case 'lockout':
+    case 'forgotten_password': {
+      const lastSuccess = all.filter((a) => a.success).pop()?.at ?? 0;
+      return ticket.recent_events.some((e) => e.detail.startsWith('Password reset requested') && Date.parse(e.at) > lastSuccess);
+    }
+  }
+}
+
+function solveG5(env: SolverEnvironment, ticket: ActiveTicketView, clock: number, options: SolverOptions): void {
+  const first = searchHits(env, ticket.subject);
+  const notes = options.ignoreContractNotes ? [] : ticket.contract_notes;
+  const usual = usualPlaces(notes);
+  let kind: G5Kind | undefined;
+  let article: SearchHit | undefined;
+  let priority: Priority | undefined;
+  let team: Team | undefined;
+  if (options.firstSearchHit) {
+    // The ablation follows the first hit for the case, whatever it applies to (the triage article names no resolution).
+    article = first[0];
+    kind = article ? kindOfTitle5(article.title) : undefined;
+    if (!kind) return;
+    team = readPolicy(article).team;
+  } else {
+    const triage = first.find((hit) => G5_TRIAGE_TITLE.test(hit.title)) ?? searchHits(env, G5_TRIAGE_QUERY).find((hit) => G5_TRIAGE_TITLE.test(hit.title));
+    const body = triage?.body ?? '';
+    const figure = (re: RegExp, fallback: number) => Number(re.exec(body)?.[1].replace(/,/g, '') ?? fallback);
+    const lockAfter = figure(/and (\d+) or more failed sign-ins in a row/, 5);
+    const seatThreshold = figure(/those with (\d+) or more seats/, Infinity);
+    const recentHours = figure(/less than (\d+) hours ago/, 24);
+    const accountTeamFrom = figure(/is \$([\d,]+)(?:\.\d{2})? or more belong to the account team/, Infinity);
+    const accountTeam = oneOf(TEAMS, /route every such case to the (\w+) team/.exec(body)?.[1]);
+    const addendumTeam = oneOf(TEAMS, /addendum in their contract notes have every account access case handled by the (\w+) team/.exec(body)?.[1]);
+    const desk = /standard-tier customers to the (\w+) team, premium and VIP customers .*? to the (\w+) team/.exec(body);
+    const tierDesk = oneOf(TEAMS, ticket.customer.tier === 'standard' ? desk?.[1] : desk?.[2]);
+    kind = G5_KINDS.find((k) => k === options.readCaseAs) ?? caseOfG5(ticket, usual, lockAfter);
+    const wanted = kind;
+    article = searchHits(env, G5_QUERIES[kind]).find((hit) => kindOfTitle5(hit.title) === wanted);
+    const plan = notes.map((n) => G5_PLAN_NOTE.exec(n)).find(Boolean);
+    const seats = Number(plan?.[1] ?? 0);
+    const value = Number(plan?.[2].replace(/,/g, '') ?? 0);
+    const urgent = urgentG5(kind, ticket, usual, clock, recentHours);
+    const critical = seats >= seatThreshold;
+    priority = urgent ? (critical ? 'urgent' : 'high') : critical ? 'normal' : 'low';
+    team = value >= accountTeamFrom && accountTeam ? accountTeam : notes.some((n) => G5_ADDENDUM_NOTE.test(n)) && addendumTeam ? addendumTeam : (policyOfG5(kind, article, ticket, usual).team ?? tierDesk);
+  }
+  const policy = policyOfG5(kind, article, ticket, usual);
+  const tellsLock = Number(/lifts by itself (\d+) hours/.exec(article?.body ?? '')?.[1]) || undefined;
+  if (priority) env.step({ type: 'set_priority', priority });
+  if (team) env.step({ type: 'route_ticket', team });
+  env.step({ type: 'send_reply', message: replyG5(kind, ticket, usual, clock, { ...policy, lockHours: tellsLock }) });
+  env.step({ type: 'resolve_ticket', resolution: policy.resolution ?? 'information_provided' });
+}
+
+/** The article's decisions; blocked attempts escalated when they reach the article's burst size. */
+function policyOfG5(kind: G5Kind, article: SearchHit | undefined, ticket: ActiveTicketView, usual: string[]): Policy {
+  const policy = readPolicy(article);
+  const body = article?.body ?? '';
+  const burst = /With (\d+) or more attempts .*?resolve the ticket as (\w+)\b.*? With fewer.*?resolve the ticket as (\w+)\b/.exec(body);
+  if (kind !== 'blocked_attempts' || !burst) return policy;
+  const blocked = attempts(ticket).filter((a) => !a.success && (a.newDevice || !usual.includes(a.place))).length;
+  const run = blocked >= Number(burst[1]);
+  return { ...policy, team: undefined, resolution: oneOf(RESOLUTION_CODES, run ? burst[2] : burst[3]) };
+}
+
+/** The reply the kind's policy asks for: version 4's for the kinds it had, in one of three styles otherwise. */
+function replyG5(kind: G5Kind, ticket: ActiveTicketView, usual: string[], clock: number, policy: Policy & { lockHours?: number }): string {
+  if (kind === 'takeover_keys') return replyG4('takeover', ticket, usual, clock, policy);
+  if (kind !== 'takeover_export' && kind !== 'takeover_credentials' && kind !== 'mfa_trouble') return replyG4(kind, ticket, usual, clock, policy);
+  const style = Number(ticket.ticket_id.replace(/\D/g, '')) % 3;
+  const hello = `${GREETINGS[style]} ${ticket.customer.name.split(' ')[0]},\n\n`;
+  const pick = (options: string[]) => options[style];
+  let text: string;
+  if (kind === 'takeover_export') {
+    text = pick([
+      "We are treating the activity on your account as a security incident. We have locked your account and signed out all active sessions. We have also cancelled the download link of the export that was started from the unfamiliar sign-in, so that file can no longer be fetched. Before access is restored, we will verify your identity on a video call; our security team will contact you to arrange it. Please never send passwords by email.",
+      "Someone else signed in to your account and started a data export, so we're treating it as a security incident. Your account is now locked and we have signed out every active session. We have cancelled the export's download link, so the file can't be downloaded. We will verify your identity on a video call before we restore access; our security team will be in touch to set it up.",
+      "Thanks for reaching out so quickly. We have locked your account and logged out all active sessions, and we have revoked the download link of the export made after the unrecognised sign-in. Before access is restored, our security team will verify your identity on a video call. Please never send passwords by email.",
+    ]);
+  } else if (kind === 'takeover_credentials') {
+    text = pick([
+      'We are treating the activity on your account as a security incident. We have locked your account and signed out all active sessions. Before access is restored, we will verify your identity on a video call; on that call we will turn MFA back on with you, on your own device. Please never send passwords by email.',
+      "Someone else signed in to your account and changed its sign-in settings, so we're treating it as a security incident. Your account is now locked and we have signed out every active session. We will verify your identity on a video call before we restore access, and during that call we'll set up two-factor authentication again on your phone.",
+      'Thanks for reaching out so quickly. We have locked your account and logged out all active sessions. Before access is restored, our security team will verify your identity on a video call, and we will re-enable MFA with you on that call. Please never send passwords by email.',
+    ]);
+  } else {
+    text = pick([
+      "Your password is working: the sign-ins from your usual location were stopped at the MFA code, which usually happens after a new phone or a reinstalled authenticator app. Please sign in with one of the backup codes you saved when you set up MFA, and then set up your authenticator again. We can only remove MFA from the account after verifying your identity on a video call.",
+      "The attempts to sign in got past the password and stopped at the two-factor code, so nothing is wrong with your password. You can use one of your backup codes to sign in, then set up the authenticator app again. Before support removes MFA from your account, we will verify your identity on a video call.",
+      'Your password was accepted; it is the MFA code that was rejected. Please use one of your backup codes to sign in, and then re-enrol your authenticator. Support removes MFA only after we have verified your identity on a video call, so please keep your backup codes safe.',
+    ]);
   }
   return hello + text + SIGN_OFFS[style];
 }
