@@ -271,3 +271,24 @@ describe('a trace told only as a reason earns nothing for its window (logistics 
     expect(covered(task, `I've opened a carrier trace; the result follows within ${days} business days.`, 8)).toEqual(expect.arrayContaining(['trace_opened', 'trace_result_window']));
   });
 });
+
+describe('a code entered into the product asks nothing of us, and "please" opens an imperative (security g5, MFA trouble)', () => {
+  const task = drawn(SECURITY, 5, seedWhere(SECURITY, 5, has('backup_code')));
+  const told = [
+    'Please enter one of your backup codes at the sign-in screen instead of the app code.',
+    'Type one of the backup codes you saved into the sign-in page when it asks for the code.',
+  ];
+  it.each(told)('is no request for a code: %s', (reply) => {
+    expect(penalties(task, reply, 8)).not.toContain('asks_for_password');
+  });
+  it('version 7 read them as requests', () => {
+    expect(told.filter((reply) => penalties(task, reply, 7).includes('asks_for_password')).length).toBe(2);
+  });
+  it.each(['Please type one of your backup codes here so we can check it.', 'Please reply with one of your backup codes.'])('still asks in: %s', (reply) => {
+    expect(penalties(task, reply, 8)).toContain('asks_for_password');
+  });
+  it('"Please sign in with one of your backup codes." is a sentence that advises it', () => {
+    expect(covered(task, 'Please sign in with one of your backup codes.', 8)).toContain('backup_code');
+    expect(covered(task, 'Please sign in with one of your backup codes.', 7)).not.toContain('backup_code');
+  });
+});

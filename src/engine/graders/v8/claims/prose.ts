@@ -56,7 +56,8 @@ export function shapeOf(tokens: string[], implicitVerb = false): SentenceShape {
     if (isForeignFunctionWord(t) || hasForeignLetters(t)) foreign++;
     run = fn ? 0 : run + 1;
     longestRun = Math.max(longestRun, run);
-    if (isVerbish(t) || presentVerbAfterSubject(tokens, k)) verb = true;
+    // ("Please sign in with one of your backup codes": the word after "please" is the imperative's verb.)
+    if (isVerbish(t) || presentVerbAfterSubject(tokens, k) || (tokens[k - 1] === 'please' && /^[a-z]{2,}$/.test(t) && !isEnglishFunctionWord(t))) verb = true;
     if (TIME_PARTS.test(t)) figures++;
   }
   if (foreign >= 2 && foreign > english) return 'other_language';

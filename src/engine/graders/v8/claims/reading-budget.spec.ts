@@ -172,6 +172,13 @@ const HOSTILE: [string, string][] = [
   ['a relative "which" after a dash', filled("- which says 'forgotten password' ")],
   ['our own words for the runbook', filled("we've sent a new password reset link to the email address on file . ")],
   ['places beside the advised one', filled('change it on any other site or service or app ')],
+  ['a "try" as a noun', filled('after the last failed try , ')],
+  ['what we do then, after a request', filled('call us and then we will refund , please send it and i will then ')],
+  ['an undoing of a noun denied, or bounded', filled("won't lift the lock any sooner , cannot be lifted earlier while the lock ")],
+  ['menu paths and places with their own subject', filled('under settings > api , where keys can be revoked ; ')],
+  ['dates in a list beside the event', filled('- when : 21/04/2026\n- what : attempts blocked\n')],
+  ['charges that stand as they are', filled('but the $32.00 seat add-on is correct and stays , ')],
+  ['codes entered into the product', filled('please enter one of your backup codes at the sign-in screen ')],
 ];
 
 describe('the reading budget', () => {

@@ -99,9 +99,20 @@ export function findRequest(objects: string[], analysis: ReplyAnalysis, lexicon:
 function asksFor(tokens: string[], moods: string, i: number, lastCueBack: number): boolean {
   for (let k = i - 1; k >= Math.max(0, i - 10); k--) {
     const cue = cueAt(tokens, k);
-    if (cue && moods[k] !== 'n' && !relativeWhich(tokens, k, cue) && !TO_THE_CUSTOMER.has(tokens[k + cue.length]) && !tokens.slice(k + cue.length, i).some((t) => ABOUT_NOT_FOR.has(t))) return true;
+    if (cue && moods[k] !== 'n' && !relativeWhich(tokens, k, cue) && !intoTheProduct(tokens, cue) && !TO_THE_CUSTOMER.has(tokens[k + cue.length]) && !tokens.slice(k + cue.length, i).some((t) => ABOUT_NOT_FOR.has(t))) return true;
   }
   return lastCueBack > i;
+}
+
+/** Where a code typed or entered reaches us: "type it here", "enter it in your reply", "enter it below". */
+const TO_US = new Set(['here', 'below', 'reply', 'chat', 'us', 'me', 'form', 'box', 'message', 'email', 'ticket', 'field']);
+
+/**
+ * "Enter one of your backup codes at the sign-in screen": typing a code into the product signs in, it hands nothing
+ * to us. "enter"/"type" ask only in a sentence that says where we would read it.
+ */
+function intoTheProduct(tokens: string[], cue: string[]): boolean {
+  return cue.length === 1 && (cue[0] === 'enter' || cue[0] === 'type') && !tokens.some((t) => TO_US.has(t));
 }
 
 /** Words before a relative "which": "after which the password was changed" tells of it, asks nothing. */
@@ -124,7 +135,7 @@ function cueAt(tokens: string[], k: number): string[] | undefined {
 function lastCuePointingBack(tokens: string[], moods: string): number {
   for (let k = tokens.length - 1; k >= 0; k--) {
     const cue = cueAt(tokens, k);
-    if (!cue || moods[k] === 'n' || relativeWhich(tokens, k, cue)) continue;
+    if (!cue || moods[k] === 'n' || relativeWhich(tokens, k, cue) || intoTheProduct(tokens, cue)) continue;
     const after = tokens.slice(k + cue.length, k + cue.length + 5);
     if (!TO_THE_CUSTOMER.has(after[0]) && after.some((t) => BACK_REFERENCES.has(t))) return k;
   }
