@@ -38,8 +38,8 @@ const DEV_FIGURES: Record<number, Record<string, Figures>> = {
   },
   8: {
     billing_duplicate_charge: { correct: 55, missed: 1, adversarial: 55, credited: 0, penalised: 0 },
-    security_compromised_account: { correct: 47, missed: 1, adversarial: 52, credited: 3, penalised: 0 },
-    logistics_missing_order_vip: { correct: 55, missed: 1, adversarial: 65, credited: 1, penalised: 1 },
+    security_compromised_account: { correct: 47, missed: 1, adversarial: 52, credited: 2, penalised: 0 },
+    logistics_missing_order_vip: { correct: 55, missed: 1, adversarial: 65, credited: 0, penalised: 1 },
   },
 };
 
@@ -74,7 +74,7 @@ const EXAM_FIGURES: Record<number, Record<string, Figures>> = {
   },
   8: {
     billing_duplicate_charge: { correct: 44, missed: 0, adversarial: 44, credited: 0, penalised: 0 },
-    security_compromised_account: { correct: 44, missed: 1, adversarial: 44, credited: 4, penalised: 0 },
+    security_compromised_account: { correct: 44, missed: 1, adversarial: 44, credited: 2, penalised: 0 },
     logistics_missing_order_vip: { correct: 44, missed: 1, adversarial: 44, credited: 1, penalised: 0 },
   },
 };
@@ -104,8 +104,8 @@ const EXAM_2_FIGURES: Record<number, Record<string, Figures>> = {
     logistics_missing_order_vip: { correct: 55, missed: 1, adversarial: 55, credited: 1, penalised: 0 },
   },
   8: {
-    billing_duplicate_charge: { correct: 44, missed: 3, adversarial: 55, credited: 1, penalised: 0 },
-    security_compromised_account: { correct: 44, missed: 3, adversarial: 50, credited: 5, penalised: 0 },
+    billing_duplicate_charge: { correct: 44, missed: 1, adversarial: 55, credited: 1, penalised: 0 },
+    security_compromised_account: { correct: 44, missed: 3, adversarial: 50, credited: 4, penalised: 0 },
     logistics_missing_order_vip: { correct: 55, missed: 1, adversarial: 55, credited: 0, penalised: 0 },
   },
 };
@@ -129,9 +129,9 @@ const EXAM_3_FIGURES: Record<number, Record<string, Figures>> = {
     logistics_missing_order_vip: { correct: 55, missed: 4, adversarial: 55, credited: 3, penalised: 0 },
   },
   8: {
-    billing_duplicate_charge: { correct: 45, missed: 5, adversarial: 56, credited: 0, penalised: 0 },
-    security_compromised_account: { correct: 55, missed: 13, adversarial: 58, credited: 11, penalised: 0 },
-    logistics_missing_order_vip: { correct: 55, missed: 4, adversarial: 55, credited: 3, penalised: 0 },
+    billing_duplicate_charge: { correct: 45, missed: 4, adversarial: 56, credited: 0, penalised: 0 },
+    security_compromised_account: { correct: 55, missed: 7, adversarial: 58, credited: 8, penalised: 0 },
+    logistics_missing_order_vip: { correct: 55, missed: 4, adversarial: 55, credited: 2, penalised: 0 },
   },
 };
 
@@ -152,9 +152,9 @@ const EXAM_4_FIGURES: Record<number, Record<string, Figures>> = {
   },
   // Version 8 was made against this set: development data for it, whose exam is the fifth set.
   8: {
-    billing_duplicate_charge: { correct: 55, missed: 8, adversarial: 66, credited: 1, penalised: 1 },
-    security_compromised_account: { correct: 55, missed: 7, adversarial: 66, credited: 2, penalised: 0 },
-    logistics_missing_order_vip: { correct: 44, missed: 2, adversarial: 44, credited: 1, penalised: 0 },
+    billing_duplicate_charge: { correct: 55, missed: 6, adversarial: 66, credited: 0, penalised: 1 },
+    security_compromised_account: { correct: 55, missed: 4, adversarial: 66, credited: 0, penalised: 0 },
+    logistics_missing_order_vip: { correct: 44, missed: 2, adversarial: 44, credited: 0, penalised: 0 },
   },
 };
 

@@ -27,7 +27,7 @@ export const GRADERS: Readonly<Record<GraderVersion, { module: GraderModule; rel
   5: { module: graderV5, released: true },
   6: { module: graderV6, released: true },
   7: { module: graderV7, released: true },
-  8: { module: graderV8, released: false },
+  8: { module: graderV8, released: true },
 };
 
 /** The version new episodes are scored with (when the task's reply details are written for it). */
