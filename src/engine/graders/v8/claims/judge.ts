@@ -78,11 +78,45 @@ export function judgeClaims(claims: ReplyClaim[], analyses: ReplyAnalysis[], lex
   return verdicts.map((v, k) => timingOfUntoldAct(claims, verdicts, k) ?? adviceAtAnotherPlace(claims[k], v, paths) ?? v);
 }
 
-/** The menu paths the key names ("settings > security"), spaces around the marks made one. */
+/** The menu paths the key names ("settings>security"), lower-cased, with no space around the marks. */
 function menuPathsOf(claims: ReplyClaim[]): string[] {
-  return claims.flatMap((c) => (c.kind === 'action' ? (c.qualifiers ?? []) : [])).filter((q) => q.includes('>')).map(onePath);
+  return claims.flatMap((c) => (c.kind === 'action' ? (c.qualifiers ?? []) : [])).filter((q) => q.includes('>')).flatMap(pathsIn);
 }
-const onePath = (text: string) => text.toLowerCase().replace(/\s*>\s*/g, '>').replace(/\s+/g, ' ');
+
+/**
+ * The menu paths a text names, "Settings > Security > Sessions" as "settings>security>sessions": runs of letters joined
+ * by ">" (spaces around it allowed). One pass over the text, no pattern that could read a run twice.
+ */
+function pathsIn(text: string): string[] {
+  const paths: string[] = [];
+  const lower = text.toLowerCase();
+  let word = '';
+  let path: string[] = [];
+  let joined = false;
+  const close = () => {
+    if (path.length > 1) paths.push(path.join('>'));
+    path = [];
+  };
+  for (const ch of lower + ' ') {
+    if (/\p{L}/u.test(ch)) {
+      if (!joined && path.length > 0 && word === '') close();
+      word += ch;
+      continue;
+    }
+    if (word) {
+      path.push(word);
+      word = '';
+      joined = false;
+    }
+    if (ch === '>') joined = path.length > 0;
+    else if (!/\s/.test(ch)) {
+      close();
+      joined = false;
+    }
+  }
+  close();
+  return paths;
+}
 
 /**
  * "Your sessions are listed under Settings > API, and each has a Revoke button": advice given at a menu path the key
@@ -90,8 +124,7 @@ const onePath = (text: string) => text.toLowerCase().replace(/\s*>\s*/g, '>').re
  */
 function adviceAtAnotherPlace(claim: ReplyClaim, verdict: ClaimVerdict, paths: string[]): ClaimVerdict | undefined {
   if (!verdict.covered || paths.length === 0 || claim.kind !== 'action' || claim.advice !== true || claim.qualifiers?.length) return undefined;
-  const sentence = onePath(verdict.sentence ?? '');
-  const told = sentence.match(/[\p{L}]+(?:>[\p{L}]+)+/gu) ?? [];
+  const told = pathsIn(verdict.sentence ?? '');
   if (told.length === 0 || told.some((path) => paths.some((p) => path.startsWith(p) || p.startsWith(path)))) return undefined;
   return { ...verdict, covered: false, reason: 'conflicting_value' };
 }
