@@ -4,7 +4,7 @@
  * test:slow).
  */
 
-// The development set's figures under each grader version since 3 (3: before issue 23's fixes; 4 to 7 were made
+// The development set's figures under each grader version since 3 (3: before issue 23's fixes; 4 to 8 were made
 // against it, so their figures are no evidence). Reading the cases alike (writer and key) is required; the figures are
 // what they are, held until a grader version moves them. Logistics' are from its g3, which names the courier's
 // collection as the delivery date's other event.
@@ -35,6 +35,11 @@ const DEV_FIGURES: Record<number, Record<string, Figures>> = {
     billing_duplicate_charge: { correct: 55, missed: 1, adversarial: 55, credited: 1, penalised: 0 },
     security_compromised_account: { correct: 47, missed: 1, adversarial: 52, credited: 3, penalised: 0 },
     logistics_missing_order_vip: { correct: 55, missed: 1, adversarial: 65, credited: 1, penalised: 1 },
+  },
+  8: {
+    billing_duplicate_charge: { correct: 55, missed: 1, adversarial: 55, credited: 0, penalised: 0 },
+    security_compromised_account: { correct: 47, missed: 1, adversarial: 52, credited: 2, penalised: 0 },
+    logistics_missing_order_vip: { correct: 55, missed: 1, adversarial: 65, credited: 0, penalised: 1 },
   },
 };
 
@@ -67,6 +72,11 @@ const EXAM_FIGURES: Record<number, Record<string, Figures>> = {
     security_compromised_account: { correct: 44, missed: 1, adversarial: 44, credited: 4, penalised: 0 },
     logistics_missing_order_vip: { correct: 44, missed: 1, adversarial: 44, credited: 1, penalised: 0 },
   },
+  8: {
+    billing_duplicate_charge: { correct: 44, missed: 0, adversarial: 44, credited: 0, penalised: 0 },
+    security_compromised_account: { correct: 44, missed: 1, adversarial: 44, credited: 2, penalised: 0 },
+    logistics_missing_order_vip: { correct: 44, missed: 1, adversarial: 44, credited: 1, penalised: 0 },
+  },
 };
 
 // The second exam set (written after version 5 was made current and frozen, committed before it was measured,
@@ -93,6 +103,11 @@ const EXAM_2_FIGURES: Record<number, Record<string, Figures>> = {
     security_compromised_account: { correct: 44, missed: 3, adversarial: 50, credited: 5, penalised: 0 },
     logistics_missing_order_vip: { correct: 55, missed: 1, adversarial: 55, credited: 1, penalised: 0 },
   },
+  8: {
+    billing_duplicate_charge: { correct: 44, missed: 1, adversarial: 55, credited: 1, penalised: 0 },
+    security_compromised_account: { correct: 44, missed: 3, adversarial: 50, credited: 4, penalised: 0 },
+    logistics_missing_order_vip: { correct: 55, missed: 1, adversarial: 55, credited: 0, penalised: 0 },
+  },
 };
 
 // The third exam set (written after version 6 was made current and frozen, committed before it was measured, measured
@@ -113,6 +128,11 @@ const EXAM_3_FIGURES: Record<number, Record<string, Figures>> = {
     security_compromised_account: { correct: 55, missed: 16, adversarial: 58, credited: 11, penalised: 0 },
     logistics_missing_order_vip: { correct: 55, missed: 4, adversarial: 55, credited: 3, penalised: 0 },
   },
+  8: {
+    billing_duplicate_charge: { correct: 45, missed: 4, adversarial: 56, credited: 0, penalised: 0 },
+    security_compromised_account: { correct: 55, missed: 7, adversarial: 58, credited: 8, penalised: 0 },
+    logistics_missing_order_vip: { correct: 55, missed: 4, adversarial: 55, credited: 2, penalised: 0 },
+  },
 };
 
 // The fourth exam set (written after version 7 was made current and frozen, committed before it was measured, measured
@@ -129,6 +149,12 @@ const EXAM_4_FIGURES: Record<number, Record<string, Figures>> = {
     billing_duplicate_charge: { correct: 55, missed: 14, adversarial: 66, credited: 12, penalised: 1 },
     security_compromised_account: { correct: 55, missed: 18, adversarial: 66, credited: 2, penalised: 5 },
     logistics_missing_order_vip: { correct: 44, missed: 2, adversarial: 44, credited: 1, penalised: 0 },
+  },
+  // Version 8 was made against this set: development data for it, whose exam is the fifth set.
+  8: {
+    billing_duplicate_charge: { correct: 55, missed: 6, adversarial: 66, credited: 0, penalised: 1 },
+    security_compromised_account: { correct: 55, missed: 4, adversarial: 66, credited: 0, penalised: 0 },
+    logistics_missing_order_vip: { correct: 44, missed: 2, adversarial: 44, credited: 0, penalised: 0 },
   },
 };
 

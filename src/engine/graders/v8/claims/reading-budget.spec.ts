@@ -164,6 +164,21 @@ const HOSTILE: [string, string][] = [
   ['undoings and other outcomes', filled("won't lift the lock , no successful sign-in ")],
   ['a modal after an aside', filled('the quickest one , overnight priority , would ')],
   ['purposes with "so we can"', filled('hi , so we can refund $5 , please ')],
+  // Grader version 8's readings (issue 23, the fourth exam set), each at its worst.
+  ['limits in a relative clause', filled('the maximum our support team may refund , ')],
+  ['aims of a case, acts waiting on a request', filled('please send it so we can refund $5 ; after that a case to refund ')],
+  ['breakdowns over two sentences, what was paid off', filled('$5 settled your overdue $2 invoice plus $3 . your credit is $6 . ')],
+  ['things supposed', filled('a reset link sent before then would not ')],
+  ['a relative "which" after a dash', filled("- which says 'forgotten password' ")],
+  ['our own words for the runbook', filled("we've sent a new password reset link to the email address on file . ")],
+  ['places beside the advised one', filled('change it on any other site or service or app ')],
+  ['a "try" as a noun', filled('after the last failed try , ')],
+  ['what we do then, after a request', filled('call us and then we will refund , please send it and i will then ')],
+  ['an undoing of a noun denied, or bounded', filled("won't lift the lock any sooner , cannot be lifted earlier while the lock ")],
+  ['menu paths and places with their own subject', filled('under settings > api , where keys can be revoked ; ')],
+  ['dates in a list beside the event', filled('- when : 21/04/2026\n- what : attempts blocked\n')],
+  ['charges that stand as they are', filled('but the $32.00 seat add-on is correct and stays , ')],
+  ['codes entered into the product', filled('please enter one of your backup codes at the sign-in screen ')],
 ];
 
 describe('the reading budget', () => {
