@@ -158,11 +158,28 @@ const EXAM_4_FIGURES: Record<number, Record<string, Figures>> = {
   },
 };
 
+// The fifth exam set (written after version 8 was made current and frozen and security's generator g5 merged,
+// committed before it was measured, measured once): the record of version 8's exam, the current grader's (version 7's
+// for the before). All 33 writers' readings match the answer keys, amounts included.
+const EXAM_5_FIGURES: Record<number, Record<string, Figures>> = {
+  7: {
+    billing_duplicate_charge: { correct: 44, missed: 6, adversarial: 55, credited: 0, penalised: 0 },
+    security_compromised_account: { correct: 55, missed: 16, adversarial: 55, credited: 4, penalised: 2 },
+    logistics_missing_order_vip: { correct: 44, missed: 1, adversarial: 55, credited: 2, penalised: 0 },
+  },
+  8: {
+    billing_duplicate_charge: { correct: 44, missed: 5, adversarial: 55, credited: 1, penalised: 0 },
+    security_compromised_account: { correct: 55, missed: 13, adversarial: 55, credited: 4, penalised: 2 },
+    logistics_missing_order_vip: { correct: 44, missed: 1, adversarial: 55, credited: 2, penalised: 0 },
+  },
+};
+
 export const SETS = [
   ['drawn-dev', DEV_FIGURES],
   ['drawn-exam', EXAM_FIGURES],
   ['drawn-exam-2', EXAM_2_FIGURES],
   ['drawn-exam-3', EXAM_3_FIGURES],
   ['drawn-exam-4', EXAM_4_FIGURES],
+  ['drawn-exam-5', EXAM_5_FIGURES],
 ] as const;
 
