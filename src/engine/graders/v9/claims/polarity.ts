@@ -534,7 +534,9 @@ export function stanceOf(tokens: string[], valueStarts: Set<number>, ids: number
     // "once we decide", "as soon as the carrier confirms the loss": the outcome waits on a decision.
     // ("locked until we confirm your identity" is how long, not a decision to wait for.)
     // "Once you send us the statement", "as soon as we have those", "once verified": it waits on the customer or a check.
-    if (t === 'once' || t === 'when' || t === 'after' || phraseAt(tokens, i, ['as', 'soon', 'as'])) {
+    // ("we remove MFA only after verifying your identity on a video call": what "only after" names is the rule's
+    // requirement, stated; nothing waits.)
+    if ((t === 'once' || t === 'when' || t === 'after' || phraseAt(tokens, i, ['as', 'soon', 'as'])) && tokens[i - 1] !== 'only') {
       const opened = t === 'as' ? i + 3 : i + 1;
       // (Up to eight words, within the condition's own clause: "after a gateway timeout, so I've approved…" waits on nothing.)
       let conditionEnd = opened;

@@ -67,6 +67,9 @@ export function shapeOf(tokens: string[], implicitVerb = false): SentenceShape {
   if (tokens.filter((t) => t === ';').length >= 4) return 'not_a_sentence';
   // "the refund of $348.00 and the 5-7 business days and the card and the plan": noun phrases strung on "and".
   if (tokens.filter((t, k) => t === 'and' && ['the', 'a', 'an'].includes(tokens[k + 1] ?? '')).length >= 3) return 'not_a_sentence';
+  // ("Locked - failed sign-ins - 12 hours - 15:39 UTC - sign in again": fragments strung on dashes are a list, whatever
+  // their verbs.)
+  if (tokens.filter((t) => t === '-' || t === '/' || t === '|').length >= 3 && isKeywordList(tokens)) return 'not_a_sentence';
   if (verb && enough && english / Math.max(1, words.length - figures) >= 0.15 && longestRun <= 8) return 'prose';
   if (verb && longestItem(tokens) <= 10 && longestRun <= 6 && !isKeywordList(tokens)) return 'telegraphic';
   // "Result within 7 business days.", "Valid 30 minutes.": a short fragment giving one figure with what it is of.
