@@ -685,7 +685,13 @@ function anchored(claim: ReplyClaim, sentences: AnalysedSentence[], span: { sent
   if (leadIn >= 0 && names(sentences[leadIn].tokens)) return true;
   if (!previous || previous.paragraph !== sentences[at].paragraph || !names(previous.tokens)) return false;
   // "It will settle within 5-7 business days.", "Allow 5-7 business days.": the sentence carries the one before on.
-  const carriesOn = sentences[at].tokens.slice(0, 4).some((t) => ['it', "it'll", "it's", 'this', 'that', 'they', "they'll", 'these', 'both', 'allow', 'expect'].includes(t));
+  // ("…credit of $2,913.70 issued. / Applied to your balance within 3 business days", "On your balance within 11
+  // business days": a fragment with no subject of its own goes on with the one before.)
+  const first = sentences[at].tokens[0] ?? '';
+  const carriesOn =
+    sentences[at].tokens.slice(0, 4).some((t) => ['it', "it'll", "it's", 'this', 'that', 'they', "they'll", 'these', 'both', 'allow', 'expect'].includes(t)) ||
+    ['on', 'in', 'within', 'to'].includes(first) ||
+    (/^[a-z]+ed$/.test(first) && !isLabelLine(sentences[at].tokens));
   // (A short heading, not a list's item: "- Then: it's used against your next invoice" heads nothing.)
   const underHeading = previous.tokens.length <= 8 && !previous.tokens.includes('.') && (!isLabelLine(previous.tokens) || previous.tokens[previous.tokens.length - 1] === ':');
   // "- Account credit applied: $360.00 / - Timing: within 15 business days": one list's items about one case.
