@@ -29,7 +29,7 @@ export const GRADERS: Readonly<Record<GraderVersion, { module: GraderModule; rel
   6: { module: graderV6, released: true },
   7: { module: graderV7, released: true },
   8: { module: graderV8, released: true },
-  9: { module: graderV9, released: false },
+  9: { module: graderV9, released: true },
 };
 
 /** The version new episodes are scored with (when the task's reply details are written for it). */
