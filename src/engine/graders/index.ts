@@ -10,6 +10,7 @@ import { graderV5 } from './v5';
 import { graderV6 } from './v6';
 import { graderV7 } from './v7';
 import { graderV8 } from './v8';
+import { graderV9 } from './v9';
 
 export type { GraderModule } from './grader-module';
 
@@ -28,10 +29,11 @@ export const GRADERS: Readonly<Record<GraderVersion, { module: GraderModule; rel
   6: { module: graderV6, released: true },
   7: { module: graderV7, released: true },
   8: { module: graderV8, released: true },
+  9: { module: graderV9, released: true },
 };
 
 /** The version new episodes are scored with (when the task's reply details are written for it). */
-export const CURRENT_GRADER_VERSION: GraderVersion = 8;
+export const CURRENT_GRADER_VERSION: GraderVersion = 9;
 
 /** Whether a stored number names a registered grader version. */
 export function isGraderVersion(version: number): version is GraderVersion {

@@ -179,6 +179,14 @@ const HOSTILE: [string, string][] = [
   ['dates in a list beside the event', filled('- when : 21/04/2026\n- what : attempts blocked\n')],
   ['charges that stand as they are', filled('but the $32.00 seat add-on is correct and stays , ')],
   ['codes entered into the product', filled('please enter one of your backup codes at the sign-in screen ')],
+  // Grader version 9's readings (issue 23, the fifth exam set), each at its worst.
+  ['rules told for the customer\'s case', filled('if you lost them , we remove it only after verifying , ')],
+  ['conditions opening a sentence', filled('should the refund not appear , ')],
+  ['fragments going on from the sentence before', filled('credit issued . on your balance within 3 days ; applied to ')],
+  ['counts after "all", list items further on', filled('all three were blocked\n- date : 16/04/2026\n- origin : x\n')],
+  ['aims and notes handed over', filled('in order for a replacement to be sent with the aim of notes for you : ')],
+  ['dashed keyword lists', filled('locked - 12 hours - reset - ')],
+  ['the customer\'s own need', filled('if you need a new password , ')],
 ];
 
 describe('the reading budget', () => {
