@@ -205,6 +205,22 @@ const EXAM_5_FIGURES: Record<number, Record<string, Figures>> = {
   },
 };
 
+// The sixth exam set (written after version 9 was made current and frozen, committed before it was measured, measured
+// once): the record of version 9's exam, the current grader's (version 8's for the before). All 33 writers' readings
+// match the answer keys, amounts included.
+const EXAM_6_FIGURES: Record<number, Record<string, Figures>> = {
+  8: {
+    billing_duplicate_charge: { correct: 47, missed: 4, adversarial: 55, credited: 0, penalised: 1 },
+    security_compromised_account: { correct: 44, missed: 7, adversarial: 55, credited: 1, penalised: 1 },
+    logistics_missing_order_vip: { correct: 44, missed: 2, adversarial: 54, credited: 1, penalised: 1 },
+  },
+  9: {
+    billing_duplicate_charge: { correct: 47, missed: 4, adversarial: 55, credited: 0, penalised: 1 },
+    security_compromised_account: { correct: 44, missed: 6, adversarial: 55, credited: 1, penalised: 1 },
+    logistics_missing_order_vip: { correct: 44, missed: 2, adversarial: 54, credited: 1, penalised: 1 },
+  },
+};
+
 export const SETS = [
   ['drawn-dev', DEV_FIGURES],
   ['drawn-exam', EXAM_FIGURES],
@@ -212,5 +228,6 @@ export const SETS = [
   ['drawn-exam-3', EXAM_3_FIGURES],
   ['drawn-exam-4', EXAM_4_FIGURES],
   ['drawn-exam-5', EXAM_5_FIGURES],
+  ['drawn-exam-6', EXAM_6_FIGURES],
 ] as const;
 
