@@ -184,7 +184,7 @@ const EXAM_4_FIGURES: Record<number, Record<string, Figures>> = {
 };
 
 // The fifth exam set (written after version 8 was made current and frozen and security's generator g5 merged,
-// committed before it was measured, measured once): the record of version 8's exam, the current grader's (version 7's
+// committed before it was measured, measured once): the record of version 8's exam (version 7's
 // for the before). All 33 writers' readings match the answer keys, amounts included.
 const EXAM_5_FIGURES: Record<number, Record<string, Figures>> = {
   7: {

@@ -46,10 +46,13 @@ describe.each(families.map((f) => [f.id] as const))('%s shortcut agents', (id) =
   });
 });
 
-// The families that meet the target bounds, and must go on meeting them. Security joined with generator version 5
-// (version 4's most common decision, a takeover at high priority for a small standard account, scored 0.321 and 1.0 on
-// 12% of test seeds); its best fixed decision is the closest to its bound (0.297 against 0.30).
-const MEETING_BOUNDS = ['billing_duplicate_charge', 'logistics_missing_order_vip', 'security_compromised_account'];
+// The families that meet the target bounds, and must go on meeting them. Security's generator version 5 met them
+// under grader version 7 (its most common decision, 0.248; version 4's had scored 0.321 and 1.0 on 12% of test seeds),
+// but not under versions 8 and 9: they credit more of the solver's blocked-attempts reply, and the best one-feature rule
+// learned on train became "premium or VIP: high, technical_support, no action, worked as blocked attempts", which
+// scores 1.0 on 4% of test seeds (the bound is 2%). Its figures are pinned below; it rejoins with a generator that
+// spreads the support-desk routing further.
+const MEETING_BOUNDS = ['billing_duplicate_charge', 'logistics_missing_order_vip'];
 
 describe.each(MEETING_BOUNDS.map((id) => [id] as const))('%s shortcut agents, against the target bounds', (id) => {
   it('meet SHORTCUT_BOUNDS on the test split: most-common and best-fixed <= 0.30, best-single-feature <= 0.40, none at 1.0 on more than 2% of test seeds', () => {
@@ -58,24 +61,25 @@ describe.each(MEETING_BOUNDS.map((id) => [id] as const))('%s shortcut agents, ag
 });
 
 // What the agents reach on the current families (200 train seeds, 100 test seeds): test mean, share of test seeds
-// at 1.0, and the decision or rule. Billing's (generator version 3), logistics' (generator version 4) and security's
-// (generator version 5) are within the bounds; held here so that a change to a family shows.
+// at 1.0, and the decision or rule, under the current grader. Billing's (generator version 3) and logistics' (generator
+// version 4) are within the bounds, security's (generator version 5) but for one rule's share at 1.0; held here so that a
+// change to a family or the grader shows.
 const SHORTCUT_FIGURES: Record<string, Record<string, unknown>> = {
   billing_duplicate_charge: {
     decisions: 159,
-    'most-common': [0.184, 0.02, 'normal, general_support, information_provided, worked as already_refunded'],
+    'most-common': [0.174, 0.02, 'normal, general_support, information_provided, worked as already_refunded'],
     'best-fixed': [0.279, 0.01, 'high, billing, refund_issued (the repeated charge), worked as card_refund'],
-    'best-single-feature': [0.33, 0, 'if tier:vip then high, vip_concierge, information_provided, worked as already_refunded else high, billing, refund_issued $1250, worked as card_refund'],
-    'best-single-feature (no contract notes)': [0.33, 0, 'if tier:vip then high, vip_concierge, information_provided, worked as already_refunded else high, billing, refund_issued $1250, worked as card_refund'],
-    'best-single-feature (chosen on test)': [0.344, 0.01, 'if tier:standard then normal, billing, refund_issued (the repeated charge), worked as card_refund else high, vip_concierge, refund_issued $1000, worked as refund_approval'],
+    'best-single-feature': [0.327, 0.01, 'if note:annual then high, billing, refund_issued (the repeated charge), worked as card_refund else normal, billing, credit_issued $124, worked as monthly_credit'],
+    'best-single-feature (no contract notes)': [0.313, 0.01, 'if tier:vip then high, vip_concierge, refund_issued (the repeated charge), worked as card_refund else normal, billing, refund_issued (the repeated charge), worked as card_refund'],
+    'best-single-feature (chosen on test)': [0.327, 0.01, 'if note:annual then high, billing, refund_issued (the repeated charge), worked as card_refund else normal, billing, credit_issued $124, worked as monthly_credit'],
   },
   security_compromised_account: {
     decisions: 86,
     'most-common': [0.248, 0, 'high, security_ops, security_escalation, worked as takeover_keys'],
     'best-fixed': [0.297, 0, 'urgent, security_ops, no_action_needed, worked as lockout'],
-    'best-single-feature': [0.308, 0, 'if event:auth then urgent, security_ops, no_action_needed, worked as lockout else normal, vip_concierge, information_provided, worked as login_alert'],
-    'best-single-feature (no contract notes)': [0.308, 0, 'if event:auth then urgent, security_ops, no_action_needed, worked as lockout else normal, vip_concierge, information_provided, worked as login_alert'],
-    'best-single-feature (chosen on test)': [0.356, 0.04, 'if note:first then high, technical_support, no_action_needed, worked as lockout else urgent, general_support, no_action_needed, worked as lockout'],
+    'best-single-feature': [0.373, 0.04, 'if note:first then high, technical_support, no_action_needed, worked as blocked_attempts else urgent, general_support, no_action_needed, worked as lockout'],
+    'best-single-feature (no contract notes)': [0.373, 0.04, 'if tier:standard then urgent, general_support, no_action_needed, worked as lockout else high, technical_support, no_action_needed, worked as blocked_attempts'],
+    'best-single-feature (chosen on test)': [0.373, 0.04, 'if note:first then high, technical_support, no_action_needed, worked as blocked_attempts else urgent, general_support, no_action_needed, worked as lockout'],
   },
   logistics_missing_order_vip: {
     decisions: 137,
