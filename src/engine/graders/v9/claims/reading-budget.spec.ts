@@ -187,6 +187,12 @@ const HOSTILE: [string, string][] = [
   ['aims and notes handed over', filled('in order for a replacement to be sent with the aim of notes for you : ')],
   ['dashed keyword lists', filled('locked - 12 hours - reset - ')],
   ['the customer\'s own need', filled('if you need a new password , ')],
+  // Version 9's per-word questions at their worst: a denial in one long opening condition, requests among many
+  // objects, rival amounts in one clause that stands, conditions piled before a rule.
+  ['a long opening condition', 'if not ' + filled('refund ')],
+  ['many objects among "enter" cues', 'please ' + filled('enter password ')],
+  ['rival amounts in a standing clause', 'we refunded ' + filled('$1 ') + 'correct .'],
+  ['conditions piled before a rule', 'if you lost them ' + filled('if ') + ', we verify only after .'],
 ];
 
 describe('the reading budget', () => {
