@@ -46,6 +46,11 @@ const DEV_FIGURES: Record<number, Record<string, Figures>> = {
     security_compromised_account: { correct: 47, missed: 1, adversarial: 52, credited: 2, penalised: 0 },
     logistics_missing_order_vip: { correct: 55, missed: 1, adversarial: 65, credited: 0, penalised: 1 },
   },
+  10: {
+    billing_duplicate_charge: { correct: 55, missed: 1, adversarial: 55, credited: 0, penalised: 0 },
+    security_compromised_account: { correct: 47, missed: 1, adversarial: 52, credited: 2, penalised: 0 },
+    logistics_missing_order_vip: { correct: 55, missed: 1, adversarial: 65, credited: 0, penalised: 1 },
+  },
 };
 
 // The first exam set (written after version 4 was made current and frozen, committed before it was measured,
@@ -87,6 +92,11 @@ const EXAM_FIGURES: Record<number, Record<string, Figures>> = {
     security_compromised_account: { correct: 44, missed: 1, adversarial: 44, credited: 2, penalised: 0 },
     logistics_missing_order_vip: { correct: 44, missed: 1, adversarial: 44, credited: 1, penalised: 0 },
   },
+  10: {
+    billing_duplicate_charge: { correct: 44, missed: 0, adversarial: 44, credited: 0, penalised: 0 },
+    security_compromised_account: { correct: 44, missed: 1, adversarial: 44, credited: 2, penalised: 0 },
+    logistics_missing_order_vip: { correct: 44, missed: 1, adversarial: 44, credited: 1, penalised: 0 },
+  },
 };
 
 // The second exam set (written after version 5 was made current and frozen, committed before it was measured,
@@ -123,6 +133,11 @@ const EXAM_2_FIGURES: Record<number, Record<string, Figures>> = {
     security_compromised_account: { correct: 44, missed: 3, adversarial: 50, credited: 4, penalised: 0 },
     logistics_missing_order_vip: { correct: 55, missed: 1, adversarial: 55, credited: 0, penalised: 0 },
   },
+  10: {
+    billing_duplicate_charge: { correct: 44, missed: 1, adversarial: 55, credited: 1, penalised: 0 },
+    security_compromised_account: { correct: 44, missed: 3, adversarial: 50, credited: 4, penalised: 0 },
+    logistics_missing_order_vip: { correct: 55, missed: 1, adversarial: 55, credited: 0, penalised: 0 },
+  },
 };
 
 // The third exam set (written after version 6 was made current and frozen, committed before it was measured, measured
@@ -149,6 +164,11 @@ const EXAM_3_FIGURES: Record<number, Record<string, Figures>> = {
     logistics_missing_order_vip: { correct: 55, missed: 4, adversarial: 55, credited: 2, penalised: 0 },
   },
   9: {
+    billing_duplicate_charge: { correct: 45, missed: 4, adversarial: 56, credited: 0, penalised: 0 },
+    security_compromised_account: { correct: 55, missed: 6, adversarial: 58, credited: 7, penalised: 0 },
+    logistics_missing_order_vip: { correct: 55, missed: 4, adversarial: 55, credited: 2, penalised: 0 },
+  },
+  10: {
     billing_duplicate_charge: { correct: 45, missed: 4, adversarial: 56, credited: 0, penalised: 0 },
     security_compromised_account: { correct: 55, missed: 6, adversarial: 58, credited: 7, penalised: 0 },
     logistics_missing_order_vip: { correct: 55, missed: 4, adversarial: 55, credited: 2, penalised: 0 },
@@ -181,6 +201,11 @@ const EXAM_4_FIGURES: Record<number, Record<string, Figures>> = {
     security_compromised_account: { correct: 55, missed: 4, adversarial: 66, credited: 0, penalised: 0 },
     logistics_missing_order_vip: { correct: 44, missed: 2, adversarial: 44, credited: 0, penalised: 0 },
   },
+  10: {
+    billing_duplicate_charge: { correct: 55, missed: 5, adversarial: 66, credited: 0, penalised: 1 },
+    security_compromised_account: { correct: 55, missed: 4, adversarial: 66, credited: 0, penalised: 0 },
+    logistics_missing_order_vip: { correct: 44, missed: 2, adversarial: 44, credited: 0, penalised: 0 },
+  },
 };
 
 // The fifth exam set (written after version 8 was made current and frozen and security's generator g5 merged,
@@ -203,6 +228,11 @@ const EXAM_5_FIGURES: Record<number, Record<string, Figures>> = {
     security_compromised_account: { correct: 55, missed: 4, adversarial: 55, credited: 3, penalised: 0 },
     logistics_missing_order_vip: { correct: 44, missed: 1, adversarial: 55, credited: 0, penalised: 0 },
   },
+  10: {
+    billing_duplicate_charge: { correct: 44, missed: 1, adversarial: 55, credited: 0, penalised: 0 },
+    security_compromised_account: { correct: 55, missed: 4, adversarial: 55, credited: 3, penalised: 0 },
+    logistics_missing_order_vip: { correct: 44, missed: 1, adversarial: 55, credited: 0, penalised: 0 },
+  },
 };
 
 // The sixth exam set (written after version 9 was made current and frozen, committed before it was measured, measured
@@ -215,6 +245,11 @@ const EXAM_6_FIGURES: Record<number, Record<string, Figures>> = {
     logistics_missing_order_vip: { correct: 44, missed: 2, adversarial: 54, credited: 1, penalised: 1 },
   },
   9: {
+    billing_duplicate_charge: { correct: 47, missed: 4, adversarial: 55, credited: 0, penalised: 1 },
+    security_compromised_account: { correct: 44, missed: 6, adversarial: 55, credited: 1, penalised: 1 },
+    logistics_missing_order_vip: { correct: 44, missed: 2, adversarial: 54, credited: 1, penalised: 1 },
+  },
+  10: {
     billing_duplicate_charge: { correct: 47, missed: 4, adversarial: 55, credited: 0, penalised: 1 },
     security_compromised_account: { correct: 44, missed: 6, adversarial: 55, credited: 1, penalised: 1 },
     logistics_missing_order_vip: { correct: 44, missed: 2, adversarial: 54, credited: 1, penalised: 1 },

@@ -11,6 +11,7 @@ import { graderV6 } from './v6';
 import { graderV7 } from './v7';
 import { graderV8 } from './v8';
 import { graderV9 } from './v9';
+import { graderV10 } from './v10';
 
 export type { GraderModule } from './grader-module';
 
@@ -30,10 +31,11 @@ export const GRADERS: Readonly<Record<GraderVersion, { module: GraderModule; rel
   7: { module: graderV7, released: true },
   8: { module: graderV8, released: true },
   9: { module: graderV9, released: true },
+  10: { module: graderV10, released: false },
 };
 
 /** The version new episodes are scored with (when the task's reply details are written for it). */
-export const CURRENT_GRADER_VERSION: GraderVersion = 9;
+export const CURRENT_GRADER_VERSION: GraderVersion = 10;
 
 /** Whether a stored number names a registered grader version. */
 export function isGraderVersion(version: number): version is GraderVersion {
