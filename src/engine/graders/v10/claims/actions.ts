@@ -1,7 +1,7 @@
 import type { AnalysedSentence } from './analyse';
 import type { ActionClaim } from './claim.schema';
-import { isVerbish } from './english';
-import { NOUN_READING as SUPPORT_NOUN_READING, REVERSALS as SUPPORT_REVERSALS, VERB_SYNONYMS } from '../support-vocabulary';
+import { AUXILIARIES, isVerbish } from './english';
+import { INSTRUCTION_VERBS, NOUN_READING as SUPPORT_NOUN_READING, REVERSALS as SUPPORT_REVERSALS, VERB_SYNONYMS } from '../support-vocabulary';
 import { formsOf, objectVariants, type VerbForm } from './morphology';
 import { firstPhraseAt, indexPhrases, phraseWithPossessiveAt } from './phrases';
 import { NO_LEXICON, type Lexicon } from './lexicon';
@@ -140,6 +140,9 @@ interface VerbHit {
 const VERB_OF_A_SUBJECT = new Set(['reached', 'arrived', 'was', 'is', 'were', 'has', 'had', 'went', 'came', 'landed', 'bounced', 'expired', 'never', 'got', 'sat', 'ended']);
 const EMAIL_AS_NOUN_AFTER = new Set(['the', 'a', 'an', 'this', 'that', 'your', 'our', 'its', 'reset', 'password', 'confirmation', 'verification', 'alert', 'earlier', 'first', 'previous', 'last', 'old', 'original']);
 
+/** What may stand just before the first word of a clause. */
+const CLAUSE_OPENERS = new Set(['.', ';', ':', '-', 'please', 'then', 'now', 'just', 'kindly', 'also', 'next', 'first']);
+
 function findVerbs(tokens: string[], m: Matcher): VerbHit[] {
   const out: VerbHit[] = [];
   for (let i = 0; i < tokens.length; i++) {
@@ -149,8 +152,11 @@ function findVerbs(tokens: string[], m: Matcher): VerbHit[] {
     // subject of the verb after it, is the thing.)
     if ((t === 'email' || t === 'emails') && EMAIL_AS_NOUN_AFTER.has(tokens[i - 1] ?? '') && VERB_OF_A_SUBJECT.has(tokens[i + 1] ?? '')) continue;
     for (const v of m.verbsByForm.get(t) ?? NO_VERBS) {
-      const form = v.head.get(t);
+      let form = v.head.get(t);
       if (!form) continue;
+      // "Set up MFA", "then set up the call": a verb whose past is its base ("set", "put") heads an instruction where its
+      // clause opens with it.
+      if (form === 'done' && (v.head.has(t + 's') || v.head.has(t + 'es')) && CLAUSE_OPENERS.has(tokens[i - 1] ?? '.')) form = 'base';
       if (v.particle) {
         // The particle may follow at once or after the object: "signed everyone out", "signed you and everyone else out".
         let k = i + 1;
@@ -187,11 +193,38 @@ function governBase(tokens: string[], at: number): string {
       if (k === 0) return 'c';
       if (['going', 'need', 'needs', 'have', 'has', 'about'].includes(before)) return 'a';
       if (HEDGES_BEFORE_TO.has(before)) return 'h';
-      return 'a';
+      // "then set up the video call to verify identity": the aim of an instruction is as much still to do as it is.
+      return purposeOfInstruction(tokens, k) ? 'c' : 'a';
     }
     if (t === 'did' || t === 'do' || t === 'does') return 'a';
   }
   return 'c';
+}
+
+/** Words that may stand before an instruction's verb at the head of its clause. */
+const BEFORE_AN_INSTRUCTION = new Set(['then', 'and', 'also', 'next', 'now', 'first', 'just', 'kindly']);
+/** Verbs an instruction to a colleague opens with, besides a runbook's own (support-vocabulary.ts). */
+const INSTRUCTING: ReadonlySet<string> = new Set([
+  ...INSTRUCTION_VERBS, 'lock', 'sign', 'revoke', 'arrange', 'schedule', 'book', 'turn', 're-enable', 'enable', 'reset', 'issue',
+  'refund', 'cancel', 'ship', 'create', 'get', 'go', 'make', 'contact', 'call', 'have', 'give', 'put', 'start', 'raise', 'file',
+]);
+
+/**
+ * Whether the verb a purpose "to" at k hangs on is an instruction: its clause (back to a mark) opens with "please",
+ * or with a verb of instruction in its base form, past "then", "and", "also" ("; then set up the video call to
+ * verify identity", "please book a call to verify…"). "Call booked to verify your identity" reports it.
+ */
+function purposeOfInstruction(tokens: string[], k: number): boolean {
+  let start = k - 1;
+  while (start > 0 && start > k - 13 && !/^[.;:,!?]$/.test(tokens[start - 1])) start--;
+  if (start > 0 && !/^[.;:,!?]$/.test(tokens[start - 1])) return false;
+  let w = start;
+  let pleased = false;
+  while (w < k && (BEFORE_AN_INSTRUCTION.has(tokens[w]) || tokens[w] === 'please')) pleased ||= tokens[w++] === 'please';
+  if (w >= k) return false;
+  if (pleased) return true;
+  const next = tokens[w + 1] ?? '';
+  return INSTRUCTING.has(tokens[w]) && !/(ed|en)$/.test(next) && !AUXILIARIES.has(next) && next !== "'s";
 }
 
 const PRONOUNS = new Set(['it', 'them', 'they', 'its']);
@@ -324,6 +357,8 @@ export function findActions(claim: ActionClaim, sentences: AnalysedSentence[], l
         // alone after the verb.
         if (!best && DEMONSTRATIVES.has(tokens[v.end] ?? '') && AFTER_DEMONSTRATIVE.has(tokens[v.end + 1] ?? '.') && objectEarlier(v.end)) best = { start: v.end, end: v.end + 1 };
         if (!best && v.at > 0 && PRONOUNS.has(tokens[v.at - 2] ?? '') && objectEarlier(v.at - 2)) best = { start: v.at - 2, end: v.at - 1 };
+        // "these sometimes land in spam, so have a peek there": where one looks, "there" stands for a place named before.
+        if (!best && tokens[v.end] === 'there' && LOOKING_OR_CHECKING.test(tokens[v.at]) && objectEarlier(v.end)) best = { start: v.end, end: v.end + 1 };
         // "hit its Sign out button", "use the Sign out button on any you don't recognise", "any you don't know, click
         // Sign out": "its", "one", "any" standing for an object named before, around the verb in its own segment.
         if (!best) best = anaphorNear(tokens, v, (k) => objectEarlierAny(k));
@@ -470,16 +505,35 @@ const RESTATEMENTS: readonly (readonly string[])[] = [
   [';', 'this', 'concerns'], [';', 'this', 'covers'], [';', 'this', 'affects'], [';', 'these', 'are'], [';', 'that', 'covers'], [',', 'namely'],
 ];
 
+/** Whose account a restatement may cite first: "; according to the event log, this is…", "; per the log this is…". */
+const SOURCES_CITED = new Set(['according', 'per', 'judging', 'going']);
+
+/**
+ * Where the words of a restatement opening at k end, -1 where none opens there. A clause after ";" or "," may cite
+ * its source before it restates ("; according to the event log this is the key named…": up to six words, to the
+ * restatement's own words).
+ */
+function restatementEnd(tokens: string[], k: number): number {
+  const phrase = RESTATEMENTS.find((p) => p.every((w, j) => tokens[k + j] === w));
+  if (phrase) return k + phrase.length;
+  if ((tokens[k] !== ';' && tokens[k] !== ',') || !SOURCES_CITED.has(tokens[k + 1])) return -1;
+  for (let j = k + 2; j <= k + 8 && j < tokens.length; j++) {
+    if (tokens[j] === ';' || tokens[j] === '.') return -1;
+    const rest = RESTATEMENTS.find((p) => (p[0] === ';' || p[0] === ',') && p.length > 1 && p.every((w, i) => i === 0 || tokens[j + i - 1] === w));
+    if (rest && ['this', 'that', 'these', 'which'].includes(tokens[j])) return j + rest.length - 1;
+  }
+  return -1;
+}
+
 /**
  * An object of the claim named in a restatement after the verb's own object, within the sentence: the restatement
  * opens within twenty words of the verb and names the object within eight words of opening.
  */
 function restatedObject(tokens: string[], verbEnd: number, objects: { start: number; end: number }[]): { start: number; end: number } | null {
   for (let k = verbEnd; k < Math.min(tokens.length, verbEnd + 20); k++) {
-    if (tokens[k] === '.' || (tokens[k] === ';' && !RESTATEMENTS.some((p) => p[0] === ';' && p.every((w, j) => tokens[k + j] === w)))) return null;
-    const phrase = RESTATEMENTS.find((p) => p.every((w, j) => tokens[k + j] === w));
-    if (!phrase) continue;
-    const from = k + phrase.length;
+    const from = restatementEnd(tokens, k);
+    if (tokens[k] === '.' || (tokens[k] === ';' && from < 0)) return null;
+    if (from < 0) continue;
     const o = objects.find((x) => x.start >= from && x.start <= from + 8 && !tokens.slice(from, x.start).some((t) => t === '.' || t === ';'));
     if (o) return o;
   }
@@ -524,6 +578,8 @@ function offeredOrHedged(tokens: string[], at: number): boolean {
 
 /** The forms of the verbs of looking: "look", "looked", "peeking", "glance", "searched". */
 const LOOKING = /^(look|peek|glanc|search)/;
+/** The verbs of looking and "check": what may be done "there", at a place named before. */
+const LOOKING_OR_CHECKING = /^(look|peek|glanc|search|check)/;
 /** Base forms that are also adjectives of the state the act leaves: "the trace is open". */
 const STATE_BASES = new Set(['open']);
 const PLACES_AFTER_VERB = ['on', 'in', 'from', 'for', 'at', 'with', 'across'];
@@ -647,7 +703,9 @@ function findQualifier(sentences: AnalysedSentence[], si: number, lo: number, hi
   for (const q of scan.hitsIn(si)) {
     const inside = q.start >= lo && q.end <= hi;
     const before = q.end <= lo && lo - q.end <= 8 && !tokens.slice(q.end, lo).includes(';') && !predicateBetween(tokens, q.end - 1, lo);
-    const after = q.start >= hi && q.start - hi <= 10 && !tokens.slice(hi, q.start).includes(';') && !predicateBetween(tokens, hi - 1, q.start);
+    const after =
+      q.start >= hi &&
+      ((q.start - hi <= 10 && !tokens.slice(hi, q.start).includes(';') && !predicateBetween(tokens, hi - 1, q.start)) || inAsideAfter(tokens, hi, q));
     // "so no video call is needed": the qualifier denied is a conflicting value.
     if (inside || before || after) {
       const denied = sentences[si].moods[q.start] === 'n';
@@ -665,6 +723,18 @@ function findQualifier(sentences: AnalysedSentence[], si: number, lo: number, hi
     if (named.some((noun) => heads.has(noun))) return { disjunct: false, denied: false };
   }
   return null;
+}
+
+/**
+ * "revoked the API key 'etl-job-8' (our rule is that every key made in the last 72 hours goes…)": an aside in brackets
+ * opening just after the act (within its object's words) says what the act was, up to sixteen words into it.
+ */
+function inAsideAfter(tokens: string[], hi: number, q: { start: number; end: number }): boolean {
+  let open = hi;
+  while (open < hi + 4 && open < tokens.length && tokens[open] !== '(' && !/^[.,;:]$/.test(tokens[open])) open++;
+  if (tokens[open] !== '(' || q.start - open > 16) return false;
+  for (let k = open + 1; k < q.start; k++) if (tokens[k] === ')' || tokens[k] === ';' || tokens[k] === '.') return false;
+  return true;
 }
 
 /**

@@ -679,7 +679,9 @@ function anchored(claim: ReplyClaim, sentences: AnalysedSentence[], span: { sent
       if (names(item.tokens)) return true;
     }
   }
-  const previous = sentences[at - 1];
+  // ("I've issued a credit of 353.42 USD. (That's the $320 duplicate, plus $40 from us.) It lands on your balance within
+  // 15 business days": a sentence in brackets is an aside, and the one after it goes on from the one before it.)
+  const previous = sentences[at - 1] && bracketed(sentences[at - 1].tokens) && sentences[at - 2]?.paragraph === sentences[at].paragraph ? sentences[at - 2] : sentences[at - 1];
   // "Here's what I found about that sign-in email: / - When: 2026-11-13, 06:51 UTC": a list item under a lead-in.
   const leadIn = listLeadIn(sentences, at);
   if (leadIn >= 0 && names(sentences[leadIn].tokens)) return true;
@@ -696,8 +698,27 @@ function anchored(claim: ReplyClaim, sentences: AnalysedSentence[], span: { sent
   const underHeading = previous.tokens.length <= 8 && !previous.tokens.includes('.') && (!isLabelLine(previous.tokens) || previous.tokens[previous.tokens.length - 1] === ':');
   // "- Account credit applied: $360.00 / - Timing: within 15 business days": one list's items about one case.
   // (The claim's own value only: the next items of a list also name other charges and dates, which are not rivals.)
-  const nextItem = span.match === true && isLabelLine(previous.tokens) && isLabelLine(sentences[at].tokens);
+  // ("- Fix: a $1,195.00 credit has been issued. Monthly plans are credited. / - Timing: applied to your account balance
+  // within 6 business days": the item before may run to more than one sentence.)
+  const nextItem = span.match === true && isLabelLine(sentences[at].tokens) && itemOpensAt(sentences, at - 1) >= 0;
   return carriesOn || underHeading || nextItem;
+}
+
+/** The label line opening the list item sentence k belongs to (up to two sentences back, in its paragraph), or -1. */
+function itemOpensAt(sentences: AnalysedSentence[], k: number): number {
+  for (let j = k; j >= Math.max(0, k - 2); j--) {
+    if (sentences[j].paragraph !== sentences[k].paragraph) return -1;
+    if (isLabelLine(sentences[j].tokens)) return j;
+    if (['-', '*', '•'].includes(sentences[j].tokens[0])) return -1;
+  }
+  return -1;
+}
+
+/** A sentence wholly in brackets: "(That's the $320 duplicate, plus $40 from us.)". */
+function bracketed(tokens: string[]): boolean {
+  let last = tokens.length - 1;
+  while (last > 0 && /^[.!?]$/.test(tokens[last])) last--;
+  return tokens[0] === '(' && tokens[last] === ')';
 }
 
 /**
@@ -769,7 +790,13 @@ function aboutSomethingElse(claim: ReplyClaim, tokens: string[], lexicon: Lexico
 function namesSomethingElse(claim: ReplyClaim, tokens: string[], lexicon: Lexicon): boolean {
   if (!claim.not_about || namesEvent(claim, tokens)) return false;
   // "credited back to your card" is how some say refunded.
-  return claim.not_about.some((word) => containsWords(tokens, word, (end) => !creditedBack(tokens, end, lexicon)));
+  return claim.not_about.some((word) => containsWords(tokens, word, (end) => !creditedBack(tokens, end, lexicon) && !sumOfTheFigure(tokens, end)));
+}
+
+/** "$1,195 in total", "$1,195 altogether": said of the figure just before, a sum of its parts, not another thing. */
+function sumOfTheFigure(tokens: string[], end: number): boolean {
+  if (tokens[end - 1] === 'total') return tokens[end - 2] === 'in' && /^\d/.test(tokens[end - 3] ?? '');
+  return tokens[end - 1] === 'altogether' && /^\d/.test(tokens[end - 2] ?? '');
 }
 
 /** "credited back", "credited to your card": a refund to where the money came from, in other words. */
@@ -989,11 +1016,17 @@ const HABITUAL_TIMES = new Set(['weekends', 'saturdays', 'sundays', 'holidays', 
 
 /**
  * "Couriers don't deliver at weekends", "there are no weekend deliveries": what never happens as a rule, said to
- * explain a date, not a denial of this event. The clause names a time in the plural, or "weekend" before the word.
+ * explain a date, not a denial of this event. The clause names a time in the plural, "at the weekend", or "weekend"
+ * before the word.
  */
 function habitual(s: AnalysedSentence, j: number): boolean {
   if (s.tokens[j - 1] === 'weekend') return true;
-  for (let k = 0; k < s.tokens.length; k++) if (s.clauses[k] === s.clauses[j] && HABITUAL_TIMES.has(s.tokens[k])) return true;
+  for (let k = 0; k < s.tokens.length; k++) {
+    if (s.clauses[k] !== s.clauses[j]) continue;
+    if (HABITUAL_TIMES.has(s.tokens[k])) return true;
+    // ("as they don't deliver at the weekend", "on a weekend": the weekend as such, in British and American wording.)
+    if (s.tokens[k] === 'weekend' && ['the', 'a'].includes(s.tokens[k - 1]) && ['at', 'on', 'over'].includes(s.tokens[k - 2])) return true;
+  }
   return false;
 }
 

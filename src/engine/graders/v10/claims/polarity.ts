@@ -41,7 +41,11 @@ const MODAL_PHRASES = byFirstWord([
   ['looking', 'into'], ['under', 'review'], ['too', 'early'], ['not', 'sure'], ['in', 'principle'],
   ['procedure', 'is', 'to'], ['policy', 'is', 'to'], ['process', 'is', 'to'], ['practice', 'is', 'to'],
   ['standard', 'procedure'], ['at', 'some', 'point'], ['look', 'into'], ['look', 'at'], ['looking', 'at'],
-  ['take', 'a', 'look'], ['was', 'going', 'to'], ['were', 'going', 'to'], ['supposed', 'to'], ['meant', 'to'],
+  ['take', 'a', 'look'],
+  // "We examined a replacement by overnight priority courier, but…": an option weighed (an indefinite one), not an act.
+  ['examined', 'a'], ['examined', 'an'], ['explored', 'a'], ['explored', 'an'], ['weighed', 'a'], ['weighed', 'an'], ['weighed', 'up'],
+  ['evaluated', 'a'], ['evaluated', 'an'], ['assessed', 'a'], ['assessed', 'an'], ['considered', 'a'], ['looked', 'into', 'a'],
+  ['was', 'going', 'to'], ['were', 'going', 'to'], ['supposed', 'to'], ['meant', 'to'],
   ['intended', 'to'], ['was', 'about', 'to'],
   // "Any credit will be assessed afterwards", "a credit to be considered": a decision still to come ("we've assessed
   // your case and refunded…" decided).
@@ -60,6 +64,8 @@ const DECISIONS = new Set([
 ]);
 const CONDITIONALS = new Set(['if', 'unless', 'assuming', 'provided', 'suppose', 'supposing']);
 /** In a "once"/"as soon as"/"after" clause, what makes the outcome wait: the customer acting, or a check. */
+/** "is after", "was after": a time compared with another, not an act waited for. */
+const COPULAS = new Set(['is', 'was', 'are', 'were', 'be', 'being', "that's", "it's", "which's"]);
 const PRECONDITIONS = new Set(['you', "you've", 'verified', 'verify', 'verifying', 'verification', 'confirmed', 'received', 'provided', 'payment', 'checked', 'approved', 'signed']);
 /** "once we have those", "as soon as I have them": what the customer was asked for. */
 const HELD = new Set(['those', 'them', 'these', 'it', 'that', 'this', 'everything', 'which']);
@@ -495,6 +501,8 @@ export function stanceOf(tokens: string[], valueStarts: Set<number>, ids: number
     }
     // "pending on your card" is where the refund is; "pending review" waits on one.
     if (t === 'pending' && tokens[i + 1] === 'on') continue;
+    // ("a pending authorisation hold", "the pending charge": after its article, it says what kind of thing this is.)
+    if (t === 'pending' && ['a', 'an', 'the', 'this', 'that'].includes(tokens[i - 1] ?? '') && /^[a-z]+$/.test(tokens[i + 1] ?? '')) continue;
     // "You might have heard that refunds take 3 days": what the customer may have been told elsewhere, reported
     // rather than said or doubted (like a contrast: neither covers nor contradicts).
     if (['may', 'might', 'could'].includes(t) && tokens[i + 1] === 'have' && reportedAfter(tokens, i + 2)) {
@@ -536,7 +544,8 @@ export function stanceOf(tokens: string[], valueStarts: Set<number>, ids: number
     // "Once you send us the statement", "as soon as we have those", "once verified": it waits on the customer or a check.
     // ("we remove MFA only after verifying your identity on a video call": what "only after" names is the rule's
     // requirement, stated; nothing waits.)
-    if ((t === 'once' || t === 'when' || t === 'after' || phraseAt(tokens, i, ['as', 'soon', 'as'])) && tokens[i - 1] !== 'only') {
+    // ("which is after you needed the kits set up": after a copula, "after" compares two times; nothing waits.)
+    if ((t === 'once' || t === 'when' || t === 'after' || phraseAt(tokens, i, ['as', 'soon', 'as'])) && tokens[i - 1] !== 'only' && !(t === 'after' && COPULAS.has(tokens[i - 1] ?? ''))) {
       const opened = t === 'as' ? i + 3 : i + 1;
       // (Up to eight words, within the condition's own clause: "after a gateway timeout, so I've approved…" waits on nothing.)
       let conditionEnd = opened;
@@ -757,13 +766,17 @@ export function stanceOf(tokens: string[], valueStarts: Set<number>, ids: number
   if (tokens[n - 1] === '?' || tokens.slice(-3).includes('?') || askedByInversion) mark(hyp, askedFrom(tokens), n);
   // "Reply YES and we'll lock your account": an offer that waits on the customer.
   // ("Just reply 'yes' and I'll start it", "Simply confirm and we'll…": an adverb before the request changes nothing.)
-  const offerAt = ['just', 'simply', 'please'].includes(tokens[0]) ? 1 : 0;
-  if (CUSTOMER_ACTS.has(tokens[offerAt])) {
+  // ("Hi Tom, to refund SO-32840 please send me the card number, and I'll put through the $980.00; it should then
+  // settle…": a request later in the sentence, after "please", holds what follows it.)
+  for (let p = 0; p < n; p++) {
+    if (p > 0 && tokens[p] !== 'please') continue;
+    const offerAt = p > 0 ? p + 1 : ['just', 'simply', 'please'].includes(tokens[0]) ? 1 : 0;
+    if (!CUSTOMER_ACTS.has(tokens[offerAt] ?? '')) continue;
     // ("Please confirm the card number and expiry date of the card you'd like it sent back to, and we'll…": the
     // request may be long; the offer is the first "and we'll" before the segment ends.)
     for (let k = offerAt + 1; k < Math.min(n, offerAt + 30) && !/^[.;:!?-]$/.test(tokens[k]); k++) {
       if (tokens[k] === 'and' && /^(we|we'll|i'll|i)$/.test(tokens[k + 1] ?? '')) {
-        mark(hyp, 0, n);
+        mark(hyp, p, n);
         break;
       }
     }

@@ -1,6 +1,7 @@
 import { NO_LEXICON, type Lexicon } from './lexicon';
 import { INSTRUCTION_VERBS, RUNBOOK_MARKERS } from '../support-vocabulary';
 import { splitSentences, tokenize, isWord } from './text';
+import { formsOf } from './morphology';
 
 /**
  * Pasted policy. An agent that pastes the runbook into the reply has told the customer nothing: the text is
@@ -92,7 +93,10 @@ export function hasRunbookMarker(text: string): boolean {
 }
 
 export function hasInternalCode(tokens: string[]): boolean {
-  return tokens.some((t) => /^[a-z]+_[a-z_]+$/.test(t)) || tokens.some((t, i) => t === '=' && isWord(tokens[i - 1] ?? '') && isWord(tokens[i + 1] ?? ''));
+  if (tokens.some((t) => /^[a-z]+_[a-z_]+$/.test(t))) return true;
+  // ("75.00 duplicate - 14.00 used to pay INV-61853 + 20.00 service credit = 81.00": a sum worked out, not a field.)
+  const sum = tokens.some((t, i) => (t === '+' || t === '-') && /^\d/.test(tokens[i + 1] ?? ''));
+  return tokens.some((t, i) => t === '=' && isWord(tokens[i - 1] ?? '') && isWord(tokens[i + 1] ?? '') && !(sum && /^\d/.test(tokens[i + 1])));
 }
 
 /** The fewest words in order that make a sentence a quote of the policy rather than a fact told in its words. */
@@ -109,6 +113,9 @@ export function quotesPolicy(tokens: string[], p: PreparedPolicy): boolean {
   const personal = w.filter((x) => PERSONAL.has(x));
   for (const source of p.agentSentences) {
     if (personal.some((x) => !source.includes(x))) continue;
+    // ("Sent: a new password reset link to the email on file" for "send a new password reset link to the email address
+    // on file": the runbook's instruction told as done is a report of what we did.)
+    if (reportsDone(w[0], source[0])) continue;
     // A cheap word-overlap screen first; the ordered comparison only for real candidates.
     let shared = 0;
     for (const x of source) if (mine.has(x)) shared++;
@@ -119,6 +126,11 @@ export function quotesPolicy(tokens: string[], p: PreparedPolicy): boolean {
     if (common >= 0.8 * w.length && common >= 0.6 * source.length && common >= QUOTE_WORDS) return true;
   }
   return false;
+}
+
+/** A past form of the instruction's opening verb: "sent" for "send", "revoked" for "revoke" (not "sends"). */
+function reportsDone(first: string, instruction: string): boolean {
+  return first !== instruction && !first.endsWith('s') && formsOf(instruction).get(first) === 'done';
 }
 
 /** "Duplicate charges on annual plans: ...", "KB-BIL-101 Duplicate charges ...: ...", "VSA-2291 s.4.2: ...". */

@@ -193,6 +193,14 @@ const HOSTILE: [string, string][] = [
   ['many objects among "enter" cues', 'please ' + filled('enter password ')],
   ['rival amounts in a standing clause', 'we refunded ' + filled('$1 ') + 'correct .'],
   ['conditions piled before a rule', 'if you lost them ' + filled('if ') + ', we verify only after .'],
+  // Grader version 10's readings (issue 23, the sixth exam set), each at its worst.
+  ['restatements citing their source', filled("revoked the key ; according to the event log this is the key named 'a-b-1' , i.e. ")],
+  ['rules in brackets after an act', filled("revoked the api key 'k-1' ( every key made in the last 72 hours goes ) ")],
+  ['"there" after a verb of looking', filled('these land in spam , so have a peek there ; check there ')],
+  ['aims of instructions', filled('please set up the call to verify identity ; then book a call to verify ')],
+  ['requests later in the sentence', 'hi , ' + filled('please send me the card number , ')],
+  ['sentences in brackets, items of two sentences', filled('credit issued . ( that is the duplicate . ) - timing : applied within 6 days . ')],
+  ['sums and weekends', filled('75.00 - 14.00 + 20.00 = 81.00 in total , as they do not deliver at the weekend , ')],
 ];
 
 describe('the reading budget', () => {

@@ -55,7 +55,19 @@ function isTableRule(line: string): boolean {
 const TOKEN = /[\p{L}\p{N}_]+(?:'[\p{L}]+)*(?:[-.,:/][\p{L}\p{N}_]+(?:'[\p{L}]+)*)*|[$€£]|\S/gu;
 
 export function tokenize(text: string): string[] {
-  return withSpelledFractions(withoutRepeatedNumerals(text.toLowerCase().match(TOKEN) ?? []));
+  return withSpelledFractions(withoutRepeatedNumerals(withoutInnerStops(text.toLowerCase().match(TOKEN) ?? [])));
+}
+
+/** Abbreviations that never end a sentence: "i.e." and "e.g." introduce what follows. */
+const INTRODUCING = new Set(['i.e', 'e.g']);
+
+/**
+ * "revoked, i.e. 'etl-job-8'": the full stop of an abbreviation that introduces what follows is no sentence's end, and
+ * it would part what it introduces from what it restates. One pass.
+ */
+function withoutInnerStops(tokens: string[]): string[] {
+  if (!tokens.some((t) => INTRODUCING.has(t))) return tokens;
+  return tokens.filter((t, i) => t !== '.' || !INTRODUCING.has(tokens[i - 1]));
 }
 
 /** Durations spelled as a fraction of an hour or a day, and what each reads as. */
