@@ -51,6 +51,11 @@ const DEV_FIGURES: Record<number, Record<string, Figures>> = {
     security_compromised_account: { correct: 47, missed: 1, adversarial: 52, credited: 2, penalised: 0 },
     logistics_missing_order_vip: { correct: 55, missed: 1, adversarial: 65, credited: 0, penalised: 1 },
   },
+  11: {
+    billing_duplicate_charge: { correct: 55, missed: 1, adversarial: 55, credited: 0, penalised: 0 },
+    security_compromised_account: { correct: 47, missed: 1, adversarial: 52, credited: 2, penalised: 0 },
+    logistics_missing_order_vip: { correct: 55, missed: 1, adversarial: 65, credited: 0, penalised: 1 },
+  },
 };
 
 // The first exam set (written after version 4 was made current and frozen, committed before it was measured,
@@ -97,6 +102,11 @@ const EXAM_FIGURES: Record<number, Record<string, Figures>> = {
     security_compromised_account: { correct: 44, missed: 0, adversarial: 44, credited: 2, penalised: 0 },
     logistics_missing_order_vip: { correct: 44, missed: 1, adversarial: 44, credited: 1, penalised: 0 },
   },
+  11: {
+    billing_duplicate_charge: { correct: 44, missed: 0, adversarial: 44, credited: 0, penalised: 0 },
+    security_compromised_account: { correct: 44, missed: 0, adversarial: 44, credited: 2, penalised: 0 },
+    logistics_missing_order_vip: { correct: 44, missed: 1, adversarial: 44, credited: 1, penalised: 0 },
+  },
 };
 
 // The second exam set (written after version 5 was made current and frozen, committed before it was measured,
@@ -138,6 +148,11 @@ const EXAM_2_FIGURES: Record<number, Record<string, Figures>> = {
     security_compromised_account: { correct: 44, missed: 3, adversarial: 50, credited: 4, penalised: 0 },
     logistics_missing_order_vip: { correct: 55, missed: 1, adversarial: 55, credited: 0, penalised: 0 },
   },
+  11: {
+    billing_duplicate_charge: { correct: 44, missed: 1, adversarial: 55, credited: 1, penalised: 0 },
+    security_compromised_account: { correct: 44, missed: 3, adversarial: 50, credited: 4, penalised: 0 },
+    logistics_missing_order_vip: { correct: 55, missed: 1, adversarial: 55, credited: 0, penalised: 0 },
+  },
 };
 
 // The third exam set (written after version 6 was made current and frozen, committed before it was measured, measured
@@ -169,6 +184,11 @@ const EXAM_3_FIGURES: Record<number, Record<string, Figures>> = {
     logistics_missing_order_vip: { correct: 55, missed: 4, adversarial: 55, credited: 2, penalised: 0 },
   },
   10: {
+    billing_duplicate_charge: { correct: 45, missed: 2, adversarial: 56, credited: 0, penalised: 0 },
+    security_compromised_account: { correct: 55, missed: 6, adversarial: 58, credited: 7, penalised: 0 },
+    logistics_missing_order_vip: { correct: 55, missed: 4, adversarial: 55, credited: 2, penalised: 0 },
+  },
+  11: {
     billing_duplicate_charge: { correct: 45, missed: 2, adversarial: 56, credited: 0, penalised: 0 },
     security_compromised_account: { correct: 55, missed: 6, adversarial: 58, credited: 7, penalised: 0 },
     logistics_missing_order_vip: { correct: 55, missed: 4, adversarial: 55, credited: 2, penalised: 0 },
@@ -206,6 +226,11 @@ const EXAM_4_FIGURES: Record<number, Record<string, Figures>> = {
     security_compromised_account: { correct: 55, missed: 4, adversarial: 66, credited: 0, penalised: 0 },
     logistics_missing_order_vip: { correct: 44, missed: 2, adversarial: 44, credited: 0, penalised: 0 },
   },
+  11: {
+    billing_duplicate_charge: { correct: 55, missed: 3, adversarial: 66, credited: 0, penalised: 1 },
+    security_compromised_account: { correct: 55, missed: 4, adversarial: 66, credited: 0, penalised: 0 },
+    logistics_missing_order_vip: { correct: 44, missed: 2, adversarial: 44, credited: 0, penalised: 0 },
+  },
 };
 
 // The fifth exam set (written after version 8 was made current and frozen and security's generator g5 merged,
@@ -233,6 +258,11 @@ const EXAM_5_FIGURES: Record<number, Record<string, Figures>> = {
     security_compromised_account: { correct: 55, missed: 4, adversarial: 55, credited: 3, penalised: 0 },
     logistics_missing_order_vip: { correct: 44, missed: 1, adversarial: 55, credited: 0, penalised: 0 },
   },
+  11: {
+    billing_duplicate_charge: { correct: 44, missed: 0, adversarial: 55, credited: 0, penalised: 0 },
+    security_compromised_account: { correct: 55, missed: 4, adversarial: 55, credited: 3, penalised: 0 },
+    logistics_missing_order_vip: { correct: 44, missed: 1, adversarial: 55, credited: 0, penalised: 0 },
+  },
 };
 
 // The sixth exam set (written after version 9 was made current and frozen, committed before it was measured, measured
@@ -255,6 +285,33 @@ const EXAM_6_FIGURES: Record<number, Record<string, Figures>> = {
     security_compromised_account: { correct: 44, missed: 1, adversarial: 55, credited: 0, penalised: 0 },
     logistics_missing_order_vip: { correct: 44, missed: 0, adversarial: 54, credited: 0, penalised: 0 },
   },
+  11: {
+    billing_duplicate_charge: { correct: 47, missed: 0, adversarial: 55, credited: 0, penalised: 0 },
+    security_compromised_account: { correct: 44, missed: 1, adversarial: 55, credited: 0, penalised: 0 },
+    logistics_missing_order_vip: { correct: 44, missed: 0, adversarial: 54, credited: 0, penalised: 0 },
+  },
+};
+
+// The seventh exam set (written after version 10 was made current and frozen, committed before it was measured,
+// measured once): the record of version 10's exam (version 9's for the before). All 33 writers' readings match the
+// answer keys, amounts included.
+const EXAM_7_FIGURES: Record<number, Record<string, Figures>> = {
+  9: {
+    billing_duplicate_charge: { correct: 45, missed: 5, adversarial: 55, credited: 3, penalised: 1 },
+    security_compromised_account: { correct: 45, missed: 6, adversarial: 57, credited: 4, penalised: 0 },
+    logistics_missing_order_vip: { correct: 55, missed: 6, adversarial: 56, credited: 2, penalised: 0 },
+  },
+  10: {
+    billing_duplicate_charge: { correct: 45, missed: 5, adversarial: 55, credited: 3, penalised: 1 },
+    security_compromised_account: { correct: 45, missed: 6, adversarial: 57, credited: 4, penalised: 0 },
+    logistics_missing_order_vip: { correct: 55, missed: 6, adversarial: 56, credited: 2, penalised: 0 },
+  },
+  // Version 11 was made against this set: development data for it.
+  11: {
+    billing_duplicate_charge: { correct: 45, missed: 5, adversarial: 55, credited: 3, penalised: 1 },
+    security_compromised_account: { correct: 45, missed: 6, adversarial: 57, credited: 4, penalised: 0 },
+    logistics_missing_order_vip: { correct: 55, missed: 6, adversarial: 56, credited: 2, penalised: 0 },
+  },
 };
 
 export const SETS = [
@@ -265,5 +322,6 @@ export const SETS = [
   ['drawn-exam-4', EXAM_4_FIGURES],
   ['drawn-exam-5', EXAM_5_FIGURES],
   ['drawn-exam-6', EXAM_6_FIGURES],
+  ['drawn-exam-7', EXAM_7_FIGURES],
 ] as const;
 

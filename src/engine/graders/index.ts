@@ -12,6 +12,7 @@ import { graderV7 } from './v7';
 import { graderV8 } from './v8';
 import { graderV9 } from './v9';
 import { graderV10 } from './v10';
+import { graderV11 } from './v11';
 
 export type { GraderModule } from './grader-module';
 
@@ -32,10 +33,11 @@ export const GRADERS: Readonly<Record<GraderVersion, { module: GraderModule; rel
   8: { module: graderV8, released: true },
   9: { module: graderV9, released: true },
   10: { module: graderV10, released: true },
+  11: { module: graderV11, released: false },
 };
 
 /** The version new episodes are scored with (when the task's reply details are written for it). */
-export const CURRENT_GRADER_VERSION: GraderVersion = 10;
+export const CURRENT_GRADER_VERSION: GraderVersion = 11;
 
 /** Whether a stored number names a registered grader version. */
 export function isGraderVersion(version: number): version is GraderVersion {
