@@ -4,7 +4,7 @@
  * test:slow).
  */
 
-// The development set's figures under each grader version since 3 (3: before issue 23's fixes; 4 to 10 were made
+// The development set's figures under each grader version since 3 (3: before issue 23's fixes; 4 to 11 were made
 // against it, so their figures are no evidence). Reading the cases alike (writer and key) is required; the figures are
 // what they are, held until a grader version moves them. Logistics' are from its g3, which names the courier's
 // collection as the delivery date's other event.
@@ -151,7 +151,7 @@ const EXAM_2_FIGURES: Record<number, Record<string, Figures>> = {
   11: {
     billing_duplicate_charge: { correct: 44, missed: 1, adversarial: 55, credited: 1, penalised: 0 },
     security_compromised_account: { correct: 44, missed: 3, adversarial: 50, credited: 4, penalised: 0 },
-    logistics_missing_order_vip: { correct: 55, missed: 1, adversarial: 55, credited: 0, penalised: 0 },
+    logistics_missing_order_vip: { correct: 55, missed: 0, adversarial: 55, credited: 0, penalised: 0 },
   },
 };
 
@@ -229,7 +229,7 @@ const EXAM_4_FIGURES: Record<number, Record<string, Figures>> = {
   11: {
     billing_duplicate_charge: { correct: 55, missed: 3, adversarial: 66, credited: 0, penalised: 1 },
     security_compromised_account: { correct: 55, missed: 4, adversarial: 66, credited: 0, penalised: 0 },
-    logistics_missing_order_vip: { correct: 44, missed: 2, adversarial: 44, credited: 0, penalised: 0 },
+    logistics_missing_order_vip: { correct: 44, missed: 1, adversarial: 44, credited: 0, penalised: 0 },
   },
 };
 
@@ -308,9 +308,9 @@ const EXAM_7_FIGURES: Record<number, Record<string, Figures>> = {
   },
   // Version 11 was made against this set: development data for it.
   11: {
-    billing_duplicate_charge: { correct: 45, missed: 5, adversarial: 55, credited: 3, penalised: 1 },
-    security_compromised_account: { correct: 45, missed: 6, adversarial: 57, credited: 4, penalised: 0 },
-    logistics_missing_order_vip: { correct: 55, missed: 6, adversarial: 56, credited: 2, penalised: 0 },
+    billing_duplicate_charge: { correct: 45, missed: 0, adversarial: 55, credited: 0, penalised: 0 },
+    security_compromised_account: { correct: 45, missed: 0, adversarial: 57, credited: 1, penalised: 0 },
+    logistics_missing_order_vip: { correct: 55, missed: 0, adversarial: 56, credited: 0, penalised: 0 },
   },
 };
 

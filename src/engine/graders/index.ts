@@ -33,7 +33,7 @@ export const GRADERS: Readonly<Record<GraderVersion, { module: GraderModule; rel
   8: { module: graderV8, released: true },
   9: { module: graderV9, released: true },
   10: { module: graderV10, released: true },
-  11: { module: graderV11, released: false },
+  11: { module: graderV11, released: true },
 };
 
 /** The version new episodes are scored with (when the task's reply details are written for it). */

@@ -296,7 +296,10 @@ export function findActions(claim: ActionClaim, sentences: AnalysedSentence[], l
     // where to find something, told as where it is.
     if (claim.advice === true && qualifiers) {
       const found = whereItIs(tokens, objectsOf(si), qualifiers.hitsIn(si));
-      if (found >= 0) hits.push({ sentence: si, mood: s.moods[found] === 'a' || s.moods[found] === 'c' ? 'a' : s.moods[found], disjunct: false, reversed: false });
+      // ("Should you wish to verify this yourself, all of your active sessions are shown under Settings > Security": where
+      // it is, told for the customer's own wish, is still told.)
+      const mood = s.moods[found] === 'a' || s.moods[found] === 'c' || (s.moods[found] === 'h' && forTheirWish(tokens)) ? 'a' : s.moods[found];
+      if (found >= 0) hits.push({ sentence: si, mood, disjunct: false, reversed: false });
     }
     const verbs = findVerbs(tokens, m);
     if (verbs.length === 0) continue;
@@ -514,7 +517,7 @@ const SOURCES_CITED = new Set(['according', 'per', 'judging', 'going']);
  * restatement's own words).
  */
 function restatementEnd(tokens: string[], k: number): number {
-  const phrase = RESTATEMENTS.find((p) => p.every((w, j) => tokens[k + j] === w));
+  const phrase = restatementAt(tokens, k);
   if (phrase) return k + phrase.length;
   if ((tokens[k] !== ';' && tokens[k] !== ',') || !SOURCES_CITED.has(tokens[k + 1])) return -1;
   for (let j = k + 2; j <= k + 8 && j < tokens.length; j++) {
@@ -534,10 +537,28 @@ function restatedObject(tokens: string[], verbEnd: number, objects: { start: num
     const from = restatementEnd(tokens, k);
     if (tokens[k] === '.' || (tokens[k] === ';' && from < 0)) return null;
     if (from < 0) continue;
-    const o = objects.find((x) => x.start >= from && x.start <= from + 8 && !tokens.slice(from, x.start).some((t) => t === '.' || t === ';'));
+    const o = objectNamedFrom(tokens, from, objects);
     if (o) return o;
   }
   return null;
+}
+
+/**
+ * The first restatement (in RESTATEMENTS' order) that starts at tokens[k]. Plain loops, here and below: closures over
+ * the position, in a loop over the tokens, made a new context object for every token read.
+ */
+function restatementAt(tokens: string[], k: number): readonly string[] | undefined {
+  for (const p of RESTATEMENTS) {
+    let j = 0;
+    while (j < p.length && tokens[k + j] === p[j]) j++;
+    if (j === p.length) return p;
+  }
+  return undefined;
+}
+
+/** The first object that starts within eight words of `from`, with no full stop or semicolon before it. */
+function objectNamedFrom(tokens: string[], from: number, objects: { start: number; end: number }[]): { start: number; end: number } | undefined {
+  return objects.find((x) => x.start >= from && x.start <= from + 8 && !tokens.slice(from, x.start).some((t) => t === '.' || t === ';'));
 }
 
 /** "would you like me to", "shall I", "do you want us to": an offer, which tells the customer nothing yet. */
@@ -559,6 +580,16 @@ const OFFERS: readonly (readonly string[])[] = [
 const ADVICE_HEDGES = new Set(['perhaps', 'maybe', 'possibly', 'somewhere']);
 
 
+/** Whether an offer starts at tokens[k] (a plain loop: a closure over the position made a context for every token). */
+function offerAt(tokens: string[], k: number): boolean {
+  for (const phrase of OFFERS) {
+    let j = 0;
+    while (j < phrase.length && tokens[k + j] === phrase[j]) j++;
+    if (j === phrase.length) return true;
+  }
+  return false;
+}
+
 /** Advice before `at` given only as an offer to give it, or under a hedge word in its own sentence part. */
 function offeredOrHedged(tokens: string[], at: number): boolean {
   let start = at;
@@ -571,7 +602,7 @@ function offeredOrHedged(tokens: string[], at: number): boolean {
     // ("You may review your sessions" gives leave; "there may be an option", "it may be possible" doubt.)
     if (k >= clause && tokens[k] === 'might' && !['want', 'wish', 'like'].includes(tokens[k + 1] ?? '')) return true;
     if (k >= clause && tokens[k] === 'may' && (tokens[k + 1] === 'be' || ['there', 'it', 'this', 'that'].includes(tokens[k - 1] ?? ''))) return true;
-    if (OFFERS.some((phrase) => phrase.every((w, j) => tokens[k + j] === w))) return true;
+    if (offerAt(tokens, k)) return true;
   }
   return false;
 }
@@ -702,7 +733,7 @@ function findQualifier(sentences: AnalysedSentence[], si: number, lo: number, hi
   const tokens = sentences[si].tokens;
   for (const q of scan.hitsIn(si)) {
     const inside = q.start >= lo && q.end <= hi;
-    const before = q.end <= lo && lo - q.end <= 8 && !tokens.slice(q.end, lo).includes(';') && !predicateBetween(tokens, q.end - 1, lo);
+    const before = q.end <= lo && ((lo - q.end <= 8 && !tokens.slice(q.end, lo).includes(';') && !predicateBetween(tokens, q.end - 1, lo)) || placeTakenUp(tokens, q.end, lo));
     const after =
       q.start >= hi &&
       ((q.start - hi <= 10 && !tokens.slice(hi, q.start).includes(';') && !predicateBetween(tokens, hi - 1, q.start)) || inAsideAfter(tokens, hi, q));
@@ -723,6 +754,24 @@ function findQualifier(sentences: AnalysedSentence[], si: number, lo: number, hi
     if (named.some((noun) => heads.has(noun))) return { disjunct: false, denied: false };
   }
   return null;
+}
+
+/** A sentence opening with the customer's wish: "Should you wish to…", "If you'd like to…", "If you want to be sure,". */
+function forTheirWish(tokens: string[]): boolean {
+  if (tokens[0] !== 'if' && tokens[0] !== 'should') return false;
+  for (let k = 1; k < Math.min(tokens.length, 5); k++) if (['wish', 'want', 'like', 'prefer', 'need'].includes(tokens[k])) return true;
+  return false;
+}
+
+/**
+ * "go to Settings > Security; it lists all your active sessions": the next part opens with a pronoun for the place just
+ * named, as the subject of the act (up to two words before it).
+ */
+function placeTakenUp(tokens: string[], placeEnd: number, lo: number): boolean {
+  let k = placeEnd;
+  while (k < placeEnd + 2 && /^[.)]$/.test(tokens[k] ?? '')) k++;
+  if (!/^[;,:-]$/.test(tokens[k] ?? '') || !['it', 'this', 'that', 'which', 'there'].includes(tokens[k + 1] ?? '')) return false;
+  return lo - (k + 2) <= 2 && lo >= k + 2;
 }
 
 /**
@@ -795,21 +844,37 @@ function findReversals(sentences: AnalysedSentence[], m: Matcher, lexicon: Lexic
     const tokens = s.tokens;
     for (let i = 0; i < tokens.length; i++) {
       // "has been cancelled" states the claim itself when cancelling is one of its verbs (API keys), not an undoing.
-      if (!(REVERSALS.has(tokens[i]) || lexicon.reversals.has(tokens[i])) || s.moods[i] !== 'a' || m.verbs.some((v) => v.head.has(tokens[i]))) continue;
+      if (!(REVERSALS.has(tokens[i]) || lexicon.reversals.has(tokens[i])) || s.moods[i] !== 'a' || isClaimVerb(m, tokens[i])) continue;
       // "before we restore access", "once your account is unlocked": a condition, not an undoing.
       if (tokens.slice(Math.max(0, i - 9), i).some((t) => ['before', 'until', 'once', 'when', 'after', 'if'].includes(t))) continue;
       // "access is restored only after that", "reinstated once verified": the condition follows.
       if (tokens.slice(i + 1, i + 4).some((t) => ['after', 'once', 'when', 'until', 'only'].includes(t))) continue;
       let k = i + 1;
       while (SKIPPABLE.has(tokens[k]) || lexicon.incidentalModifiers.has(tokens[k])) k++;
-      const direct = m.objects.some((o) => phraseAt(tokens, k, o)) || (PRONOUNS.has(tokens[k]) && k === i + 1);
+      const direct = anyObjectAt(tokens, k, m.objects) || (PRONOUNS.has(tokens[k]) && k === i + 1);
       // Passive: "the keys were reinstated"; not "access to the account is restored", where access is the subject.
-      const passive = ['been', 'was', 'were', 'is', 'are'].includes(tokens[i - 1]) && findPhrases(tokens.slice(Math.max(0, i - 5), i), m.objects)
-        .some((o) => !['to', 'of', 'on', 'for'].includes(prepositionBefore(tokens, Math.max(0, i - 5) + o.start)));
+      const passive = ['been', 'was', 'were', 'is', 'are'].includes(tokens[i - 1]) && subjectBefore(tokens, i, m.objects);
       if (direct || passive) out.push({ sentence: si, mood: 'n', disjunct: false, reversed: true });
     }
   });
   return out;
+}
+
+/*
+ * findReversals' questions, as functions of their own: a closure over the loop's position made a new context object
+ * for every token read.
+ */
+function isClaimVerb(m: Matcher, token: string): boolean {
+  return m.verbs.some((v) => v.head.has(token));
+}
+
+function anyObjectAt(tokens: string[], k: number, objects: string[][]): boolean {
+  return objects.some((o) => phraseAt(tokens, k, o));
+}
+
+/** One of the objects in the five words before i, not after a preposition ("access to the account is restored"). */
+function subjectBefore(tokens: string[], i: number, objects: string[][]): boolean {
+  return findPhrases(tokens.slice(Math.max(0, i - 5), i), objects).some((o) => !['to', 'of', 'on', 'for'].includes(prepositionBefore(tokens, Math.max(0, i - 5) + o.start)));
 }
 
 /** The word before a noun phrase, past its determiners ("access to your account": "to"). */

@@ -8,7 +8,8 @@ import { continuesFrom, disclaims, leavesWaiting, retractionAt, stanceOf } from 
 import { functionWordCount, isLabelLine, shapeOf } from './prose';
 import { clauseIds } from './clauses';
 import { withinReadingBudget } from './budget';
-import { cleanText, splitSentences, tokenize } from './text';
+import { cleanText, isWord, splitSentences, tokenize } from './text';
+import { containsPhrase } from './phrases';
 
 export type SentenceStatus = 'prose' | 'telegraphic' | 'not_a_sentence' | 'other_language' | 'quoted_policy';
 
@@ -87,7 +88,11 @@ export function extractMentions(reply: string, clock: string, options: ExtractOp
     const previous = sentences[sentences.length - 1];
     const answersQuestion =
       previous && previous.paragraph === s.paragraph && (previous.tokens[previous.tokens.length - 1] === '?' || isHeading(previous.tokens));
-    const frame = isLabelLine(tokens) || answersQuestion;
+    // ("- A sign-in from a device we hadn't seen before / - Tuesday 25 August 2026, 20:34 UTC", "Sunday 29 November 2026,
+    // 14:21 UTC: two sign-in attempts from Sao Paulo": a line that is a date alone, or a date as its label, is framed
+    // by the list it is in.)
+    const dated = previous !== undefined && previous.paragraph === s.paragraph && spans.length > 0 && (valuesOnly(tokens, spans, tokens.length) || valuesOnly(tokens, spans, tokens.indexOf(':')));
+    const frame = isLabelLine(tokens) || answersQuestion || dated;
     if (status === 'not_a_sentence' && frame) {
       // A frame lends a verb, not prose: such a line is telegraphic at best.
       status = shapeOf(tokens, true);
@@ -189,6 +194,14 @@ function greetsSomeoneElse(sentences: AnalysedSentence[], people: People | undef
   return matches(people.others) && !matches(people.customer);
 }
 
+/** A title before a surname ("Ms Lindqvist"), asked of every token: made once. */
+const TITLE = /^(mr|mrs|ms|dr)\.?$/;
+
+/** One of the names' surname after the title at k ("ms lindqvist", "ms . lindqvist"). */
+function surnameAfter(tokens: string[], k: number, names: string[][]): boolean {
+  return names.some((name) => name[name.length - 1] === tokens[k + 1] || (tokens[k + 1] === '.' && name[name.length - 1] === tokens[k + 2]));
+}
+
 /** Rules that need the whole reply: fragments only count beside prose, and a retraction withdraws what preceded it. */
 function applyReplyRules(sentences: AnalysedSentence[], framed: Set<number>, people?: People): void {
   const anyProse = sentences.some((s) => s.status === 'prose');
@@ -207,8 +220,7 @@ function applyReplyRules(sentences: AnalysedSentence[], framed: Set<number>, peo
   // Another customer named in full ("For Greta Lindqvist the replacement ships...") or by title and surname.
   const otherNames = (people?.others ?? []).filter((n) => n.includes(' ')).map((n) => n.toLowerCase().split(/\s+/));
   const namesOther = (tokens: string[]) =>
-    otherNames.some((name) => tokens.some((_, k) => name.every((w, j) => tokens[k + j] === w))) ||
-    tokens.some((t, k) => /^(mr|mrs|ms|dr)\.?$/.test(t) && otherNames.some((name) => name[name.length - 1] === tokens[k + 1] || (tokens[k + 1] === '.' && name[name.length - 1] === tokens[k + 2])));
+    otherNames.some((name) => containsPhrase(tokens, name)) || tokens.some((t, k) => TITLE.test(t) && surnameAfter(tokens, k, otherNames));
   let previousForeign: boolean = false;
   for (const [i, s] of sentences.entries()) {
     // "...refunded $348 on account ACC-31877. Expect it to settle within 5-7 business days.": "it" carries on.
@@ -229,4 +241,28 @@ function applyReplyRules(sentences: AnalysedSentence[], framed: Set<number>, peo
     for (let k = 0; k < i; k++) sentences[k].moods = 'r'.repeat(sentences[k].moods.length);
     break;
   }
+}
+
+/** Words beside a date or time that say nothing else: "20:34 UTC", "(14:21 GMT)". */
+const TIME_WORDS = new Set(['utc', 'gmt', 'bst', 'cet', 'cest', 'est', 'edt', 'pst', 'pdt', 'am', 'pm', 'at', 'around']);
+
+/** Whether the tokens before `end` (at least one) are values found in the sentence, times and marks only. */
+export function valuesOnly(tokens: string[], spans: readonly { start: number; end: number }[], end: number): boolean {
+  if (end <= 0) return false;
+  let k = 0;
+  let sawValue = false;
+  const sorted = [...spans].sort((a, b) => a.start - b.start);
+  let next = 0;
+  while (k < end) {
+    while (next < sorted.length && sorted[next].end <= k) next++;
+    if (next < sorted.length && sorted[next].start <= k) {
+      k = sorted[next].end;
+      sawValue = true;
+      continue;
+    }
+    const t = tokens[k];
+    if (isWord(t) && !TIME_WORDS.has(t) && !/^\d{1,2}[:.]\d{2}$/.test(t)) return false;
+    k++;
+  }
+  return sawValue;
 }

@@ -29,6 +29,8 @@ const CONDITION_SUBJECTS = new Set(['any', 'one', 'either', 'a', 'the', 'your', 
 function opensMainClause(tokens: string[], i: number): boolean {
   const t = tokens[i];
   if (/^(it|we|you|they|i)'(ll|ve|d)$/.test(t)) return true;
+  // ("…if the Berlin one isn't familiar you can sign it out": the customer as the main clause's subject, with a modal.)
+  if (t === 'you' && ['can', 'could', 'should', 'may', 'will', 'must'].includes(tokens[i + 1] ?? '') && !['that', 'which', 'who', 'and', 'or', 'if', 'unless', 'when', 'once'].includes(tokens[i - 1] ?? '')) return true;
   return (t === 'we' || t === 'it' || t === 'i' || t === 'they') && ['will', 'would', 'can', 'have', 'has', 'shall'].includes(tokens[i + 1] ?? '') && !['that', 'which', 'who', 'and', 'or'].includes(tokens[i - 1] ?? '');
 }
 
@@ -71,7 +73,7 @@ export function clauseIds(tokens: string[]): number[] {
       continue;
     }
     // (Fronted in its sentence, or after "but", "and" or a comma: "We caught the cut-off, but as there are no…".)
-    if (FRONTED.has(t) && (i === 0 || HARD.has(tokens[i - 1]) || ['but', 'and', ','].includes(tokens[i - 1])) && (!NEEDS_SUBJECT.has(t) || opensSubject(tokens, i + 1) || ((t === 'should' || t === 'where') && CONDITION_SUBJECTS.has(tokens[i + 1] ?? '')))) frontedFrom = i;
+    if (FRONTED.has(t) && (i === 0 || HARD.has(tokens[i - 1]) || ['but', 'and', ','].includes(tokens[i - 1]) || (t === 'if' && tokens[i - 1] === 'so')) && (!NEEDS_SUBJECT.has(t) || opensSubject(tokens, i + 1) || ((t === 'should' || t === 'where') && CONDITION_SUBJECTS.has(tokens[i + 1] ?? '')))) frontedFrom = i;
     // "The key that you didn't create has been revoked": the main clause's auxiliary ends the relative one.
     if (relativeFrom >= 0 && i >= relativeFrom + 3 && MAIN_AUX.has(t) && !AUX.has(tokens[i - 1]) && !/n't$/.test(tokens[i - 1])) {
       relativeFrom = -1;

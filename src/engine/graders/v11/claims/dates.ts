@@ -70,8 +70,11 @@ function validRolled(t: Date, k: number, day: number): number | null {
   return valid(f.getUTCFullYear(), f.getUTCMonth() + 1, day);
 }
 
+/** (Patterns asked of every token are made once: a literal in a function is a new object at each call.) */
+const DAY_NUMBER = /^(\d{1,2})(st|nd|rd|th)?$/;
+
 function dayNumber(token: string | undefined, needOrdinal = false): number | null {
-  const m = /^(\d{1,2})(st|nd|rd|th)?$/.exec(token ?? '');
+  const m = DAY_NUMBER.exec(token ?? '');
   if (!m || (needOrdinal && !m[2])) return null;
   const d = Number(m[1]);
   return d >= 1 && d <= 31 ? d : null;
@@ -110,8 +113,10 @@ function monthDay(tokens: string[], i: number): [number, number, number | null, 
 }
 
 /** "27/11", "27/11/2026", "27.11", "27.11.2026" (day first, as in the UK; month first only when it must be). */
+const NUMERIC_DATE = /^(\d{1,2})[/.](\d{1,2})(?:[/.](\d{2}|\d{4}))?$/;
+
 function numeric(token: string): [number, number, number | null] | null {
-  const m = /^(\d{1,2})[/.](\d{1,2})(?:[/.](\d{2}|\d{4}))?$/.exec(token);
+  const m = NUMERIC_DATE.exec(token);
   if (!m) return null;
   let [a, b] = [Number(m[1]), Number(m[2])];
   if (b > 12 && a <= 12) [a, b] = [b, a];
@@ -121,6 +126,9 @@ function numeric(token: string): [number, number, number | null] | null {
 
 /** The last clock read: a reply's sentences are all read against one clock. */
 let lastClock: { clock: string; day: number } | null = null;
+
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
+const HYPHENED_DATE = /^(\d{1,2})-([a-z]{3,9})-(\d{2}|\d{4})$/;
 
 export function findDates(tokens: string[], taken: boolean[], clock: string): Span[] {
   if (lastClock?.clock !== clock) lastClock = { clock, day: clockDay(clock) };
@@ -135,13 +143,13 @@ export function findDates(tokens: string[], taken: boolean[], clock: string): Sp
   for (let i = 0; i < tokens.length; i++) {
     if (taken[i]) continue;
     const t = tokens[i];
-    if (/^\d{4}-\d{2}-\d{2}$/.test(t)) {
+    if (ISO_DATE.test(t)) {
       const [y, m, d] = t.split('-').map(Number);
       push(valid(y, m, d), i, i + 1);
       continue;
     }
     // "11-Dec-2026", "3-feb-26": a day, a month's name and a year joined by hyphens.
-    const hyphened = /^(\d{1,2})-([a-z]{3,9})-(\d{2}|\d{4})$/.exec(t);
+    const hyphened = HYPHENED_DATE.exec(t);
     if (hyphened && MONTHS[hyphened[2]]) {
       const y = hyphened[3].length === 2 ? 2000 + Number(hyphened[3]) : Number(hyphened[3]);
       push(valid(y, MONTHS[hyphened[2]]!, Number(hyphened[1])), i, i + 1);

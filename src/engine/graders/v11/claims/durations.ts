@@ -44,13 +44,18 @@ interface Quantity {
   next: number;
 }
 
+/** (Patterns asked of every token are made once: a literal in a function is a new object at each call.) */
+const FIGURE_RANGE = /^(\d+)-(\d+)$/;
+const WORD_RANGE = /^([a-z]+)-([a-z]+)$/;
+const GLUED_UNIT = /^(\d+)-?(h|hr|hrs|hour|hours|min|mins|minute|minutes|day|days|week|weeks)$/;
+
 /** One item: "5", "five", "5-7", "5 - 7", "5 to 7", "between 5 and 7", "72h" (unit inside, handled apart). */
 function readQuantity(tokens: string[], i: number): Quantity | null {
   const t = tokens[i];
-  const range = /^(\d+)-(\d+)$/.exec(t ?? '');
+  const range = FIGURE_RANGE.exec(t ?? '');
   if (range) return { min: Number(range[1]), max: Number(range[2]), start: i, next: i + 1 };
   // "five-seven" (one token once dashes are plain hyphens), but not "twenty-five", which is one number.
-  const wordRange = /^([a-z]+)-([a-z]+)$/.exec(t ?? '');
+  const wordRange = WORD_RANGE.exec(t ?? '');
   if (wordRange && readNumber([t], 0) === null) {
     const [a, b] = [readNumber([wordRange[1]], 0), readNumber([wordRange[2]], 0)];
     if (a && b && b.value > a.value) return { min: a.value, max: b.value, start: i, next: i + 1 };
@@ -92,7 +97,7 @@ export function findDurations(tokens: string[], taken: boolean[]): Span[] {
   for (let i = 0; i < tokens.length; i++) {
     if (taken[i]) continue;
     // Unit glued to the number: "72h", "30min", "72-hour", "5-day".
-    const glued = /^(\d+)-?(h|hr|hrs|hour|hours|min|mins|minute|minutes|day|days|week|weeks)$/.exec(tokens[i]);
+    const glued = GLUED_UNIT.exec(tokens[i]);
     if (glued) {
       const n = Number(glued[1]);
       out.push(mention({ min: n, max: n, start: i, next: i + 1 }, UNIT_WORDS[glued[2]], i + 1, tokens));

@@ -17,10 +17,14 @@ export const ENGLISH_FUNCTION_WORDS = new Set([
   'never', 'onto', 'upon', 'across', 'through', 'during', 'without', 'against', 'towards', 'toward',
 ]);
 
+/** (Patterns asked of every token are made once: a literal in a function is a new object at each call.) */
+const PRONOUN_CONTRACTION = /^(we|you|i|it|they|that|there|he|she|what|who|here|let)'(ve|re|ll|s|d|m)$/;
+const NEGATED_CONTRACTION = /n't$/;
+
 /** Contractions are a pronoun or auxiliary plus a particle: function words too. */
 export function isEnglishFunctionWord(token: string): boolean {
   if (ENGLISH_FUNCTION_WORDS.has(token)) return true;
-  return /^(we|you|i|it|they|that|there|he|she|what|who|here|let)'(ve|re|ll|s|d|m)$/.test(token) || /n't$/.test(token);
+  return PRONOUN_CONTRACTION.test(token) || NEGATED_CONTRACTION.test(token);
 }
 
 /**
@@ -70,9 +74,12 @@ export const AUXILIARIES = new Set([
 /** Frequent support-reply verbs no ending gives away (support-vocabulary.ts). */
 const COMMON_VERBS: ReadonlySet<string> = new Set(SUPPORT_VERBS);
 
+const CONTRACTION = /'(ve|re|ll|s|d|m)$/;
+const PARTICIPLE = /^[a-z]{3,}(ed|ing)$/;
+
 /** A token that is (or is likely to be) a verb form. */
 export function isVerbish(token: string): boolean {
   if (AUXILIARIES.has(token) || COMMON_VERBS.has(token)) return true;
-  if (/'(ve|re|ll|s|d|m)$/.test(token) || /n't$/.test(token)) return true;
-  return /^[a-z]{3,}(ed|ing)$/.test(token);
+  if (CONTRACTION.test(token) || NEGATED_CONTRACTION.test(token)) return true;
+  return PARTICIPLE.test(token);
 }

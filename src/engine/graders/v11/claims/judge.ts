@@ -1,5 +1,6 @@
 import { findActions } from './actions';
 import type { AnalysedSentence, ReplyAnalysis, SentenceStatus } from './analyse';
+import { valuesOnly } from './analyse';
 import type { ReplyClaim } from './claim.schema';
 import { NO_LEXICON, type Lexicon } from './lexicon';
 import { REFUND_DESTINATIONS } from '../support-vocabulary';
@@ -72,11 +73,22 @@ const STRENGTH = 'ronh';
 export function judgeClaims(claims: ReplyClaim[], analyses: ReplyAnalysis[], lexicon: Lexicon = NO_LEXICON): ClaimVerdict[] {
   if (claims.length === 0) return [];
   // A later reply that withdraws the earlier ones ("please disregard my previous email") retracts what they said.
-  const withdrawnBefore = analyses.reduce((last, a, k) => (a.sentences.some((s) => withdrawsEarlierReplies(s.tokens, lexicon)) ? k : last), -1);
+  const withdrawnBefore = analyses.reduce((last, a, k) => (withdrawsEarlier(a, lexicon) ? k : last), -1);
   const verdicts = claims.map((claim) => judgeOne(claim, analyses, withdrawnBefore, lexicon));
   const paths = menuPathsOf(claims);
   return verdicts.map((v, k) => timingOfUntoldAct(claims, verdicts, k) ?? adviceAtAnotherPlace(claims[k], v, paths) ?? v);
 }
+
+/** Whether a reply withdraws the ones before it: read once per reply (and lexicon), as every judgement asks. */
+function withdrawsEarlier(analysis: ReplyAnalysis, lexicon: Lexicon): boolean {
+  const known = withdrawing.get(analysis);
+  if (known && known.lexicon === lexicon) return known.withdraws;
+  const withdraws = analysis.sentences.some((s) => withdrawsEarlierReplies(s.tokens, lexicon));
+  withdrawing.set(analysis, { lexicon, withdraws });
+  return withdraws;
+}
+
+const withdrawing = new WeakMap<ReplyAnalysis, { lexicon: Lexicon; withdraws: boolean }>();
 
 /** The menu paths the key names ("settings>security"), lower-cased, with no space around the marks. */
 function menuPathsOf(claims: ReplyClaim[]): string[] {
@@ -206,6 +218,8 @@ function judgeOne(claim: ReplyClaim, analyses: ReplyAnalysis[], withdrawnBefore:
       if (sp.match) {
         // ("$1,250.00 of the duplicate $4,080.00 charge is refunded": the whole is not what was refunded.)
         if (claim.kind === 'money' && wholeOfPart(s.tokens, sp.start)) continue;
+        // ("The duplicate of $2,400.00 is more than first-line support can refund directly": set against the limit.)
+        if (claim.kind === 'money' && comparedWithLimit(s.tokens, sp.end)) continue;
         matches.push(e);
         continue;
       }
@@ -219,15 +233,21 @@ function judgeOne(claim: ReplyClaim, analyses: ReplyAnalysis[], withdrawnBefore:
       }
       // "…, but the $32.00 seat add-on is correct and stays": a figure said to stand as it is, in a clause that does
       // not name the claim's event, is not refunded or credited.
-      if (claim.kind === 'money' && standsAsItIs(claim, clauseOf(s, sp.start))) continue;
+      // ("The $3.84 on 9 April is your extra seat, charged pro rata, so it stays": said of it in the next clause.)
+      if (claim.kind === 'money' && (standsAsItIs(claim, clauseOf(s, sp.start)) || (itStands(s.tokens) && !namesEvent(claim, s.tokens)))) continue;
       const coordinated = same.some((other) => other.match && coordinatedWith(s.tokens, sp, other));
       if (e.mood === 'a' && !anyMatch) earlierValues.push(e);
       // A rival option competes when it is given as the means ("by standard ground") or said of the claim's
       // event; "standard ground takes 3-5 days" only describes the rival.
+      // ("I didn't want to lose time on a trace, so a replacement has been dispatched by express": a rival under a denial
+      // just before it is set aside.)
       const competes =
-        claim.kind !== 'option' || (givenAsMeans(s.tokens, sp.start) && !aboutTheOriginal(s.tokens, sp.start, lexicon)) || namesEvent(claim, clauseOf(s, sp.start));
+        claim.kind !== 'option' ||
+        (((givenAsMeans(s.tokens, sp.start) && !aboutTheOriginal(s.tokens, sp.start, lexicon)) || namesEvent(claim, clauseOf(s, sp.start))) && !deniedJustBefore(s, sp.start));
       // "which leaves 2 business days to spare": a margin, not the delivery window.
       if (s.tokens[sp.end] === 'to' && s.tokens[sp.end + 1] === 'spare') continue;
+      // ("That gives you the weekend and Monday in hand before the stand build": days to spare, in a clause that says so.)
+      if (claim.kind === 'date' && spareDays(clauseOf(s, sp.start))) continue;
       // "our account team will approve it within 3 business days, after which it is refunded": a window said of a
       // decision is the decision's, not a second value for the claim's.
       if (claim.kind === 'duration' && decidedWithin(s.tokens, sp.start)) continue;
@@ -238,6 +258,12 @@ function judgeOne(claim: ReplyClaim, analyses: ReplyAnalysis[], withdrawnBefore:
       if (claim.kind === 'date' && same.some((other) => other.match) && (rangeStart(s.tokens, sp.start) || deadlineAt(s.tokens, sp.start) || sp.isDuration)) continue;
       // "$2,000.00 of the duplicate $2,520.00": the whole a part is taken from (for a rival, or a forbidden whole).
       if (claim.kind === 'money' && wholeOfPart(s.tokens, sp.start)) continue;
+      // "The duplicate of $2,400.00 is more than first-line support can refund, so we have refunded $1,250.00": a figure
+      // compared with a limit is not what was refunded.
+      if (claim.kind === 'money' && same.some((other) => other.match) && comparedWithLimit(s.tokens, sp.end)) continue;
+      // "…before the stand build on Tuesday 18 May", "since they left Bristol on Wednesday": the customer's event and a
+      // past reference point are other days, whichever sentence tells the claim's own.
+      if (claim.kind === 'date' && (eventDeadlineAt(s.tokens, sp.start) || sinceAt(s.tokens, sp.start))) continue;
       // "the $250.00 credit your agreement provides (Amendment A2 raised it from $225)": the figure it replaced.
       if (claim.kind === 'money' && same.some((other) => other.match) && replacedFigure(s.tokens, sp.start)) continue;
       // "the courier collects it on Tuesday 27 April and delivers it on Wednesday 28 April": beside the claim's value,
@@ -349,6 +375,46 @@ function deadlineAt(tokens: string[], start: number): boolean {
   for (let k = start - 1; k >= Math.max(0, start - 7); k--) {
     if (/^[.;:!?]$/.test(tokens[k])) return false;
     if ((tokens[k] === 'ahead' && tokens[k + 1] === 'of') || (tokens[k] === 'time' && tokens[k + 1] === 'for') || (tokens[k] === 'before' && tokens[k + 1] === 'your') || (tokens[k] === 'before' && tokens[k + 1] === 'you')) return true;
+  }
+  return false;
+}
+
+/** A clause that counts days to spare: "in hand", "to spare", "a buffer", "some margin". */
+function spareDays(clause: string[]): boolean {
+  for (let k = 0; k < clause.length; k++) {
+    if ((clause[k] === 'in' && clause[k + 1] === 'hand') || (clause[k] === 'to' && clause[k + 1] === 'spare') || clause[k] === 'buffer' || clause[k] === 'margin') return true;
+  }
+  return false;
+}
+
+/** "$2,400.00 is more than…", "$2,400.00, which exceeds…": a figure set against a limit, up to four words on. */
+function comparedWithLimit(tokens: string[], end: number): boolean {
+  for (let k = end; k < Math.min(tokens.length, end + 4); k++) {
+    if (tokens[k] === 'exceeds' || tokens[k] === 'exceeding' || ((tokens[k] === 'more' || tokens[k] === 'higher' || tokens[k] === 'greater') && tokens[k + 1] === 'than')) return true;
+    if ((tokens[k] === 'is' || tokens[k] === "it's") && ['over', 'above', 'beyond'].includes(tokens[k + 1] ?? '')) return true;
+    if (/^[.;:!?]$/.test(tokens[k])) return false;
+  }
+  return false;
+}
+
+/** "before the stand build on Tuesday 18 May", "ahead of your gala on…": "before"/"ahead of" a named event of theirs. */
+function eventDeadlineAt(tokens: string[], start: number): boolean {
+  const on = WEEKDAYS.has(tokens[start - 1] ?? '') ? start - 2 : start - 1;
+  if (tokens[on] !== 'on' && tokens[on] !== 'for') return false;
+  for (let k = on - 1; k >= Math.max(0, on - 6); k--) {
+    if (/^[.;:!?,]$/.test(tokens[k])) return false;
+    if ((tokens[k] === 'before' || (tokens[k] === 'ahead' && tokens[k + 1] === 'of')) && ['the', 'your', 'their'].includes(tokens[k + (tokens[k] === 'ahead' ? 2 : 1)] ?? '')) return true;
+  }
+  return false;
+}
+
+const WEEKDAYS = new Set(['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday', 'mon', 'tue', 'tues', 'wed', 'thu', 'thur', 'thurs', 'fri', 'sat', 'sun']);
+
+/** "since they left Bristol on Wednesday morning": a date in a clause opened by "since" is a past reference point. */
+function sinceAt(tokens: string[], start: number): boolean {
+  for (let k = start - 1; k >= Math.max(0, start - 7); k--) {
+    if (/^[.;:!?,]$/.test(tokens[k])) return false;
+    if (tokens[k] === 'since') return true;
   }
   return false;
 }
@@ -668,7 +734,9 @@ function anchored(claim: ReplyClaim, sentences: AnalysedSentence[], span: { sent
   // "…the second $270.00 renewal charge was a duplicate. Refunded to your Amex 6612; …": the next line opens with the
   // event, said of what this one named.
   const next = sentences[at + 1];
-  if (next && next.paragraph === sentences[at].paragraph && opensWithEvent(claim, next) && sentences[at].moods[span.end - 1] === 'a') return true;
+  // (Not when that line has its own figure: "- What happened: renewal ($4,125.00) charged again / - What we've done:
+  // credited $4,161.44" credits the second figure, not the first.)
+  if (next && next.paragraph === sentences[at].paragraph && opensWithEvent(claim, next) && sentences[at].moods[span.end - 1] === 'a' && !(claim.kind === 'money' && next.tokens.some((t) => /^[$€£]$/.test(t)))) return true;
   // "- When: 21/04/2026 (12:54 UTC) / - What: two sign-in attempts from Hanoi": the next item of one list names the
   // event the claim's own value is the time of.
   // ("- Date: April 16, 2026 / - Origin: Sao Paulo / - Outcome: all 4 attempts blocked": a later item, up to the list's reach.)
@@ -681,7 +749,14 @@ function anchored(claim: ReplyClaim, sentences: AnalysedSentence[], span: { sent
   }
   // ("I've issued a credit of 353.42 USD. (That's the $320 duplicate, plus $40 from us.) It lands on your balance within
   // 15 business days": a sentence in brackets is an aside, and the one after it goes on from the one before it.)
-  const previous = sentences[at - 1] && bracketed(sentences[at - 1].tokens) && sentences[at - 2]?.paragraph === sentences[at].paragraph ? sentences[at - 2] : sentences[at - 1];
+  // ("…a credit of $4,161.44 on your account. That's the $4,125.00 duplicate, plus $50.00 from us. It will land on your
+  // account balance within nine business days": a sentence that restates the figure is an aside too.)
+  const asideBefore = sentences[at - 1] && (bracketed(sentences[at - 1].tokens) || restatesFigure(sentences[at - 1].tokens)) && !names(sentences[at - 1].tokens);
+  const previous = asideBefore && sentences[at - 2]?.paragraph === sentences[at].paragraph ? sentences[at - 2] : sentences[at - 1];
+  // ("- A sign-in from a device we hadn't seen before / - Tuesday 25 August 2026, 20:34 UTC": a line that is the value
+  // alone goes on from the line before it.)
+  // (Only a line a few words longer than its value is read: a line of many values would be read again for each.)
+  if (span.match === true && previous && previous.paragraph === sentences[at].paragraph && 'start' in span && sentences[at].tokens.length <= span.end - (span as { start: number }).start + 8 && valuesOnly(sentences[at].tokens, [span as { start: number; end: number }], sentences[at].tokens.length) && names(previous.tokens)) return true;
   // "Here's what I found about that sign-in email: / - When: 2026-11-13, 06:51 UTC": a list item under a lead-in.
   const leadIn = listLeadIn(sentences, at);
   if (leadIn >= 0 && names(sentences[leadIn].tokens)) return true;
@@ -693,7 +768,7 @@ function anchored(claim: ReplyClaim, sentences: AnalysedSentence[], span: { sent
   const carriesOn =
     sentences[at].tokens.slice(0, 4).some((t) => ['it', "it'll", "it's", 'this', 'that', 'they', "they'll", 'these', 'both', 'allow', 'expect'].includes(t)) ||
     ['on', 'in', 'within', 'to'].includes(first) ||
-    (/^[a-z]+ed$/.test(first) && !isLabelLine(sentences[at].tokens));
+    ((/^[a-z]+ed$/.test(first) || ARRIVING.has(first)) && !isLabelLine(sentences[at].tokens));
   // (A short heading, not a list's item: "- Then: it's used against your next invoice" heads nothing.)
   const underHeading = previous.tokens.length <= 8 && !previous.tokens.includes('.') && (!isLabelLine(previous.tokens) || previous.tokens[previous.tokens.length - 1] === ':');
   // "- Account credit applied: $360.00 / - Timing: within 15 business days": one list's items about one case.
@@ -714,6 +789,12 @@ function itemOpensAt(sentences: AnalysedSentence[], k: number): number {
   return -1;
 }
 
+/** A sentence that says what a figure before it is made of: "That's the $4,125.00 duplicate, plus $50.00 from us". */
+function restatesFigure(tokens: string[]): boolean {
+  const opens = tokens[0] === "that's" || ((tokens[0] === 'that' || tokens[0] === 'this') && ['is', 'covers', 'includes', 'comprises'].includes(tokens[1]));
+  return opens && tokens.some((t) => /^[$€£]$/.test(t));
+}
+
 /** A sentence wholly in brackets: "(That's the $320 duplicate, plus $40 from us.)". */
 function bracketed(tokens: string[]): boolean {
   let last = tokens.length - 1;
@@ -731,6 +812,9 @@ function opensWithEvent(claim: ReplyClaim, s: AnalysedSentence): boolean {
   while (k < s.tokens.length && !/^[a-z]/.test(s.tokens[k])) k++;
   return (claim.about ?? []).includes(s.tokens[k] ?? '') && /ed$/.test(s.tokens[k]) && s.moods[k] === 'a';
 }
+
+/** Verbs of arriving that open a subjectless fragment going on from the sentence before: "Lands on your balance…". */
+const ARRIVING = new Set(['lands', 'shows', 'appears', 'arrives', 'reaches', 'hits', 'goes', 'comes', 'clears', 'posts', 'settles', 'reflects']);
 
 /** How far back a list item looks for its lead-in: the items between are label lines. */
 const LIST_REACH = 6;
@@ -777,6 +861,12 @@ function readClause(s: AnalysedSentence, at: number): string[] {
 /** Words that say a charge stands as it is: "is correct", "stays", "remains unchanged", "is legitimate". */
 const STANDING = new Set(['correct', 'unchanged', 'stays', 'remains', 'stands', 'legitimate', 'genuine', 'valid', 'owed', 'untouched']);
 
+/** "so it stays", "and it remains": a sentence that says its figure stands, in a clause of its own. */
+function itStands(tokens: string[]): boolean {
+  for (let k = 1; k < tokens.length; k++) if (tokens[k - 1] === 'it' && (STANDING.has(tokens[k]) || tokens[k] === 'stays')) return true;
+  return false;
+}
+
 function standsAsItIs(claim: ReplyClaim, clause: string[]): boolean {
   return clause.some((w) => STANDING.has(w)) && !namesEvent(claim, clause);
 }
@@ -815,11 +905,14 @@ function wordsAt(tokens: string[], i: number, words: string[]): boolean {
   return true;
 }
 
+/** Every end accepted (made once, not at each call). */
+const ACCEPT_ANY = (): boolean => true;
+
 /**
  * Whether the words of `phrase` occur together in the tokens (optionally checked at the end of the match); with
  * `sameEvent`, not where a word makes it another one ("a fresh refund of $551.00" names no refund already made).
  */
-function containsWords(tokens: string[], phrase: string, accept: (end: number) => boolean = () => true, sameEvent = false): boolean {
+function containsWords(tokens: string[], phrase: string, accept: (end: number) => boolean = ACCEPT_ANY, sameEvent = false): boolean {
   let words = wordLists.get(phrase);
   if (!words) wordLists.set(phrase, (words = phrase.toLowerCase().split(/\s+/)));
   for (let i = 0; i + words.length <= tokens.length; i++) {
@@ -858,10 +951,24 @@ function valueSpans(claim: Extract<ReplyClaim, { kind: 'money' | 'duration' | 'd
       (m.value.kind === 'money' && perUnit(sentences[m.sentence].tokens, m.end, lexicon));
     if (same && other()) out.push(span(false, true));
     else if (same) out.push(span(true, false));
+    else if (m.value.kind === 'money' && target.kind === 'money' && m.value.currency === target.currency && Math.round(m.value.amount * countedEach(sentences[m.sentence].tokens, m.end) * 100) === Math.round(target.amount * 100)) out.push(span(true, false));
     else if (nearMisses.some((n) => sameValue(n, m.value))) out.push(span(false, true));
     else if (m.value.kind === target.kind && !compatible(target, m.value)) out.push(span(false, false));
   }
   return out;
+}
+
+/**
+ * "INV-52129 and INV-52130 ($700.00 each), … both refunded": a figure "each", with a count of them within twelve words
+ * either side ("both", "two", "three"…), is the count times the figure; 0 where it is no such figure.
+ */
+function countedEach(tokens: string[], end: number): number {
+  if (tokens[end] !== 'each') return 0;
+  for (let k = Math.max(0, end - 12); k < Math.min(tokens.length, end + 12); k++) {
+    const count = COUNT_WORDS[tokens[k]];
+    if (count !== undefined && count > 1 && tokens[k] !== 'twice') return count;
+  }
+  return 0;
 }
 
 function claimValue(claim: Extract<ReplyClaim, { kind: 'money' | 'duration' | 'date' }>): MentionValue {
@@ -947,10 +1054,14 @@ function findDenial(about: string[], analyses: ReplyAnalysis[]): Evidence | unde
   for (const [reply, a] of analyses.entries()) {
     for (const [si, s] of a.sentences.entries()) {
       if (!USABLE.has(s.status)) continue;
-      for (const [j, t] of s.tokens.entries()) {
+      // (Indexed: an entries() pair is a new array for every token.)
+      for (let j = 0; j < s.tokens.length; j++) {
+        const t = s.tokens[j];
         if (!words.has(t)) continue;
         // (A question asks about the event, it does not hedge it: "Would you like the delivery marked for anyone?")
-        if (s.moods[j] === 'h' && s.tokens[s.tokens.length - 1] !== '?' && s.tokens.slice(Math.max(0, j - 4), j).some(isHedge)) return { reply, sentence: si, status: s.status, mood: 'h' };
+        // ("Standard ground and express would both arrive after your set-up, so the replacement is going by overnight": an
+        // alternative weighed as the reason for what was done, no doubt about it.)
+        if (s.moods[j] === 'h' && s.tokens[s.tokens.length - 1] !== '?' && s.tokens.slice(Math.max(0, j - 4), j).some(isHedge) && !reasonFor(s.tokens, j)) return { reply, sentence: si, status: s.status, mood: 'h' };
         if (s.moods[j] !== 'n') continue;
         // "no further refund will be issued", "we won't refund it a second time": another one is denied, not this one.
         if (ANOTHER.has(s.tokens[j - 1] ?? '') || againAfter(s.tokens, j)) continue;
@@ -965,12 +1076,38 @@ function findDenial(about: string[], analyses: ReplyAnalysis[]): Evidence | unde
         if (inOpeningCondition(s.tokens, j)) continue;
         // "After that sign-in nobody changed your password": the event as the time of another, which is what is denied.
         if (s.tokens.slice(Math.max(0, j - 3), j).some((w) => EVENT_AS_TIME.has(w))) continue;
-        const near = s.negators.some((k) => s.clauses[k] === s.clauses[j] && ((k < j && wordsBetween(s.tokens, k, j) <= 1) || (k > j && k - j <= 5)));
+        const near = negatorNear(s, j);
         if (near && !deniesOnlyPart(s.tokens, j) && !habitual(s, j)) return { reply, sentence: si, status: s.status, mood: 'n' };
       }
     }
   }
   return undefined;
+}
+
+/** A denial within six words before `at` in its sentence part: "didn't want to lose time on a trace". */
+function deniedJustBefore(s: AnalysedSentence, at: number): boolean {
+  for (let k = at - 1; k >= Math.max(0, at - 6); k--) {
+    if (/^[.;:,!?]$/.test(s.tokens[k])) return false;
+    if (s.moods[k] === 'n') return true;
+  }
+  return false;
+}
+
+/** Whether ", so" (or "; so", ", which is why") follows within the sentence, up to 25 words on: what comes before is a reason. */
+function reasonFor(tokens: string[], j: number): boolean {
+  for (let k = j + 1; k < Math.min(tokens.length - 1, j + 25); k++) {
+    if (tokens[k] === '.' || tokens[k] === '?' || tokens[k] === '!') return false;
+    if ((tokens[k] === ',' || tokens[k] === ';' || tokens[k] === '-') && (tokens[k + 1] === 'so' || (tokens[k + 1] === 'which' && tokens[k + 2] === 'is' && tokens[k + 3] === 'why'))) return true;
+  }
+  return false;
+}
+
+/**
+ * A negator in the clause of the word at j, just before it or up to five words after it. (A function of its own: a
+ * closure over the position, in the loop over every token, made a context object for each.)
+ */
+function negatorNear(s: AnalysedSentence, j: number): boolean {
+  return s.negators.some((k) => s.clauses[k] === s.clauses[j] && ((k < j && wordsBetween(s.tokens, k, j) <= 1) || (k > j && k - j <= 5)));
 }
 
 /** Words that open a condition at the head of a sentence ("If…", "Should the refund not…", "Unless…", "In case…"). */

@@ -1,5 +1,6 @@
 import type { AnalysedSentence } from './analyse';
 import type { OptionClaim } from './claim.schema';
+import { isEnglishFunctionWord } from './english';
 import { tokenize } from './text';
 
 /**
@@ -35,19 +36,55 @@ function wordsAt(tokens: string[], i: number, words: string[]): boolean {
   return true;
 }
 
+/** Verbs of sending after which an option's first word alone names it: "shipping express today", "sent standard". */
+const SENDING = new Set(['ship', 'ships', 'shipping', 'shipped', 'send', 'sent', 'sending', 'going', 'goes', 'dispatched', 'dispatching', 'travelling', 'traveling']);
+
+/** Labels whose value is how a thing is sent: "- Courier: express". */
+const SERVICE_LABELS = new Set(['courier', 'service', 'shipping', 'method', 'carrier', 'via', 'by', 'shipped', 'sent']);
+
+/** The first word of each option's phrases, where no other option's phrase begins with it ("express" of "express courier"). */
+const leadsOf = new Map<string, Map<string, string>>();
+
+function leadWords(claim: OptionClaim): Map<string, string> {
+  const key = JSON.stringify(claim.options);
+  let leads = leadsOf.get(key);
+  if (!leads) {
+    const owners = new Map<string, Set<string>>();
+    for (const { option, words } of phrasesOf(claim)) {
+      // (Content words only: "a" of "a trace", "by" of "by express" name nothing alone.)
+      if (!/^[a-z]{4,}$/.test(words[0]) || isEnglishFunctionWord(words[0])) continue;
+      let set = owners.get(words[0]);
+      if (!set) owners.set(words[0], (set = new Set()));
+      set.add(option);
+    }
+    leads = new Map([...owners].filter(([, set]) => set.size === 1).map(([word, set]) => [word, [...set][0]]));
+    if (leadsOf.size >= 256) leadsOf.clear();
+    leadsOf.set(key, leads);
+  }
+  return leads;
+}
+
 export function findOptions(claim: OptionClaim, sentences: AnalysedSentence[]): OptionHit[] {
   const phrases = phrasesOf(claim);
+  const leads = leadWords(claim);
   const hits: OptionHit[] = [];
   sentences.forEach((s, si) => {
     const t = s.tokens;
     for (let i = 0; i < t.length; i++) {
+      let found = false;
       for (const p of phrases) {
         if (t[i] === p.words[0] && wordsAt(t, i, p.words)) {
           hits.push({ sentence: si, start: i, end: i + p.words.length, option: p.option });
           i += p.words.length - 1;
+          found = true;
           break;
         }
       }
+      // ("SO-78674 replaced at no charge, shipping express today": the option's own first word, after a verb of sending.)
+      const lead = found ? undefined : leads.get(t[i]);
+      // ("- Courier: express": the same word as a label's whole value.)
+      const labelled = t[i - 1] === ':' && SERVICE_LABELS.has(t[i - 2] ?? '') && (i + 1 >= t.length || /^[.;,(]$/.test(t[i + 1]));
+      if (lead !== undefined && (SENDING.has(t[i - 1] ?? '') || labelled)) hits.push({ sentence: si, start: i, end: i + 1, option: lead });
     }
   });
   return hits;

@@ -43,6 +43,19 @@ export function indexPhrases(phrases: string[][]): PhraseIndex {
   return index;
 }
 
+/**
+ * Whether the phrase's words stand in order somewhere in the tokens (a name in full, "greta lindqvist"). A plain loop:
+ * a closure over the position, asked at every token, made a new context object for each.
+ */
+export function containsPhrase(tokens: string[], phrase: string[]): boolean {
+  for (let k = 0; k < tokens.length; k++) {
+    let j = 0;
+    while (j < phrase.length && tokens[k + j] === phrase[j]) j++;
+    if (j === phrase.length) return true;
+  }
+  return false;
+}
+
 /** The first of the indexed phrases that starts at tokens[i], if any. */
 export function firstPhraseAt(index: PhraseIndex, tokens: string[], i: number): string[] | undefined {
   const candidates = index.get(tokens[i]);

@@ -23,6 +23,11 @@ const NEGATORS = new Set([
   'not', 'no', 'never', 'none', 'nothing', 'nobody', 'neither', 'nor', 'cannot', 'unable', 'skip', 'skipped', 'refuse', 'refused',
   'declined', 'impossible', 'denied',
 ]);
+/** (Patterns asked of every token are made once: a literal in a function is a new object at each call.) */
+const NEGATED_CONTRACTION = /n't$/;
+const I_WOULD = /^i'd$/;
+const WOULD_CONTRACTION = /^(we|you|i|it|they|that)'d$/;
+const CLAUSE_MARK = /^[,;:.!?-]$/;
 /** Negative words that do not deny: bounds ("no later than") and emphasis ("not only"). */
 const NOT_DENIALS = byFirstWord([
   ['no', 'later', 'than'], ['no', 'more', 'than'], ['not', 'later', 'than'], ['not', 'more', 'than'], ['no', 'longer', 'than'],
@@ -36,7 +41,22 @@ const MODALS = new Set([
   'recommended', 'suggest', 'suggested', 'seems', 'seem', 'apparently', 'hopefully', 'ideally',
   // "A $75.00 credit is likely to follow", "I believe these usually last around an hour".
   'likely', 'unlikely', 'believe', 'guess', 'reckon',
+  // "I think the system sends one automatically", "it's possible your account has been locked" ("as soon as possible",
+  // "if possible" say when or whether we can, below).
+  'think', 'possible',
 ]);
+/** Words before "possible" that make it a time or a courtesy, not a doubt: "as soon as possible", "where possible". */
+const POSSIBLE_AS_TIME = new Set(['as', 'if', 'where', 'whenever', 'wherever', 'when']);
+/** What ", never …" may set aside: a means or a ground ("never by email", "never on the strength of a ticket"). */
+const SET_ASIDE_MEANS = new Set(['on', 'by', 'through', 'via', 'with', 'from', 'over', 'based', 'just', 'simply', 'for', 'in']);
+/** What "we can" / "I can" may go on with and still report or say what is so: "I can confirm", "we can see". */
+const CAN_REPORT = new Set(['confirm', 'see', 'tell', 'assure', 'say', 'let', 'help', 'only', 'also', 'now', 'already', 'understand']);
+/** Referrals: "flagged your order to our dispatch team for a replacement" asks for the act, it does not do it. */
+const REFERRALS = new Set(['flagged', 'referred', 'passed', 'escalated', 'forwarded', 'submitted', 'requested', 'asked']);
+/** Currencies written as codes before a figure: "around USD 491.67". */
+const CURRENCY_CODES = new Set(['usd', 'eur', 'gbp']);
+/** Approximations of a figure: "roughly $1,192.11", "around $491.67". An exact amount is never approximate. */
+const APPROXIMATIONS = new Set(['roughly', 'around', 'about', 'approximately', 'approx', 'circa', 'some', 'nearly', 'almost', '~']);
 const MODAL_PHRASES = byFirstWord([
   ['looking', 'into'], ['under', 'review'], ['too', 'early'], ['not', 'sure'], ['in', 'principle'],
   ['procedure', 'is', 'to'], ['policy', 'is', 'to'], ['process', 'is', 'to'], ['practice', 'is', 'to'],
@@ -57,7 +77,7 @@ const MODAL_PHRASES = byFirstWord([
   ['aim', 'for'], ['aiming', 'for'], ['appears', 'to', 'be'], ['appears', 'to', 'have'], ['appear', 'to', 'be'], ['should', 'be', 'able', 'to'], ['promise', 'anything'], ['no', 'guarantee'], ['not', 'guaranteed'],
 ]);
 const DECISIONS = new Set([
-  'decide', 'decides', 'confirm', 'confirms', 'review', 'reviews', 'approve', 'approves', 'agree', 'agrees',
+  'decide', 'decides', 'confirm', 'confirms', 'review', 'reviews', 'reviewed', 'approve', 'approves', 'agree', 'agrees',
   'determine', 'determines', 'hear', 'hears', 'receive', 'receives', 'through', 'processed', 'approved',
   // Someone else's step the outcome waits on: "once Amex has notified us", "as soon as the claim is settled".
   'notified', 'notifies', 'settled', 'resolved', 'cleared',
@@ -78,6 +98,15 @@ const MAIN_SUBJECTS = new Set([
   'there', "there's", "it's", "that's", 'you', "you'll", "you've", "you're", 'a', 'an', 'both', 'all',
 ]);
 
+/** Purpose openers, asked at every token: made once (a literal in a function is a new array at each call). */
+const SO_WE_CAN = ['so', 'we', 'can'];
+const SO_I_CAN = ['so', 'i', 'can'];
+const IN_ORDER_TO = ['in', 'order', 'to'];
+const SO_THAT = ['so', 'that'];
+const SO_AS_TO = ['so', 'as', 'to'];
+const AS_SOON_AS = ['as', 'soon', 'as'];
+const IN_CASE = ['in', 'case'];
+
 /**
  * A purpose where it opens the sentence or follows a greeting ("To process the refund, …", "Hi Yusuf, so that
  * the credit can…", "In order to dispatch…"), and where it ends: at the comma before the main clause's subject,
@@ -85,8 +114,8 @@ const MAIN_SUBJECTS = new Set([
  */
 function purposeAt(tokens: string[], i: number): number | null {
   // ("Hi Hannah, so we can refund the $5,350.00, please reply with…": a purpose whose main clause asks.)
-  const soWeCan = (phraseAt(tokens, i, ['so', 'we', 'can']) || phraseAt(tokens, i, ['so', 'i', 'can'])) && i > 0;
-  const opener = soWeCan || phraseAt(tokens, i, ['in', 'order', 'to']) || phraseAt(tokens, i, ['so', 'that']) || phraseAt(tokens, i, ['so', 'as', 'to']) || (tokens[i] === 'to' && /^[a-z]+$/.test(tokens[i + 1] ?? '') && !['the', 'a', 'an', 'your', 'our', 'you', 'us', 'me', 'them', 'it'].includes(tokens[i + 1]));
+  const soWeCan = (phraseAt(tokens, i, SO_WE_CAN) || phraseAt(tokens, i, SO_I_CAN)) && i > 0;
+  const opener = soWeCan || phraseAt(tokens, i, IN_ORDER_TO) || phraseAt(tokens, i, SO_THAT) || phraseAt(tokens, i, SO_AS_TO) || (tokens[i] === 'to' && /^[a-z]+$/.test(tokens[i + 1] ?? '') && !['the', 'a', 'an', 'your', 'our', 'you', 'us', 'me', 'them', 'it'].includes(tokens[i + 1]));
   if (!opener) return null;
   const first = i === 0 || (tokens[i - 1] === ',' && i <= 4 && ['hi', 'hello', 'dear', 'hey'].includes(tokens[0]));
   if (!first) return null;
@@ -257,6 +286,19 @@ function anyPhraseAt(tokens: string[], i: number, phrases: PhraseList): string[]
   return null;
 }
 
+/**
+ * Whether one of the phrases starts at tokens[i]. A plain loop: a closure over the position, in a loop over the
+ * tokens, made a new context object for every token read.
+ */
+function listedPhraseAt(tokens: string[], i: number, phrases: readonly (readonly string[])[]): boolean {
+  for (const p of phrases) {
+    let k = 0;
+    while (k < p.length && tokens[i + k] === p[k]) k++;
+    if (k === p.length) return true;
+  }
+  return false;
+}
+
 /** Phrases by their first word, each list in the phrases' order. */
 type PhraseList = Map<string, string[][]>;
 
@@ -295,7 +337,7 @@ export function isNegator(tokens: string[], i: number): boolean {
   // "We have yet to refund", "we failed to lock": not done, as plainly as "not".
   if (t === 'yet' && tokens[i + 1] === 'to' && ['have', 'has', 'are', 'is', "we've", "i've"].includes(tokens[i - 1] ?? '')) return true;
   if ((t === 'failed' || t === 'fail' || t === 'fails') && tokens[i + 1] === 'to') return true;
-  if (!(NEGATORS.has(t) || /n't$/.test(t))) return false;
+  if (!(NEGATORS.has(t) || NEGATED_CONTRACTION.test(t))) return false;
   if (anyPhraseAt(tokens, i, NOT_DENIALS)) return false;
   if (boundAfter(tokens, i) >= 0) return false;
   // "can no longer be used", "no one else", "not yet" stay negations; "don't worry" and "don't hesitate" deny nothing.
@@ -418,6 +460,12 @@ export function stanceOf(tokens: string[], valueStarts: Set<number>, ids: number
         mark(contrast, i, clauseRange(i)[1]);
         continue;
       }
+      // ("…only after verifying your identity on a video call, never on the strength of a ticket alone": a means set
+      // aside after a comma, the clause before it standing.)
+      if (t === 'never' && prev === ',' && SET_ASIDE_MEANS.has(tokens[i + 1] ?? '')) {
+        mark(contrast, i, clauseRange(i)[1]);
+        continue;
+      }
       // ("without" is no negator here: it reaches forward only, below.)
       negators.push(i);
       // "monthly plans are credited, not refunded to the card": a "not" after a comma sets aside what follows it,
@@ -495,7 +543,7 @@ export function stanceOf(tokens: string[], valueStarts: Set<number>, ids: number
       continue;
     }
     // "I'd like to confirm that we've refunded...": a courtesy, not a doubt.
-    if ((/^i'd$/.test(t) || t === 'would') && tokens[i + 1] === 'like' && tokens[i + 2] === 'to' && COURTESY.has(tokens[i + 3] ?? '')) {
+    if ((I_WOULD.test(t) || t === 'would') && tokens[i + 1] === 'like' && tokens[i + 2] === 'to' && COURTESY.has(tokens[i + 3] ?? '')) {
       i += 3;
       continue;
     }
@@ -527,7 +575,7 @@ export function stanceOf(tokens: string[], valueStarts: Set<number>, ids: number
       mark(hyp, i, clauseRange(i)[1]);
     } else if ((t === 'depending' || t === 'depends') && tokens[i - 1] === ',' && (tokens[i + 1] === 'on' || (DEGREE.has(tokens[i + 1] ?? '') && (tokens[i + 2] === 'on' || tokens[i + 3] === 'on')))) {
       mark(hyp, i, clauseRange(i)[1]);
-    } else if ((MODALS.has(t) && !tryAsNoun(tokens, i)) || (t === 'may' && !estimate && !month) || /^(we|you|i|it|they|that)'d$/.test(t)) {
+    } else if ((MODALS.has(t) && !tryAsNoun(tokens, i) && !(t === 'possible' && POSSIBLE_AS_TIME.has(tokens[i - 1] ?? ''))) || (t === 'may' && !estimate && !month) || WOULD_CONTRACTION.test(t)) {
       const [a, b] = clauseRange(i);
       mark(hyp, a, b);
       // ("the quickest one, overnight priority, would only reach you on Tuesday": the subject before the aside too.)
@@ -545,7 +593,7 @@ export function stanceOf(tokens: string[], valueStarts: Set<number>, ids: number
     // ("we remove MFA only after verifying your identity on a video call": what "only after" names is the rule's
     // requirement, stated; nothing waits.)
     // ("which is after you needed the kits set up": after a copula, "after" compares two times; nothing waits.)
-    if ((t === 'once' || t === 'when' || t === 'after' || phraseAt(tokens, i, ['as', 'soon', 'as'])) && tokens[i - 1] !== 'only' && !(t === 'after' && COPULAS.has(tokens[i - 1] ?? ''))) {
+    if ((t === 'once' || t === 'when' || t === 'after' || phraseAt(tokens, i, AS_SOON_AS)) && tokens[i - 1] !== 'only' && !(t === 'after' && COPULAS.has(tokens[i - 1] ?? ''))) {
       const opened = t === 'as' ? i + 3 : i + 1;
       // (Up to eight words, within the condition's own clause: "after a gateway timeout, so I've approved…" waits on nothing.)
       let conditionEnd = opened;
@@ -553,18 +601,19 @@ export function stanceOf(tokens: string[], valueStarts: Set<number>, ids: number
       const condition = tokens.slice(opened, conditionEnd);
       // ("The result follows within 5 business days, and we will write to you as soon as we have it": a trailing
       // condition holds over the clause it follows, not the ones before it.)
-      const waiting = (): [number, number] => {
+      // (The position is passed, not closed over: a closure over the loop's position made a context for every token.)
+      const waiting = (i: number): [number, number] => {
         const [a, b] = hardSegment(tokens, i);
         return i > a && tokens[i - 1] !== ',' && ids[i - 1] !== ids[a] ? [hostStart(i - 1, a), b] : [a, b];
       };
       if (condition.some((w) => DECISIONS.has(w))) {
-        const [a, b] = waiting();
+        const [a, b] = waiting(i);
         mark(hyp, a, b);
       } else if (t !== 'when' && !HELD.has(tokens[i + 1] ?? '') && condition.some((w, k) => PRECONDITIONS.has(w) || (w === 'have' && HELD.has(condition[k + 1] ?? '')))) {
         // ("after that" points back: the sentence-initial case is below, a mid-sentence one orders two of our acts.)
         // What waits is the rest of the segment; the condition keeps its own stance ("access is restored once we
         // have verified your identity" still says the identity will be verified).
-        const [a, b] = waiting();
+        const [a, b] = waiting(i);
         const [ca, cb] = conditionRange(i, a, b);
         // "Once you send us a screenshot showing both $400.00 charges": what the customer is to do, with its
         // figures, is neither said nor denied of this case.
@@ -593,7 +642,7 @@ export function stanceOf(tokens: string[], valueStarts: Set<number>, ids: number
     // credit, …": our act in a "before" clause is what waits on the rest, not what was done.
     if (t === 'before' && OUR_ACT_SUBJECTS.has(tokens[i + 1] ?? '') && !['can', 'could'].includes(tokens[i + 2] ?? '')) mark(hyp, i, beforeClauseEnd(tokens, i, ahead()));
     const inverted = INVERTED.has(t) && SUBJECTS.has(tokens[i + 1]) && (i === 0 || ids[i - 1] !== ids[i] || tokens[i - 1] === ',');
-    if (CONDITIONALS.has(t) || phraseAt(tokens, i, ['in', 'case']) || (inverted && ['should', 'shall'].includes(t))) {
+    if (CONDITIONALS.has(t) || phraseAt(tokens, i, IN_CASE) || (inverted && ['should', 'shall'].includes(t))) {
       conditional(i);
     }
   }
@@ -609,6 +658,34 @@ export function stanceOf(tokens: string[], valueStarts: Set<number>, ids: number
    * - "before I can release the replacement (delivery Friday 5 Feb) and post the $175 credit, …": an aside in
    *   brackets, and what its clause goes on to say after it, stand as the clause around it does.
    */
+  /**
+   * "I can refund $1,250.00 straight away", "we can get replacement covers to you by express": what we can do is
+   * offered, not done ("I can confirm", "we can see" report; "we can remove MFA only after verifying" states a rule).
+   * "roughly $1,192.11", "around $491.67": an approximate figure is not the amount. "flagged your order to dispatch for
+   * a replacement": what a referral is for is asked for, not done.
+   */
+  function markOffersAndApproximations(): void {
+    for (let i = 0; i < n; i++) {
+      const t = tokens[i];
+      if (t === 'can' && (tokens[i - 1] === 'we' || tokens[i - 1] === 'i') && !CAN_REPORT.has(tokens[i + 1] ?? '')) {
+        const [a, b] = clauseRange(i);
+        // (The rule's "only after" may follow past a dash: "we can remove MFA for you - but only after verifying…".)
+        let rule = false;
+        for (let k = i + 1; k < Math.min(n - 1, i + 16) && !rule && !/^[.;!?]$/.test(tokens[k]); k++) rule = tokens[k] === 'only' && (tokens[k + 1] === 'after' || tokens[k + 1] === 'once');
+        if (!rule) mark(hyp, a, b);
+      } else if (APPROXIMATIONS.has(t) && (/^[$€£]$/.test(tokens[i + 1] ?? '') || CURRENCY_CODES.has(tokens[i + 1] ?? ''))) {
+        mark(hyp, i, Math.min(n, i + 3));
+      } else if (REFERRALS.has(t)) {
+        for (let k = i + 1; k < Math.min(n - 1, i + 10) && !/^[.;:,!?-]$/.test(tokens[k]); k++) {
+          if (tokens[k] === 'for' && (tokens[k + 1] === 'a' || tokens[k + 1] === 'an')) {
+            mark(hyp, k, clauseRange(k)[1]);
+            break;
+          }
+        }
+      }
+    }
+  }
+
   function markReadings(): void {
     let prev = '';
     let open = -1;
@@ -781,6 +858,7 @@ export function stanceOf(tokens: string[], valueStarts: Set<number>, ids: number
       }
     }
   }
+  markOffersAndApproximations();
   markReadings();
   if (aboutSomeoneElse(tokens)) mark(other, 0, n);
 
@@ -826,10 +904,10 @@ const THEN_AS_TIME = new Set(['and', 'now', 'since', 'until', 'till', 'back', 'b
 /** Whether the clause opening at k goes on from what came before: "then" after its subject, or a continuation phrase. */
 export function continuesFrom(tokens: string[], k: number): boolean {
   for (let j = k; j < Math.min(tokens.length, k + 12); j++) {
-    if (/^[,;:.!?-]$/.test(tokens[j])) return false;
+    if (CLAUSE_MARK.test(tokens[j])) return false;
     // ("now and then", "back then", "since then" say when, not what follows from what.)
     if (tokens[j] === 'then' && THEN_AS_TIME.has(tokens[j - 1] ?? '')) continue;
-    if (CONTINUATIONS.some((p) => p.every((w, d) => tokens[j + d] === w))) return true;
+    if (listedPhraseAt(tokens, j, CONTINUATIONS)) return true;
   }
   return false;
 }
@@ -922,9 +1000,9 @@ function aboutSomeoneElse(tokens: string[]): boolean {
       } else if ((tokens[k] === 'yours' && tokens[i - 2] !== 'ours') || (tokens[k] === 'you' && [',', '.', ';', undefined].includes(tokens[k + 1]))) return true;
     }
     // "..., but yours does not qualify": what was said is not this customer's case.
-    if ((t === 'not' || /n't$/.test(t)) && /^qualif(y|ies)$/.test(tokens[i + 1] ?? '') && tokens.slice(Math.max(0, i - 4), i).some((w) => /^(you|yours|your)$/.test(w))) return true;
+    if ((t === 'not' || NEGATED_CONTRACTION.test(t)) && /^qualif(y|ies)$/.test(tokens[i + 1] ?? '') && tokens.slice(Math.max(0, i - 4), i).some((w) => /^(you|yours|your)$/.test(w))) return true;
     // "..., but that doesn't apply to your order": what was said is not this customer's case.
-    if ((t === 'not' || /n't$/.test(t)) && /^appl(y|ies)$/.test(tokens[i + 1] ?? '') && tokens[i + 2] === 'to' && /^(you|your)$/.test(tokens[i + 3] ?? '')) return true;
+    if ((t === 'not' || NEGATED_CONTRACTION.test(t)) && /^appl(y|ies)$/.test(tokens[i + 1] ?? '') && tokens[i + 2] === 'to' && /^(you|your)$/.test(tokens[i + 3] ?? '')) return true;
     if (['another', 'different', 'other'].includes(t) && /^(customer|customer's|client|client's)$/.test(tokens[i + 1] ?? '')) return true;
   }
   return false;
@@ -943,7 +1021,7 @@ const UNDONE = byFirstWord([['back', 'the', 'way', 'it', 'was'], ['back', 'to', 
 export function withdrawsEarlierReplies(tokens: string[], lexicon: Lexicon = NO_LEXICON): boolean {
   for (let i = 0; i < tokens.length; i++) {
     // "...log in again as normal, everything is back the way it was": what was done is undone.
-    if (anyPhraseAt(tokens, i, UNDONE) || lexicon.withdrawals.some((phrase) => phrase.every((w, k) => tokens[i + k] === w))) return true;
+    if (anyPhraseAt(tokens, i, UNDONE) || listedPhraseAt(tokens, i, lexicon.withdrawals)) return true;
     if (!['disregard', 'ignore', 'forget', 'withdraw', 'retract'].includes(tokens[i])) continue;
     if (tokens.slice(i + 1, i + 5).some((t) => /^(previous|earlier|last|prior|above)$/.test(t))) return true;
   }

@@ -92,8 +92,11 @@ export function hasRunbookMarker(text: string): boolean {
   return MARKERS.some((m) => m.test(lower));
 }
 
+/** "refund_issued", asked of every token: made once (a literal in a function is a new object at each call). */
+const INTERNAL_CODE = /^[a-z]+_[a-z_]+$/;
+
 export function hasInternalCode(tokens: string[]): boolean {
-  if (tokens.some((t) => /^[a-z]+_[a-z_]+$/.test(t))) return true;
+  if (tokens.some((t) => INTERNAL_CODE.test(t))) return true;
   // ("75.00 duplicate - 14.00 used to pay INV-61853 + 20.00 service credit = 81.00": a sum worked out, not a field.)
   const sum = tokens.some((t, i) => (t === '+' || t === '-') && /^\d/.test(tokens[i + 1] ?? ''));
   return tokens.some((t, i) => t === '=' && isWord(tokens[i - 1] ?? '') && isWord(tokens[i + 1] ?? '') && !(sum && /^\d/.test(tokens[i + 1])));
@@ -112,7 +115,7 @@ export function quotesPolicy(tokens: string[], p: PreparedPolicy): boolean {
   // The runbook speaks of "the customer", never of "we" or "you".)
   const personal = w.filter((x) => PERSONAL.has(x));
   for (const source of p.agentSentences) {
-    if (personal.some((x) => !source.includes(x))) continue;
+    if (lacksAny(source, personal)) continue;
     // ("Sent: a new password reset link to the email on file" for "send a new password reset link to the email address
     // on file": the runbook's instruction told as done is a report of what we did.)
     if (reportsDone(w[0], source[0])) continue;
@@ -131,6 +134,12 @@ export function quotesPolicy(tokens: string[], p: PreparedPolicy): boolean {
 /** A past form of the instruction's opening verb: "sent" for "send", "revoked" for "revoke" (not "sends"). */
 function reportsDone(first: string, instruction: string): boolean {
   return first !== instruction && !first.endsWith('s') && formsOf(instruction).get(first) === 'done';
+}
+
+/** Whether one of the words is not in the source (a loop: a closure over each source made a context object for each). */
+function lacksAny(source: string[], words: string[]): boolean {
+  for (const x of words) if (!source.includes(x)) return true;
+  return false;
 }
 
 /** "Duplicate charges on annual plans: ...", "KB-BIL-101 Duplicate charges ...: ...", "VSA-2291 s.4.2: ...". */
@@ -152,7 +161,7 @@ function opensWithTitle(tokens: string[], titles: string[][]): boolean {
     // Two words of a longer title make a label an honest reply also uses ("Suspicious login: we've locked your
     // account"); they mark pasted text only when what follows speaks to no one ("Courier options: overnight ...").
     const rest = tokens.slice(i);
-    const reportsAction = rest.some((t, j) => ['has', 'have', 'been', 'was', 'were'].includes(t) && /^[a-z]+ed$/.test(rest[j + 1] ?? ''));
+    const reportsAction = reportsActionIn(rest);
     if (k < Math.min(3, title.length) && (rest.some((t) => PERSONAL.has(t)) || reportsAction)) continue;
     // Skip a parenthesis after the title words, then require the colon.
     if (tokens[i] === '(') while (i < tokens.length && tokens[i] !== ')') i++;
@@ -160,6 +169,14 @@ function opensWithTitle(tokens: string[], titles: string[][]): boolean {
     if (tokens[i] === ':' || (k === title.length && tokens[i] === ',')) return true;
   }
   return false;
+}
+
+/**
+ * "has been revoked", "were locked": an auxiliary before a past participle. (A function of its own: a closure over a
+ * title's words, in the loop over every title, made a context object for each.)
+ */
+function reportsActionIn(rest: string[]): boolean {
+  return rest.some((t, j) => ['has', 'have', 'been', 'was', 'were'].includes(t) && /^[a-z]+ed$/.test(rest[j + 1] ?? ''));
 }
 
 function lcs(a: string[], b: string[]): number {

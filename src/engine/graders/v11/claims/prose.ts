@@ -45,7 +45,9 @@ export function shapeOf(tokens: string[], implicitVerb = false): SentenceShape {
   // A time of day and a year are one value's parts, not vocabulary: "the login was Jan 15, 2026, 11:02 AM UTC" is no
   // keyword list for them.
   let figures = 0;
-  for (const [k, t] of tokens.entries()) {
+  // (Indexed: an entries() pair is a new array for every token.)
+  for (let k = 0; k < tokens.length; k++) {
+    const t = tokens[k];
     if (!isWord(t)) {
       // Punctuation ends a run: "replacement kits ship today, overnight priority courier" is two short phrases.
       run = 0;
@@ -80,13 +82,17 @@ export function shapeOf(tokens: string[], implicitVerb = false): SentenceShape {
 
 const TIME_PARTS = /^(\d{1,2}:\d{2}|\d{4}|\d{4}-\d{2}-\d{2}|am|pm|a\.m|p\.m|utc|gmt)$/;
 
+/** (Asked of every token: made once, as a literal in a function is a new object at each call.) */
+const PRESENT_IN_S = /^[a-z]{3,}s$/;
+const NOT_PRESENT_IN_S = /(ss|us|is)$/;
+
 /**
  * "The notification refers to…", "this shows that…": a present verb in -s after a subject of a determiner and a noun (or a
  * pronoun), followed by a function word.
  */
 function presentVerbAfterSubject(tokens: string[], k: number): boolean {
   const t = tokens[k];
-  if (!/^[a-z]{3,}s$/.test(t) || /(ss|us|is)$/.test(t)) return false;
+  if (!PRESENT_IN_S.test(t) || NOT_PRESENT_IN_S.test(t)) return false;
   const determiner = (w: string | undefined) => ['the', 'this', 'that', 'your', 'our', 'each', 'every'].includes(w ?? '');
   const noun = (w: string | undefined) => /^[a-z-]+$/.test(w ?? '') && !isEnglishFunctionWord(w ?? '');
   // ("The account team approves the other $300.00": a subject of two words too.)

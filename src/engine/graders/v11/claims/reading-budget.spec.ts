@@ -201,6 +201,12 @@ const HOSTILE: [string, string][] = [
   ['requests later in the sentence', 'hi , ' + filled('please send me the card number , ')],
   ['sentences in brackets, items of two sentences', filled('credit issued . ( that is the duplicate . ) - timing : applied within 6 days . ')],
   ['sums and weekends', filled('75.00 - 14.00 + 20.00 = 81.00 in total , as they do not deliver at the weekend , ')],
+  // Grader version 11's readings (issue 23, the seventh exam set), each at its worst.
+  ['offers, approximations and referrals', filled('we can refund roughly $1 , flagged it to billing for a refund ')],
+  ['figures compared, counted and standing', filled('$2 is more than we can refund , $1 each , both , so it stays ')],
+  ['date lines and dated labels', '- a sign-in\n' + filled('- 25 august 2026, 20:34 utc\n29 november 2026: attempts\n')],
+  ['wishes, places taken up, conditions without a comma', filled('if you want , go to settings > security ; it lists sessions , so if one is not familiar you can sign it out ')],
+  ['couriers after sending verbs and reasons', filled('shipping express , courier : express , would arrive late , so ')],
 ];
 
 describe('the reading budget', () => {

@@ -111,7 +111,7 @@ function withSpelledFractions(tokens: string[]): string[] {
       continue;
     }
     if (t === 'half' || t === 'a' || t === 'an' || t === 'quarter' || t === 'three') {
-      const fraction = FRACTIONS.find(([words]) => words.every((w, k) => tokens[i + k] === w));
+      const fraction = fractionAt(tokens, i);
       if (fraction) {
         out.push(...fraction[1]);
         i += fraction[0].length - 1;
@@ -121,6 +121,17 @@ function withSpelledFractions(tokens: string[]): string[] {
     out.push(t);
   }
   return out;
+}
+
+/** The first fraction spelled at tokens[i] (a plain loop: a closure over the position made a context for every token). */
+function fractionAt(tokens: string[], i: number): (typeof FRACTIONS)[number] | undefined {
+  for (const fraction of FRACTIONS) {
+    const words = fraction[0];
+    let k = 0;
+    while (k < words.length && tokens[i + k] === words[k]) k++;
+    if (k === words.length) return fraction;
+  }
+  return undefined;
 }
 
 /**
