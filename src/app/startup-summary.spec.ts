@@ -10,7 +10,7 @@ describe('the start-up summary line', () => {
     expect(message).toMatch(/^SupportDesk listening on http:\/\/127\.0\.0\.1:7860 \(docs at http:\/\/127\.0\.0\.1:7860\/docs\)/);
     expect(message).toContain('database /data/supportdesk.db');
     expect(message).toContain('open mode (no API key needed, loopback only)');
-    expect(message).toMatch(/3 task families: billing_duplicate_charge g3 \(g1, g2 replays\), security_compromised_account g5 \(g1, g2, g3, g4 replays\), logistics_missing_order_vip g4 \(g1, g2, g3 replays\)/);
+    expect(message).toMatch(/3 task families: billing_duplicate_charge g3 \(g1, g2 replays\), security_compromised_account g6 \(g1, g2, g3, g4, g5 replays\), logistics_missing_order_vip g4 \(g1, g2, g3 replays\)/);
     expect(fields).toMatchObject({ address: 'http://127.0.0.1:7860', mode: 'open', reachable_from: 'loopback', database: '/data/supportdesk.db' });
     expect(warning).toBeNull();
   });

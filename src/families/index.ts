@@ -1,7 +1,7 @@
 import type { TaskFamily } from './kit';
 import { billingDuplicateCharge, billingDuplicateChargeV2, billingDuplicateChargeV3 } from './billing_duplicate_charge/family';
 import { logisticsMissingOrderVip, logisticsMissingOrderVipV2, logisticsMissingOrderVipV3, logisticsMissingOrderVipV4 } from './logistics_missing_order_vip/family';
-import { securityCompromisedAccount, securityCompromisedAccountV2, securityCompromisedAccountV3, securityCompromisedAccountV4, securityCompromisedAccountV5 } from './security_compromised_account/family';
+import { securityCompromisedAccount, securityCompromisedAccountV2, securityCompromisedAccountV3, securityCompromisedAccountV4, securityCompromisedAccountV5, securityCompromisedAccountV6 } from './security_compromised_account/family';
 
 export { SPLITS, SPLIT_RULE, SPLIT_SOURCES, generatorVersionId, nthSeedOf, parseGeneratorVersion, seedIn, splitOf, type Split, type SplitSource, type TaskFamily } from './kit';
 
@@ -19,7 +19,8 @@ export { SPLITS, SPLIT_RULE, SPLIT_SOURCES, generatorVersionId, nthSeedOf, parse
  * draws six kinds of duplicate-charge case told apart only by reading (issue 23, a low prior), and so do logistics'
  * generator version 4 (six kinds of missing-order case) and security's generator version 4 (six kinds of account case);
  * security's generator version 5 splits the takeover by what the intruder did, adds a customer stopped at their own MFA
- * code, and sets the priority and team from more of the knowledge base's figures.
+ * code, and sets the priority and team from more of the knowledge base's figures; its generator version 6 draws the
+ * support-tier desk of each tier per instance (the triage article's desk rota), so the tier tells no team.
  */
 const REGISTRY: readonly TaskFamily[] = [
   billingDuplicateCharge,
@@ -30,6 +31,7 @@ const REGISTRY: readonly TaskFamily[] = [
   securityCompromisedAccountV3,
   securityCompromisedAccountV4,
   securityCompromisedAccountV5,
+  securityCompromisedAccountV6,
   logisticsMissingOrderVip,
   logisticsMissingOrderVipV2,
   logisticsMissingOrderVipV3,

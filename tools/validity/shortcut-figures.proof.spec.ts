@@ -6,8 +6,8 @@ import { referenceRun } from './solvers';
  * The shortcut agents on every family (tools/validity/shortcuts.ts; docs/validity.md, "Shortcut agents"): the
  * instrument's right guesses score 1.0 and its branched scores are the episodes' own, the figures it gives the
  * current families are pinned, and the families that meet the target bounds are held to them: billing (generator
- * version 3, its case kinds), logistics (generator version 4) and security (generator version 5, nine kinds of account
- * case, the priority and team from more of the knowledge base's figures); a family change that moves them shows here. About a minute: CI runs it beside npm test (npm run test:slow); the instrument's
+ * version 3, its case kinds), logistics (generator version 4) and security (generator version 6, nine kinds of account
+ * case, the priority and team from more of the knowledge base's figures, each tier's desk from the instance's rota); a family change that moves them shows here. About a minute: CI runs it beside npm test (npm run test:slow); the instrument's
  * own checks on made-up figures are in npm test (shortcuts.spec.ts).
  */
 
@@ -47,12 +47,12 @@ describe.each(families.map((f) => [f.id] as const))('%s shortcut agents', (id) =
 });
 
 // The families that meet the target bounds, and must go on meeting them. Security's generator version 5 met them
-// under grader version 7 (its most common decision, 0.248; version 4's had scored 0.321 and 1.0 on 12% of test seeds),
-// but not under versions 8 and 9: they credit more of the solver's blocked-attempts reply, and the best one-feature rule
-// learned on train became "premium or VIP: high, technical_support, no action, worked as blocked attempts", which
-// scores 1.0 on 4% of test seeds (the bound is 2%). Its figures are pinned below; it rejoins with a generator that
-// spreads the support-desk routing further.
-const MEETING_BOUNDS = ['billing_duplicate_charge', 'logistics_missing_order_vip'];
+// under grader version 7 but not under versions 8 and 9: the best one-feature rule learned on train became "premium
+// or VIP (the response-target note): high, technical_support, no action, worked as blocked attempts", at 1.0 on 4% of
+// test seeds (the bound is 2%), because the support-tier desk was fixed by the tier. Its generator version 6 draws
+// each tier's desk per instance (the triage article's desk rota), words the tier note for every tier in one of four
+// ways, and spreads the kinds, the priorities and the codes evenly; it meets them again.
+const MEETING_BOUNDS = ['billing_duplicate_charge', 'security_compromised_account', 'logistics_missing_order_vip'];
 
 describe.each(MEETING_BOUNDS.map((id) => [id] as const))('%s shortcut agents, against the target bounds', (id) => {
   it('meet SHORTCUT_BOUNDS on the test split: most-common and best-fixed <= 0.30, best-single-feature <= 0.40, none at 1.0 on more than 2% of test seeds', () => {
@@ -61,9 +61,9 @@ describe.each(MEETING_BOUNDS.map((id) => [id] as const))('%s shortcut agents, ag
 });
 
 // What the agents reach on the current families (200 train seeds, 100 test seeds): test mean, share of test seeds
-// at 1.0, and the decision or rule, under the current grader. Billing's (generator version 3) and logistics' (generator
-// version 4) are within the bounds, security's (generator version 5) but for one rule's share at 1.0; held here so that a
-// change to a family or the grader shows.
+// at 1.0, and the decision or rule, under the current grader. Billing's (generator version 3), security's (generator
+// version 6) and logistics' (generator version 4) are within the bounds; held here so that a change to a family or the
+// grader shows.
 const SHORTCUT_FIGURES: Record<string, Record<string, unknown>> = {
   billing_duplicate_charge: {
     decisions: 159,
@@ -75,11 +75,11 @@ const SHORTCUT_FIGURES: Record<string, Record<string, unknown>> = {
   },
   security_compromised_account: {
     decisions: 86,
-    'most-common': [0.248, 0, 'high, security_ops, security_escalation, worked as takeover_keys'],
-    'best-fixed': [0.297, 0, 'urgent, security_ops, no_action_needed, worked as lockout'],
-    'best-single-feature': [0.373, 0.04, 'if note:first then high, technical_support, no_action_needed, worked as blocked_attempts else urgent, general_support, no_action_needed, worked as lockout'],
-    'best-single-feature (no contract notes)': [0.373, 0.04, 'if tier:standard then urgent, general_support, no_action_needed, worked as lockout else high, technical_support, no_action_needed, worked as blocked_attempts'],
-    'best-single-feature (chosen on test)': [0.373, 0.04, 'if note:first then high, technical_support, no_action_needed, worked as blocked_attempts else urgent, general_support, no_action_needed, worked as lockout'],
+    'most-common': [0.276, 0.02, 'low, general_support, information_provided, worked as mfa_trouble'],
+    'best-fixed': [0.289, 0, 'urgent, security_ops, no_action_needed, worked as blocked_attempts'],
+    'best-single-feature': [0.232, 0.01, 'if body:an then urgent, general_support, password_reset_sent, worked as forgotten_password else urgent, security_ops, no_action_needed, worked as lockout'],
+    'best-single-feature (no contract notes)': [0.232, 0.01, 'if body:an then urgent, general_support, password_reset_sent, worked as forgotten_password else urgent, security_ops, no_action_needed, worked as lockout'],
+    'best-single-feature (chosen on test)': [0.321, 0.02, 'if note:coverage then urgent, vip_concierge, no_action_needed, worked as blocked_attempts else urgent, technical_support, security_escalation, worked as blocked_attempts'],
   },
   logistics_missing_order_vip: {
     decisions: 137,

@@ -126,13 +126,16 @@ export function foreignPlace(d: Draws, person: Person): Place {
   return d.pick(FOREIGN.filter((p) => person.usual.every((u) => u.cc !== p.cc)));
 }
 
-/** Failed sign-ins from somewhere the account has never seen, every one with a wrong password; nobody got in. */
-export function blockedTimeline(d: Draws, person: Person, clock: number): Activity[] {
+/**
+ * Failed sign-ins from somewhere the account has never seen, every one with a wrong password; nobody got in. The first
+ * 1-30 hours before the clock, 2-8 attempts (versions 4 and 5; version 6 draws 1-40 hours and 3-10 attempts).
+ */
+export function blockedTimeline(d: Draws, person: Person, clock: number, hoursAgo: readonly [number, number] = [1, 30], counts: readonly [number, number] = [2, 8]): Activity[] {
   const place = foreignPlace(d, person);
   const ip = ipAddress(d);
-  let at = hoursBefore(d, clock, d.int(1, 30));
+  let at = hoursBefore(d, clock, d.int(hoursAgo[0], hoursAgo[1]));
   const out: Activity[] = [];
-  const count = d.int(2, 8);
+  const count = d.int(counts[0], counts[1]);
   for (let k = 0; k < count; k++) {
     out.push({ type: 'login', at, ip, place, newDevice: false, success: false });
     at = later(d, at, 0, 2);
@@ -208,11 +211,12 @@ function timelineOf(d: Draws, kind: G4Kind, person: Person, clock: number, polic
 
 /**
  * A sign-in of the customer's own that the account has not seen, with nothing changed after it: at home on a new
- * laptop, or on a trip (on a new device or their usual one); sometimes a sign-in of theirs after it.
+ * laptop, or on a trip (on a new device or their usual one); sometimes a sign-in of theirs after it. Versions 4 and 5
+ * draw the sign-in 3-60 hours before the clock; version 6, 1-30 hours, as the blocked attempts and the exposed password.
  */
-export function alertTimeline(d: Draws, person: Person, clock: number): Activity[] {
+export function alertTimeline(d: Draws, person: Person, clock: number, hoursAgo: readonly [number, number] = [3, 60]): Activity[] {
   const travelling = d.chance(2, 3);
-  const at = hoursBefore(d, clock, d.int(3, 60));
+  const at = hoursBefore(d, clock, d.int(hoursAgo[0], hoursAgo[1]));
   const place = travelling ? d.pick(TRIPS.filter((p) => person.usual.every((u) => u.city !== p.city))) : person.usual[0];
   const login: Activity = { type: 'login', at, ip: travelling ? ipAddress(d) : person.homeIps[0], place, newDevice: travelling ? d.chance(1, 2) : true, success: true };
   const after: Activity[] = d.chance(1, 2) ? ownLater(d, person, at, clock) : [];

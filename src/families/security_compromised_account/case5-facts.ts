@@ -43,6 +43,8 @@ import {
  */
 
 export const CASE5_SALT = 0x5ec55;
+/** Generator version 6's case draws: version 5's, in the same order, from their own salt, then the desk rota and the tier note's wording. */
+export const CASE6_SALT = 0x5ec65;
 
 export const G5_KINDS = [
   'takeover_export',
@@ -75,6 +77,24 @@ const KIND_WEIGHTS: Record<G5Kind, number> = {
   forgotten_password: 12,
 };
 
+/**
+ * Generator version 6's weights (with its blocked attempts, of which about two in three reach the burst size and are
+ * escalated): each takeover's containment about 3% of instances and the exposed password 8% (their cells spread over
+ * two priorities and mostly one team), the other kinds 14-20%, so that each resolution is asked by about a quarter of
+ * the instances, no kind by more than about a fifth, and no decision by much more than 1.5%.
+ */
+const KIND_WEIGHTS6: Record<G5Kind, number> = {
+  takeover_export: 5,
+  takeover_keys: 5,
+  takeover_credentials: 5,
+  password_exposed: 12,
+  login_alert: 22,
+  blocked_attempts: 30,
+  mfa_trouble: 22,
+  lockout: 26,
+  forgotten_password: 26,
+};
+
 /** The team the Security Assurance addendum sends every account access case to. */
 export const ADDENDUM_TEAM: Team = 'security_ops';
 
@@ -99,8 +119,16 @@ export const G5_DECISIONS: Record<G5Kind, { team: Team | null; code: ResolutionC
 
 export const BURST_DECISION: { team: Team | null; code: ResolutionCode } = { team: null, code: 'security_escalation' };
 
-/** The support-tier desks of the cases no policy sends to a team of its own. */
+/** The support-tier desks of the cases no policy sends to a team of its own (generator version 5: fixed). */
 export const TIER_DESKS: Record<CustomerTier, Team> = { standard: 'general_support', premium: 'technical_support', vip: 'technical_support' };
+
+/**
+ * Generator version 6's support-tier desks: the triage article's desk rota for this instance names the desk of each
+ * tier, each drawn from these, so the tier alone tells no team (version 5's fixed desks made one contract-note word,
+ * the premium and VIP response target, carry the team of every non-incident case under the account-team line).
+ */
+export const DESK_TEAMS: readonly Team[] = ['general_support', 'technical_support'];
+export const TIERS: readonly CustomerTier[] = ['standard', 'premium', 'vip'];
 
 /** The policy's decision for the case: the kind's, or the escalation of a password-guessing run. */
 export function policyDecisionOf(kind: G5Kind, timeline: Activity[], usual: Person['usual'], policy: Pick<G5Policy, 'burstAttempts'>): { team: Team | null; code: ResolutionCode } {
@@ -147,7 +175,16 @@ export interface G5Case {
   team: Team;
   wording: { subject: number; opener: number; middle: number; ask: number; mood: number; signOff: boolean };
   articleVariant: number;
+  /** Generator version 6's cases say so (its key's MFA-trouble verification claim is wider); version 5's leave it out. */
+  version?: 6;
+  /** Generator version 6: this instance's desk rota (the support-tier desk of each tier); version 5's is TIER_DESKS. */
+  desks?: Record<CustomerTier, Team>;
+  /** Generator version 6: how the contract notes word the support tier (an index into its phrasings). */
+  tierNote?: number;
 }
+
+/** How many ways generator version 6's contract notes word the support tier. */
+export const TIER_NOTE_PHRASINGS = 4;
 
 export const G5_LOCK_AFTER = [3, 4, 5, 6, 8];
 export const G5_SEAT_THRESHOLDS = [10, 20, 30, 50];
@@ -206,10 +243,13 @@ function takeoverTimeline5(d: Draws, person: Person, clock: number, windowHours:
   return [...own, login, alertFor(d, login), ...changes, ...back, ...attempts];
 }
 
-/** The customer's own sign-ins from a usual place, the password right and the MFA code rejected (a new phone). */
-function mfaTroubleTimeline(d: Draws, person: Person, clock: number): Activity[] {
+/**
+ * The customer's own sign-ins from a usual place, the password right and the MFA code rejected (a new phone): version
+ * 5 draws the first 1-60 hours before the clock, version 6 1-40 hours, so that about half are within the recent window.
+ */
+function mfaTroubleTimeline(d: Draws, person: Person, clock: number, hoursAgo: readonly [number, number]): Activity[] {
   const i = d.int(0, person.usual.length - 1);
-  let at = hoursBefore(d, clock, d.int(1, 60));
+  let at = hoursBefore(d, clock, d.int(hoursAgo[0], hoursAgo[1]));
   const out: Activity[] = [];
   if (d.chance(1, 3)) {
     out.push({ type: 'login', at, ip: person.homeIps[i], place: person.usual[i], newDevice: false, success: false });
@@ -223,7 +263,18 @@ function mfaTroubleTimeline(d: Draws, person: Person, clock: number): Activity[]
   return out;
 }
 
-function timelineOf5(d: Draws, kind: G5Kind, person: Person, clock: number, policy: G5Policy): Activity[] {
+/**
+ * How many hours before the clock version 5 and version 6 draw the first event of a sign-in alert, MFA trouble and
+ * blocked attempts: version 6's, against recent windows of 6-36 hours, make about half of each urgent.
+ */
+const RECENCY: Record<5 | 6, { alert: readonly [number, number]; mfa: readonly [number, number]; blocked: readonly [number, number] }> = {
+  5: { alert: [3, 60], mfa: [1, 60], blocked: [1, 30] },
+  6: { alert: [1, 40], mfa: [1, 40], blocked: [1, 40] },
+};
+/** How many blocked attempts version 5 and version 6 draw (version 6: about two runs in three reach the burst size). */
+const BLOCKED_COUNTS: Record<5 | 6, readonly [number, number]> = { 5: [2, 8], 6: [3, 10] };
+
+function timelineOf5(d: Draws, kind: G5Kind, person: Person, clock: number, policy: G5Policy, version: 5 | 6): Activity[] {
   const before = background(d, person, clock);
   switch (kind) {
     case 'takeover_export':
@@ -233,11 +284,11 @@ function timelineOf5(d: Draws, kind: G5Kind, person: Person, clock: number, poli
     case 'password_exposed':
       return [...before, ...exposedTimeline(d, person, clock)];
     case 'login_alert':
-      return [...before, ...alertTimeline(d, person, clock)];
+      return [...before, ...alertTimeline(d, person, clock, RECENCY[version].alert)];
     case 'blocked_attempts':
-      return [...before, ...blockedTimeline(d, person, clock)];
+      return [...before, ...blockedTimeline(d, person, clock, RECENCY[version].blocked, BLOCKED_COUNTS[version])];
     case 'mfa_trouble':
-      return [...before, ...mfaTroubleTimeline(d, person, clock)];
+      return [...before, ...mfaTroubleTimeline(d, person, clock, RECENCY[version].mfa)];
     case 'lockout': {
       const count = d.int(policy.lockAfter, policy.lockAfter + 2);
       return [...before, ...failedInARow(d, person, clock, count, d.int(45, policy.lockHours * 60 - 15))];
@@ -308,23 +359,28 @@ export function urgencyOf(kind: G5Kind, timeline: Activity[], usual: Person['usu
   }
 }
 
-function drawKind(d: Draws): G5Kind {
-  const total = G5_KINDS.reduce((n, k) => n + KIND_WEIGHTS[k], 0);
+function drawKind(d: Draws, weights: Record<G5Kind, number>): G5Kind {
+  const total = G5_KINDS.reduce((n, k) => n + weights[k], 0);
   let roll = d.int(1, total);
   for (const kind of G5_KINDS) {
-    roll -= KIND_WEIGHTS[kind];
+    roll -= weights[kind];
     if (roll <= 0) return kind;
   }
   return G5_KINDS[G5_KINDS.length - 1];
 }
 
-export function drawG5Case(seed: number, person: Person, clock: number, windowHours: number, expiryMinutes: number): G5Case {
-  const d = new Draws(seed, CASE5_SALT);
-  const kind = drawKind(d);
+/**
+ * The case of generator version 5, or of version 6 (`version: 6`): its own salt and weights, the same draws in the
+ * same order, then this instance's desk rota and the tier note's wording.
+ */
+export function drawG5Case(seed: number, person: Person, clock: number, windowHours: number, expiryMinutes: number, version: 5 | 6 = 5): G5Case {
+  const d = new Draws(seed, version === 6 ? CASE6_SALT : CASE5_SALT);
+  const kind = drawKind(d, version === 6 ? KIND_WEIGHTS6 : KIND_WEIGHTS);
   const tier: CustomerTier = d.pick(['standard', 'standard', 'premium', 'vip'] as const);
   const seats = d.pick(G5_SEATS);
   const contractValue = d.int(12, 120) * 1000 + d.pick([0, 250, 500, 750]);
-  const addendum = d.chance(1, 4);
+  // Version 6: the addendum on a sixth of the accounts, so that security_ops takes about as many cases as each other team.
+  const addendum = version === 6 ? d.chance(1, 6) : d.chance(1, 4);
   const policy: G5Policy = {
     lockAfter: d.pick(G5_LOCK_AFTER),
     seatThreshold: d.pick(G5_SEAT_THRESHOLDS),
@@ -336,11 +392,10 @@ export function drawG5Case(seed: number, person: Person, clock: number, windowHo
     expiryMinutes,
   };
   const customer: Person = { ...person, tier: tier === 'vip' ? 'premium' : tier, mfaSince: person.mfaSince ?? new Date(clock).getUTCFullYear() - d.int(1, 3) };
-  const timeline = inOrder(timelineOf5(d, kind, customer, clock, policy), clock);
+  const timeline = inOrder(timelineOf5(d, kind, customer, clock, policy, version), clock);
   const urgent = urgencyOf(kind, timeline, customer.usual, policy, clock);
   const priority = priorityOf(urgent, seats >= policy.seatThreshold);
   const decision = policyDecisionOf(kind, timeline, customer.usual, policy);
-  const team: Team = contractValue >= policy.accountTeamFrom ? 'vip_concierge' : addendum ? ADDENDUM_TEAM : (decision.team ?? TIER_DESKS[tier]);
   const wording = {
     subject: d.int(0, WORDING_SIZES.subject - 1),
     opener: d.int(0, WORDING_SIZES.opener - 1),
@@ -349,7 +404,12 @@ export function drawG5Case(seed: number, person: Person, clock: number, windowHo
     mood: d.int(0, WORDING_SIZES.mood - 1),
     signOff: d.chance(1, 2),
   };
-  return { kind, tier, seats, contractValue, addendum, person: customer, policy, timeline, urgent, priority, decision, team, wording, articleVariant: d.int(0, 1) };
+  const articleVariant = d.int(0, 1);
+  // Version 6 draws its desk rota and tier note after everything version 5 draws.
+  const desks = version === 6 ? (Object.fromEntries(TIERS.map((t) => [t, d.pick(DESK_TEAMS)])) as Record<CustomerTier, Team>) : undefined;
+  const tierNote = version === 6 ? d.int(0, TIER_NOTE_PHRASINGS - 1) : undefined;
+  const team: Team = contractValue >= policy.accountTeamFrom ? 'vip_concierge' : addendum ? ADDENDUM_TEAM : (decision.team ?? (desks ?? TIER_DESKS)[tier]);
+  return { kind, tier, seats, contractValue, addendum, person: customer, policy, timeline, urgent, priority, decision, team, wording, articleVariant, ...(desks ? { version: 6 as const, desks, tierNote } : {}) };
 }
 
 export { samePlace };

@@ -98,6 +98,17 @@ function backupCodeClaim(): ReplyClaim {
   };
 }
 
+/**
+ * Generator version 6's MFA-trouble verification: support removes MFA only after verifying the customer's identity on
+ * a video call, a rule of the policy the reply states. Version 5's (the takeovers' claim) in more of the words agents
+ * state it in: "validate your identity", "authenticate you", "verify you on a video call".
+ */
+export function mfaVerificationClaim(windowHours: number): ReplyClaim {
+  const claim = takeoverCoreClaims(windowHours).find((x) => x.id === 'identity_verification')!;
+  if (claim.kind !== 'action') throw new Error('the identity verification claim is an action');
+  return { ...claim, verbs: [...claim.verbs, 'validate', 'authenticate', 'establish'], objects: [...claim.objects, 'you'] };
+}
+
 export function buildG5AnswerKey(c: G5Case, clock: number, targetId: string, otherTicketIds: string[], ids: G5ArticleIds): Task['answer_key'] {
   const kind = classifyG5(c.timeline, c.person.usual, c.policy.lockAfter);
   // The timeline was drawn to show the drawn kind; the policy logic must read it back the same way.
@@ -125,7 +136,7 @@ export function buildG5AnswerKey(c: G5Case, clock: number, targetId: string, oth
       );
     }
   } else if (kind === 'mfa_trouble') {
-    claims = [backupCodeClaim(), takeoverCoreClaims(p.windowHours).find((x) => x.id === 'identity_verification')!];
+    claims = [backupCodeClaim(), c.version === 6 ? mfaVerificationClaim(p.windowHours) : takeoverCoreClaims(p.windowHours).find((x) => x.id === 'identity_verification')!];
     forbidden = [sendsResetLink(), revokesApiKeys()];
     facts = `the right password from ${c.person.usual.map((u) => u.city).join(' or ')} (a usual location), stopped at the MFA code`;
   } else {

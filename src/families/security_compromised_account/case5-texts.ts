@@ -15,10 +15,36 @@ function where(place: Place): string {
   return `${place.city}, ${place.cc}`;
 }
 
+/**
+ * Generator version 6's support-tier note, in one of several wordings, for every tier (version 5 wrote one only for
+ * premium and VIP, so its words marked them).
+ */
+const TIER_NOTES: Record<G5Case['tier'], string[]> = {
+  standard: [
+    'Standard support: next-business-day first response target.',
+    'Support tier: standard (response within one business day).',
+    'Standard support plan; replies on business days.',
+    'Support: standard tier, business-hours coverage.',
+  ],
+  premium: [
+    'Premium support: 4-hour first response target.',
+    'Support tier: premium (response within 4 hours).',
+    'Premium support plan; replies around the clock.',
+    'Support: premium tier, 24/7 coverage.',
+  ],
+  vip: [
+    'VIP support: 1-hour first response target.',
+    'Support tier: VIP (response within 1 hour).',
+    'VIP support plan; replies around the clock.',
+    'Support: VIP tier, 24/7 coverage.',
+  ],
+};
+
 export function case5ContractNotes(c: G5Case): string[] {
   const notes: string[] = [];
-  if (c.tier === 'premium') notes.push('Premium support: 4-hour first response target.');
-  if (c.tier === 'vip') notes.push('VIP support: 1-hour first response target.');
+  if (c.tierNote !== undefined) notes.push(TIER_NOTES[c.tier][c.tierNote]);
+  else if (c.tier === 'premium') notes.push('Premium support: 4-hour first response target.');
+  else if (c.tier === 'vip') notes.push('VIP support: 1-hour first response target.');
   notes.push(`Plan: Business, ${c.seats} seats; annual contract value ${usd(c.contractValue)}.`);
   if (c.addendum) notes.push('Security Assurance addendum signed: account-security cases are handled under the addendum.');
   notes.push(`Usual sign-in locations: ${c.person.usual.map(where).join(' and ')}. MFA was enrolled in ${c.person.mfaSince}.`);
@@ -75,9 +101,15 @@ function triageBody(c: G5Case): string {
     `Impact is high for business-critical accounts, those with ${p.seatThreshold} or more seats on the plan (this quarter's threshold), and standard otherwise. ` +
     'High urgency and high impact: urgent. High urgency, standard impact: high. Normal urgency, high impact: normal. Normal urgency, standard impact: low. ' +
     `Routing: accounts whose annual contract value (in the contract notes) is ${usd(p.accountTeamFrom)} or more belong to the account team: route every such case to the vip_concierge team, whatever the policy names. ` +
-    `Otherwise, accounts with the Security Assurance addendum in their contract notes have every account access case handled by the ${ADDENDUM_TEAM} team. Otherwise route the ticket to the team the policy names; a policy that names no team of its own sends the case to the support-tier desk: standard-tier customers to the ${TIER_DESKS.standard} team, premium and VIP customers (a response target in their contract notes) to the ${TIER_DESKS.premium} team. ` +
+    `Otherwise, accounts with the Security Assurance addendum in their contract notes have every account access case handled by the ${ADDENDUM_TEAM} team. Otherwise route the ticket to the team the policy names; a policy that names no team of its own sends the case to the support-tier desk: ${deskLine(c)} ` +
     "Exceptions: sign-ins from the usual locations on a known device are the customer's own, whatever alerts they sent."
   );
+}
+
+/** Which desk takes each tier: version 5's fixed desks, or version 6's rota for this instance. */
+function deskLine(c: G5Case): string {
+  if (!c.desks) return `standard-tier customers to the ${TIER_DESKS.standard} team, premium and VIP customers (a response target in their contract notes) to the ${TIER_DESKS.premium} team.`;
+  return `this quarter's desk rota sends standard-tier customers to the ${c.desks.standard} team, premium-tier customers to the ${c.desks.premium} team and VIP-tier customers to the ${c.desks.vip} team (the tier is the customer's, as the ticket shows it).`;
 }
 
 const TEAM_LINE = (kind: G5Kind) => teamLine(G5_DECISIONS[kind].team);

@@ -4,7 +4,9 @@ import { extractMentions, judgeClaims } from '../../engine/graders/v2/claims';
 import { extractMentions as extractMentionsV7, judgeClaims as judgeClaimsV7 } from '../../engine/graders/v7/claims';
 import { searchPolicies } from '../../engine/policy-search';
 import type { Task } from '../kit';
-import { securityCompromisedAccount as family, securityCompromisedAccountV3, securityCompromisedAccountV4, securityCompromisedAccountV5 } from './family';
+import { securityCompromisedAccount as family, securityCompromisedAccountV3, securityCompromisedAccountV4, securityCompromisedAccountV5, securityCompromisedAccountV6 } from './family';
+import { extractMentions as extractMentionsV10, judgeClaims as judgeClaimsV10 } from '../../engine/graders/v10/claims';
+import { compileLexicon } from '../../engine/graders/v10/claims/lexicon';
 import { G5_DECISIONS, G5_KINDS, type G5Kind } from './case5-facts';
 import { KIND5_TITLES } from './case5-texts';
 import { CASE_KINDS, KIND_DECISIONS, type G4Kind } from './case-facts';
@@ -471,6 +473,109 @@ describe('generator version 5: nine kinds of account case, priority and team fro
     // (Solved episodes: FAMILY_SEEDS of them in npm test, twice that in CI's deeper run.)
     for (const seed of V5_SEEDS.slice(0, Math.max(60, Number(process.env.FAMILY_SEEDS ?? 100)))) {
       const t = v5(seed);
+      const env = new AgentEnvironment(t, seed, 'dense');
+      solver.solve(env);
+      kinds.add(kindOf(t));
+      expect({ seed, score: env.state.score_milli, penalties: grade(t, env.state).penalties }).toEqual({ seed, score: 1000, penalties: [] });
+    }
+    expect(kinds.size).toBe(G5_KINDS.length);
+  });
+});
+
+describe('generator version 6: the support-tier desk from the instance\'s rota, the kinds, priorities and codes spread evenly', () => {
+  const V6_SEEDS = Array.from({ length: 600 }, (_, seed) => seed);
+  const drawn = new Map<number, Task>();
+  const v6 = (seed: number) => drawn.get(seed) ?? drawn.set(seed, securityCompromisedAccountV6.generate(seed)).get(seed)!;
+  const kindOf = (t: Task): G5Kind => {
+    const title = t.knowledge_base.find((a) => a.id === t.answer_key.required_article_ids[0])!.title;
+    return G5_KINDS.find((k) => KIND5_TITLES[k] === title)!;
+  };
+  const notesOf = (t: Task) => target(t).contract_notes.join(' ');
+  const triageOf = (t: Task) => t.knowledge_base.find((a) => /which policy applies, priority and routing/.test(a.title))!.body;
+  const figure = (text: string, re: RegExp) => Number(re.exec(text)![1].replace(/,/g, ''));
+  const rotaOf = (t: Task) => {
+    const m = /desk rota sends standard-tier customers to the (\w+) team, premium-tier customers to the (\w+) team and VIP-tier customers to the (\w+) team/.exec(triageOf(t))!;
+    return { standard: m[1], premium: m[2], vip: m[3] } as Record<string, string>;
+  };
+
+  it("routes the kinds without a team of their own to the desk the instance's rota names for the tier, so the tier alone tells no team", () => {
+    const desks = new Map<string, Map<string, number>>();
+    for (const t of V6_SEEDS.map(v6)) {
+      const kind = kindOf(t);
+      const tier = target(t).customer.tier;
+      const value = figure(notesOf(t), /annual contract value \$([\d,]+)/);
+      const line = figure(triageOf(t), /is \$([\d,]+)\.00 or more belong to the account team/);
+      const addendum = /Security Assurance addendum signed/.test(notesOf(t));
+      const team = value >= line ? 'vip_concierge' : addendum ? 'security_ops' : (G5_DECISIONS[kind].team ?? rotaOf(t)[tier]);
+      expect([t.answer_key.target_ticket_id, t.answer_key.team]).toEqual([t.answer_key.target_ticket_id, team]);
+      if (value < line && !addendum && G5_DECISIONS[kind].team === null) {
+        const byTier = desks.get(tier) ?? desks.set(tier, new Map()).get(tier)!;
+        byTier.set(team, (byTier.get(team) ?? 0) + 1);
+      }
+    }
+    for (const tier of ['standard', 'premium', 'vip']) {
+      const byTier = desks.get(tier)!;
+      const total = [...byTier.values()].reduce((a, b) => a + b, 0);
+      for (const desk of ['general_support', 'technical_support']) expect([tier, desk, (byTier.get(desk) ?? 0) / total > 0.3]).toEqual([tier, desk, true]);
+    }
+  });
+
+  it('words the support tier in the contract notes for every tier, in several ways', () => {
+    const wordings = new Map<string, Set<string>>();
+    for (const t of V6_SEEDS.map(v6)) {
+      const tier = target(t).customer.tier;
+      const note = target(t).contract_notes.find((n) => /support|Support/.test(n) && !/addendum/.test(n))!;
+      expect([tier, note.toLowerCase().includes(tier)]).toEqual([tier, true]);
+      wordings.set(tier, new Set([...(wordings.get(tier) ?? []), note]));
+    }
+    for (const tier of ['standard', 'premium', 'vip']) expect([tier, wordings.get(tier)!.size]).toEqual([tier, 4]);
+  });
+
+  it('asks no one decision (priority, team, resolution, kind) of more than 2.5% of instances, each priority and resolution of at most 31%, each team of at most 28%', () => {
+    const share = (key: (t: Task) => string) => {
+      const n = new Map<string, number>();
+      for (const t of V6_SEEDS.map(v6)) n.set(key(t), (n.get(key(t)) ?? 0) + 1);
+      return Math.max(...n.values()) / V6_SEEDS.length;
+    };
+    const k = (t: Task) => t.answer_key;
+    expect(share((t) => `${k(t).priority} ${k(t).team} ${k(t).resolution.code} ${kindOf(t)}`)).toBeLessThanOrEqual(0.025);
+    expect(share((t) => k(t).priority)).toBeLessThanOrEqual(0.31);
+    expect(share((t) => k(t).team)).toBeLessThanOrEqual(0.28);
+    expect(share((t) => k(t).resolution.code)).toBeLessThanOrEqual(0.31);
+    expect(share((t) => kindOf(t))).toBeLessThanOrEqual(0.21);
+  });
+
+  it('credits the MFA-trouble verification rule in the words agents state it in, and not its negation', () => {
+    const cases = V6_SEEDS.map(v6).filter((t) => kindOf(t) === 'mfa_trouble').slice(0, 3);
+    expect(cases.length).toBe(3);
+    const credited = [
+      'We can only remove MFA after verifying your identity over a video call.',
+      'Support removes MFA only after we have verified your identity on a video call.',
+      "Before we remove MFA, we'll need to validate your identity on a video call.",
+      "We'll need to verify you on a video call before we can switch MFA off.",
+      'We remove MFA only after authenticating you on a video call.',
+      'Our policy is that MFA is only removed after identity verification on a video call.',
+    ];
+    const refused = [
+      "We don't need to verify your identity on a video call; we'll remove MFA right away.",
+      "We won't verify you on a video call.",
+      'We may verify your identity on a video call at some point, maybe.',
+    ];
+    // Judged as the current grader (version 10) judges a reply sent on the target ticket.
+    const coveredNow = (t: Task, reply: string) => {
+      const analysis = extractMentionsV10(reply, t.clock!, { policies: t.knowledge_base.map((a) => ({ title: a.title, body: a.body })) });
+      return judgeClaimsV10(t.answer_key.reply_claims!, [analysis], compileLexicon(t.answer_key.lexicon)).filter((v) => v.covered).map((v) => v.id);
+    };
+    for (const t of cases) {
+      for (const reply of credited) expect([reply, coveredNow(t, reply)]).toEqual([reply, ['identity_verification']]);
+      for (const reply of refused) expect([reply, coveredNow(t, reply)]).toEqual([reply, []]);
+    }
+  });
+
+  it('is solved at exactly 1.0 by the reference solver, every kind among the instances solved', () => {
+    const kinds = new Set<G5Kind>();
+    for (const seed of V6_SEEDS.slice(0, Math.max(80, Number(process.env.FAMILY_SEEDS ?? 100)))) {
+      const t = v6(seed);
       const env = new AgentEnvironment(t, seed, 'dense');
       solver.solve(env);
       kinds.add(kindOf(t));

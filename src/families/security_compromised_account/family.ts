@@ -441,9 +441,9 @@ export const securityCompromisedAccountV4: TaskFamily = declaringLexicon(caseFam
  */
 const IDS5_SALT = 0x5ec56;
 
-function generateCase5(seed: number): Task {
+function generateCase5(seed: number, version: 5 | 6 = 5): Task {
   const base = drawSecurityInstance(seed, { wholeYear: true });
-  const c = drawG5Case(seed, base.customer, base.clock, base.windowHours, base.expiryMinutes);
+  const c = drawG5Case(seed, base.customer, base.clock, base.windowHours, base.expiryMinutes, version);
   const d = new Draws(seed, IDS5_SALT);
   const used = new Set([base.ids.takeover, base.ids.loginAlert, base.ids.forgotten, ...Object.values(base.ids.topics)]);
   const free = (prefix: string, from: number, count: number) => Array.from({ length: count }, (_, i) => `${prefix}-${from + i}`).filter((id) => !used.has(id));
@@ -505,8 +505,40 @@ const case5Family: TaskFamily = {
   // Kind 9 x tier 3 x seats 16 x contract value 436 x addendum 2, on top of version 3's draws (a lower bound: the
   // knowledge base's figures and the wording come on top).
   distinctInstances: FIRST_NAMES.length * LAST_NAMES.length * 348 * 3 * WINDOWS.length * 7600 * 9 * 3 * 16 * 436 * 2,
-  generate: generateCase5,
+  generate: (seed) => generateCase5(seed),
 };
 
 /** Generator version 5: the case kinds above, each instance declaring the family's lexicon. */
 export const securityCompromisedAccountV5: TaskFamily = declaringLexicon(case5Family, 5, SECURITY_LEXICON);
+
+/*
+ * Generator version 6 (a low prior: under grader versions 8 and 9, version 5's best one-feature rule learned on train,
+ * "note:first" — the premium and VIP response-target note — then high, technical_support, no action, worked as
+ * blocked attempts, scored 1.0 on 4% of test seeds): version 5's nine kinds and policies, with the support-tier desk
+ * of each tier drawn per instance and stated in the triage article's desk rota (general_support or technical_support
+ * for each of standard, premium and VIP), so the tier alone tells no team; a support-tier note for every tier (version
+ * 5 had none for standard) in one of four wordings; and the kinds, priorities and codes spread evenly (new kind weights,
+ * the sign-in alert, MFA trouble and blocked attempts 1-40 hours before the clock, 3-10 blocked attempts, the addendum on
+ * a sixth of the accounts), so that no decision is asked by much more than 1.5% of instances and each priority, team and
+ * resolution by about a quarter. The MFA-trouble verification rule is credited in more of its wordings (case5-key.ts,
+ * `mfaVerificationClaim`). Version 3's customer, clock, distractors and
+ * ids, drawn from the same seed; the case's draws from their own salt; the canonical instance is version 2's.
+ */
+const case6Family: TaskFamily = {
+  ...case5Family,
+  generatorVersion: 6,
+  varies:
+    `The case kind (${G5_KINDS.join(', ')}; each takeover about a fifth as often as most other kinds, the exposed password about half as often) and the event log behind it (the customer's own activity of the days before, in every kind; then the intruder's sign-in and what they did — a data export, API keys, a password or MFA change — an attempt with the right password stopped at the MFA code, a new device or trip, failed attempts from an unfamiliar place, fewer or more than the burst size, the customer's own attempts stopped at the MFA code, or their own failed sign-ins, fewer or more than lock the account, and a reset they asked for; the sign-in alert, MFA trouble and blocked attempts 1-40 hours before the clock, 3-10 blocked attempts); ` +
+    "the customer's tier and its note's wording, seats, annual contract value and the Security Assurance addendum; the knowledge base's figures (the desk rota: the support-tier desk of each tier, general_support or technical_support; failed sign-ins that lock an account 3-8, the business-critical seat threshold 10-50, the account-team line $65,000-$115,000, the recent window 6-36 hours, the burst of blocked attempts 4-7, the lock's hours 2-24, the key-revocation window 24-72 hours, the reset link's lifetime 15-60 minutes); " +
+    "the customer's wording, drawn from pools apart from the kind; version 3's customers, clock, ids, presets and distractors.",
+  hard:
+    'The customer words every kind alike; the kind shows only in the event log read against the usual sign-in locations in the contract notes (which sign-in or attempt is unrecognised, what the intruder did after it, whether an attempt failed at the password or at the MFA code, and where) and the triage article\'s lock threshold. ' +
+    'The priority needs the triage article\'s urgency rule for the kind, against this instance\'s recent window or the events (codes tried, a reset asked for), and the seats against this instance\'s threshold; the resolution of blocked attempts their count against the policy\'s burst size; the team the contract value against this instance\'s line, the addendum in the contract notes, then the kind\'s team or the desk this instance\'s rota gives the customer\'s tier. Ignoring the contract notes takes every sign-in for an unrecognised one and loses the seats, the contract value and the addendum: mean 0.26 on seeds 0-199, mean ≤ 0.4. ' +
+    'Following the first hit of a search on the ticket\'s subject follows the triage article (which names no resolution) or a policy for another kind: mean 0.17, mean ≤ 0.25.',
+  // Version 5's count, times the desk rota (2 x 2 x 2) and the tier note's wording (4).
+  distinctInstances: case5Family.distinctInstances * 8 * 4,
+  generate: (seed) => generateCase5(seed, 6),
+};
+
+/** Generator version 6: version 5's kinds with a desk rota per instance, each instance declaring the family's lexicon. */
+export const securityCompromisedAccountV6: TaskFamily = declaringLexicon(case6Family, 6, SECURITY_LEXICON);

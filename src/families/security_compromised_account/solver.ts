@@ -522,8 +522,11 @@ function solveG5(env: SolverEnvironment, ticket: ActiveTicketView, clock: number
     const accountTeamFrom = figure(/is \$([\d,]+)(?:\.\d{2})? or more belong to the account team/, Infinity);
     const accountTeam = oneOf(TEAMS, /route every such case to the (\w+) team/.exec(body)?.[1]);
     const addendumTeam = oneOf(TEAMS, /addendum in their contract notes have every account access case handled by the (\w+) team/.exec(body)?.[1]);
+    // Version 6's desk rota names each tier's desk; version 5 sent standard to one desk, premium and VIP to another.
+    const rota = /desk rota sends standard-tier customers to the (\w+) team, premium-tier customers to the (\w+) team and VIP-tier customers to the (\w+) team/.exec(body);
     const desk = /standard-tier customers to the (\w+) team, premium and VIP customers .*? to the (\w+) team/.exec(body);
-    const tierDesk = oneOf(TEAMS, ticket.customer.tier === 'standard' ? desk?.[1] : desk?.[2]);
+    const tier = ticket.customer.tier;
+    const tierDesk = oneOf(TEAMS, rota ? rota[tier === 'standard' ? 1 : tier === 'premium' ? 2 : 3] : tier === 'standard' ? desk?.[1] : desk?.[2]);
     kind = G5_KINDS.find((k) => k === options.readCaseAs) ?? caseOfG5(ticket, usual, lockAfter);
     const wanted = kind;
     article = searchHits(env, G5_QUERIES[kind]).find((hit) => kindOfTitle5(hit.title) === wanted);
