@@ -314,6 +314,22 @@ const EXAM_7_FIGURES: Record<number, Record<string, Figures>> = {
   },
 };
 
+// The eighth exam set (written after version 11 was made current and frozen, committed before it was measured,
+// measured once): the record of version 11's exam, the current grader's (version 10's for the before). Security's is
+// the first set on its generator g6. All 33 writers' readings match the answer keys, amounts included.
+const EXAM_8_FIGURES: Record<number, Record<string, Figures>> = {
+  10: {
+    billing_duplicate_charge: { correct: 45, missed: 2, adversarial: 55, credited: 1, penalised: 3 },
+    security_compromised_account: { correct: 55, missed: 11, adversarial: 65, credited: 6, penalised: 0 },
+    logistics_missing_order_vip: { correct: 55, missed: 5, adversarial: 56, credited: 3, penalised: 1 },
+  },
+  11: {
+    billing_duplicate_charge: { correct: 45, missed: 2, adversarial: 55, credited: 1, penalised: 3 },
+    security_compromised_account: { correct: 55, missed: 10, adversarial: 65, credited: 4, penalised: 0 },
+    logistics_missing_order_vip: { correct: 55, missed: 4, adversarial: 56, credited: 3, penalised: 1 },
+  },
+};
+
 export const SETS = [
   ['drawn-dev', DEV_FIGURES],
   ['drawn-exam', EXAM_FIGURES],
@@ -323,5 +339,6 @@ export const SETS = [
   ['drawn-exam-5', EXAM_5_FIGURES],
   ['drawn-exam-6', EXAM_6_FIGURES],
   ['drawn-exam-7', EXAM_7_FIGURES],
+  ['drawn-exam-8', EXAM_8_FIGURES],
 ] as const;
 
