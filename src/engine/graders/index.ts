@@ -2,17 +2,6 @@ import type { GraderVersion } from '../grader-version';
 import type { EpisodeState } from '../state';
 import type { Task } from '../task.schema';
 import type { GraderModule } from './grader-module';
-import { graderV1 } from './v1';
-import { graderV2 } from './v2';
-import { graderV3 } from './v3';
-import { graderV4 } from './v4';
-import { graderV5 } from './v5';
-import { graderV6 } from './v6';
-import { graderV7 } from './v7';
-import { graderV8 } from './v8';
-import { graderV9 } from './v9';
-import { graderV10 } from './v10';
-import { graderV11 } from './v11';
 
 export type { GraderModule } from './grader-module';
 
@@ -22,19 +11,34 @@ export type { GraderModule } from './grader-module';
  * held to its hashes in tools/versions/released-versions.json. A version under development is `released: false`
  * until it is merged, and is frozen with `npm run versions:freeze -- --grader <n>` then.
  */
-export const GRADERS: Readonly<Record<GraderVersion, { module: GraderModule; released: boolean }>> = {
-  1: { module: graderV1, released: true },
-  2: { module: graderV2, released: true },
-  3: { module: graderV3, released: true },
-  4: { module: graderV4, released: true },
-  5: { module: graderV5, released: true },
-  6: { module: graderV6, released: true },
-  7: { module: graderV7, released: true },
-  8: { module: graderV8, released: true },
-  9: { module: graderV9, released: true },
-  10: { module: graderV10, released: true },
-  11: { module: graderV11, released: true },
+export const GRADERS: Readonly<Record<GraderVersion, { readonly module: GraderModule; released: boolean }>> = {
+  1: version(true, () => (require('./v1') as typeof import('./v1')).graderV1),
+  2: version(true, () => (require('./v2') as typeof import('./v2')).graderV2),
+  3: version(true, () => (require('./v3') as typeof import('./v3')).graderV3),
+  4: version(true, () => (require('./v4') as typeof import('./v4')).graderV4),
+  5: version(true, () => (require('./v5') as typeof import('./v5')).graderV5),
+  6: version(true, () => (require('./v6') as typeof import('./v6')).graderV6),
+  7: version(true, () => (require('./v7') as typeof import('./v7')).graderV7),
+  8: version(true, () => (require('./v8') as typeof import('./v8')).graderV8),
+  9: version(true, () => (require('./v9') as typeof import('./v9')).graderV9),
+  10: version(true, () => (require('./v10') as typeof import('./v10')).graderV10),
+  11: version(true, () => (require('./v11') as typeof import('./v11')).graderV11),
 };
+
+/**
+ * A registry entry whose module is loaded the first time it is asked for. Each version is a full reading engine
+ * (about 130 ms to load apiece), and a server, a test file or a tool mostly needs only the current one: the others
+ * load when an episode or a task of theirs comes up.
+ */
+function version(released: boolean, load: () => GraderModule): { readonly module: GraderModule; released: boolean } {
+  let loaded: GraderModule | undefined;
+  return {
+    released,
+    get module() {
+      return (loaded ??= load());
+    },
+  };
+}
 
 /** The version new episodes are scored with (when the task's reply details are written for it). */
 export const CURRENT_GRADER_VERSION: GraderVersion = 11;
