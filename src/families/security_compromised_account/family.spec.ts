@@ -1,12 +1,11 @@
 import { AgentEnvironment } from '../../../tools/validity/agents';
+import { gradeReply } from '../../../tools/validity/validity-suite';
 import { grade } from '../../engine/grader';
 import { extractMentions, judgeClaims } from '../../engine/graders/v2/claims';
 import { extractMentions as extractMentionsV7, judgeClaims as judgeClaimsV7 } from '../../engine/graders/v7/claims';
 import { searchPolicies } from '../../engine/policy-search';
 import type { Task } from '../kit';
 import { securityCompromisedAccount as family, securityCompromisedAccountV3, securityCompromisedAccountV4, securityCompromisedAccountV5, securityCompromisedAccountV6 } from './family';
-import { extractMentions as extractMentionsV10, judgeClaims as judgeClaimsV10 } from '../../engine/graders/v10/claims';
-import { compileLexicon } from '../../engine/graders/v10/claims/lexicon';
 import { G5_DECISIONS, G5_KINDS, type G5Kind } from './case5-facts';
 import { KIND5_TITLES } from './case5-texts';
 import { CASE_KINDS, KIND_DECISIONS, type G4Kind } from './case-facts';
@@ -561,11 +560,8 @@ describe('generator version 6: the support-tier desk from the instance\'s rota, 
       "We won't verify you on a video call.",
       'We may verify your identity on a video call at some point, maybe.',
     ];
-    // Judged as the current grader (version 10) judges a reply sent on the target ticket.
-    const coveredNow = (t: Task, reply: string) => {
-      const analysis = extractMentionsV10(reply, t.clock!, { policies: t.knowledge_base.map((a) => ({ title: a.title, body: a.body })) });
-      return judgeClaimsV10(t.answer_key.reply_claims!, [analysis], compileLexicon(t.answer_key.lexicon)).filter((v) => v.covered).map((v) => v.id);
-    };
+    // Judged as a new episode's grader (the current one) judges a reply sent on the target ticket, whichever version that is.
+    const coveredNow = (t: Task, reply: string) => gradeReply(t, reply).details.filter((v) => v.covered).map((v) => v.id);
     for (const t of cases) {
       for (const reply of credited) expect([reply, coveredNow(t, reply)]).toEqual([reply, ['identity_verification']]);
       for (const reply of refused) expect([reply, coveredNow(t, reply)]).toEqual([reply, []]);
