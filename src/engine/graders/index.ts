@@ -23,6 +23,7 @@ export const GRADERS: Readonly<Record<GraderVersion, { readonly module: GraderMo
   9: version(true, () => (require('./v9') as typeof import('./v9')).graderV9),
   10: version(true, () => (require('./v10') as typeof import('./v10')).graderV10),
   11: version(true, () => (require('./v11') as typeof import('./v11')).graderV11),
+  12: version(true, () => (require('./v12') as typeof import('./v12')).graderV12),
 };
 
 /**
@@ -41,7 +42,7 @@ function version(released: boolean, load: () => GraderModule): { readonly module
 }
 
 /** The version new episodes are scored with (when the task's reply details are written for it). */
-export const CURRENT_GRADER_VERSION: GraderVersion = 11;
+export const CURRENT_GRADER_VERSION: GraderVersion = 12;
 
 /** Whether a stored number names a registered grader version. */
 export function isGraderVersion(version: number): version is GraderVersion {
