@@ -207,6 +207,12 @@ const HOSTILE: [string, string][] = [
   ['date lines and dated labels', '- a sign-in\n' + filled('- 25 august 2026, 20:34 utc\n29 november 2026: attempts\n')],
   ['wishes, places taken up, conditions without a comma', filled('if you want , go to settings > security ; it lists sessions , so if one is not familiar you can sign it out ')],
   ['couriers after sending verbs and reasons', filled('shipping express , courier : express , would arrive late , so ')],
+  // Grader version 12's readings (issue 23, the eighth exam set), each at its worst.
+  ['asides between dashes before a doubted verb', filled('any replacement - even by overnight courier - would only arrive late ')],
+  ['doubts after the advice, aims of work under way', filled("i'm reviewing so that you can sign out sessions and there could be an option to sign out though i'm not sure ")],
+  ['acts of an earlier occasion in one long clause', filled('we sent you a reset link yesterday and revoked the keys last week and locked it on your earlier ticket ')],
+  ['owed figures, refunds again, charges, answers of no', filled("you're owed $10 back , $5 in total to be returned , refunded $4 again , two charges of $3 were taken . do you need a refund ? no , the $2 is your renewal . ")],
+  ['today, yesterday, words and figures across dashes', filled('this morning , yesterday evening , a short one - 15 minutes , one - 2 days , give us a call first thing friday ')],
 ];
 
 describe('the reading budget', () => {
