@@ -376,6 +376,22 @@ const EXAM_8_FIGURES: Record<number, Record<string, Figures>> = {
   },
 };
 
+// The ninth exam set (written by three new helpers while version 12 was being finished, not read until version 12 was
+// made current and frozen, committed before it was measured, measured once): the record of version 12's exam, the
+// current grader's (version 11's for the before). All 33 writers' readings match the answer keys, amounts included.
+const EXAM_9_FIGURES: Record<number, Record<string, Figures>> = {
+  11: {
+    billing_duplicate_charge: { correct: 44, missed: 2, adversarial: 55, credited: 1, penalised: 0 },
+    security_compromised_account: { correct: 46, missed: 9, adversarial: 66, credited: 6, penalised: 1 },
+    logistics_missing_order_vip: { correct: 55, missed: 6, adversarial: 56, credited: 1, penalised: 0 },
+  },
+  12: {
+    billing_duplicate_charge: { correct: 44, missed: 2, adversarial: 55, credited: 1, penalised: 0 },
+    security_compromised_account: { correct: 46, missed: 9, adversarial: 66, credited: 5, penalised: 1 },
+    logistics_missing_order_vip: { correct: 55, missed: 6, adversarial: 56, credited: 1, penalised: 0 },
+  },
+};
+
 export const SETS = [
   ['drawn-dev', DEV_FIGURES],
   ['drawn-exam', EXAM_FIGURES],
@@ -386,5 +402,6 @@ export const SETS = [
   ['drawn-exam-6', EXAM_6_FIGURES],
   ['drawn-exam-7', EXAM_7_FIGURES],
   ['drawn-exam-8', EXAM_8_FIGURES],
+  ['drawn-exam-9', EXAM_9_FIGURES],
 ] as const;
 
