@@ -24,6 +24,7 @@ export const GRADERS: Readonly<Record<GraderVersion, { readonly module: GraderMo
   10: version(true, () => (require('./v10') as typeof import('./v10')).graderV10),
   11: version(true, () => (require('./v11') as typeof import('./v11')).graderV11),
   12: version(true, () => (require('./v12') as typeof import('./v12')).graderV12),
+  13: version(true, () => (require('./v13') as typeof import('./v13')).graderV13),
 };
 
 /**
@@ -42,7 +43,7 @@ function version(released: boolean, load: () => GraderModule): { readonly module
 }
 
 /** The version new episodes are scored with (when the task's reply details are written for it). */
-export const CURRENT_GRADER_VERSION: GraderVersion = 12;
+export const CURRENT_GRADER_VERSION: GraderVersion = 13;
 
 /** Whether a stored number names a registered grader version. */
 export function isGraderVersion(version: number): version is GraderVersion {

@@ -213,6 +213,11 @@ const HOSTILE: [string, string][] = [
   ['acts of an earlier occasion in one long clause', filled('we sent you a reset link yesterday and revoked the keys last week and locked it on your earlier ticket ')],
   ['owed figures, refunds again, charges, answers of no', filled("you're owed $10 back , $5 in total to be returned , refunded $4 again , two charges of $3 were taken . do you need a refund ? no , the $2 is your renewal . ")],
   ['today, yesterday, words and figures across dashes', filled('this morning , yesterday evening , a short one - 15 minutes , one - 2 days , give us a call first thing friday ')],
+  // Grader version 13's readings (issue 23, the ninth exam set), each at its worst.
+  ['places in conditions taken up after the act', filled("if you've used it anywhere else , please change it there too . is it used on other accounts ? if so , change it on those . ")],
+  ['denied verbs of knowing, reasons and undoings', filled("i can't confirm that they were blocked , since mfa stopped it you don't need to , i had booked it but i've now cancelled that booking ")],
+  ['trailing conditions after a comma, too late, spare days', filled('your sessions are under settings , each with a button if you spot one , standard ground could take until monday - too late , that leaves you friday spare ')],
+  ['term lists after a label, lead-ins, already on a day', 'keywords : ' + filled('sign-in alert , new device , ') + '\n' + filled("here's what happened :\na sign-in on 14 february 2026 already sent on 2 march\n")],
 ];
 
 describe('the reading budget', () => {
