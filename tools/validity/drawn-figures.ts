@@ -443,6 +443,22 @@ const EXAM_9_FIGURES: Record<number, Record<string, Figures>> = {
   },
 };
 
+// The tenth exam set (written by three new helpers while version 13 was being finished, not read until version 13 was
+// made current and frozen, committed before it was measured, measured once): the record of version 13's exam, the
+// current grader's (version 12's for the before). All 33 writers' readings match the answer keys, amounts included.
+const EXAM_10_FIGURES: Record<number, Record<string, Figures>> = {
+  12: {
+    billing_duplicate_charge: { correct: 46, missed: 3, adversarial: 55, credited: 0, penalised: 1 },
+    security_compromised_account: { correct: 55, missed: 18, adversarial: 55, credited: 6, penalised: 2 },
+    logistics_missing_order_vip: { correct: 44, missed: 6, adversarial: 55, credited: 1, penalised: 0 },
+  },
+  13: {
+    billing_duplicate_charge: { correct: 46, missed: 3, adversarial: 55, credited: 0, penalised: 1 },
+    security_compromised_account: { correct: 55, missed: 18, adversarial: 55, credited: 6, penalised: 2 },
+    logistics_missing_order_vip: { correct: 44, missed: 6, adversarial: 55, credited: 1, penalised: 0 },
+  },
+};
+
 export const SETS = [
   ['drawn-dev', DEV_FIGURES],
   ['drawn-exam', EXAM_FIGURES],
@@ -454,5 +470,6 @@ export const SETS = [
   ['drawn-exam-7', EXAM_7_FIGURES],
   ['drawn-exam-8', EXAM_8_FIGURES],
   ['drawn-exam-9', EXAM_9_FIGURES],
+  ['drawn-exam-10', EXAM_10_FIGURES],
 ] as const;
 
