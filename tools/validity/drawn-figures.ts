@@ -66,6 +66,11 @@ const DEV_FIGURES: Record<number, Record<string, Figures>> = {
     security_compromised_account: { correct: 47, missed: 1, adversarial: 52, credited: 2, penalised: 0 },
     logistics_missing_order_vip: { correct: 55, missed: 1, adversarial: 65, credited: 0, penalised: 1 },
   },
+  14: {
+    billing_duplicate_charge: { correct: 55, missed: 1, adversarial: 55, credited: 0, penalised: 0 },
+    security_compromised_account: { correct: 47, missed: 1, adversarial: 52, credited: 2, penalised: 0 },
+    logistics_missing_order_vip: { correct: 55, missed: 1, adversarial: 65, credited: 0, penalised: 1 },
+  },
 };
 
 // The first exam set (written after version 4 was made current and frozen, committed before it was measured,
@@ -127,6 +132,11 @@ const EXAM_FIGURES: Record<number, Record<string, Figures>> = {
     security_compromised_account: { correct: 44, missed: 0, adversarial: 44, credited: 2, penalised: 0 },
     logistics_missing_order_vip: { correct: 44, missed: 1, adversarial: 44, credited: 1, penalised: 0 },
   },
+  14: {
+    billing_duplicate_charge: { correct: 44, missed: 0, adversarial: 44, credited: 0, penalised: 0 },
+    security_compromised_account: { correct: 44, missed: 0, adversarial: 44, credited: 2, penalised: 0 },
+    logistics_missing_order_vip: { correct: 44, missed: 1, adversarial: 44, credited: 1, penalised: 0 },
+  },
 };
 
 // The second exam set (written after version 5 was made current and frozen, committed before it was measured,
@@ -183,6 +193,11 @@ const EXAM_2_FIGURES: Record<number, Record<string, Figures>> = {
     security_compromised_account: { correct: 44, missed: 3, adversarial: 50, credited: 4, penalised: 0 },
     logistics_missing_order_vip: { correct: 55, missed: 0, adversarial: 55, credited: 0, penalised: 0 },
   },
+  14: {
+    billing_duplicate_charge: { correct: 44, missed: 1, adversarial: 55, credited: 1, penalised: 0 },
+    security_compromised_account: { correct: 44, missed: 3, adversarial: 50, credited: 4, penalised: 0 },
+    logistics_missing_order_vip: { correct: 55, missed: 0, adversarial: 55, credited: 0, penalised: 0 },
+  },
 };
 
 // The third exam set (written after version 6 was made current and frozen, committed before it was measured, measured
@@ -229,6 +244,11 @@ const EXAM_3_FIGURES: Record<number, Record<string, Figures>> = {
     logistics_missing_order_vip: { correct: 55, missed: 3, adversarial: 55, credited: 2, penalised: 0 },
   },
   13: {
+    billing_duplicate_charge: { correct: 45, missed: 1, adversarial: 56, credited: 0, penalised: 0 },
+    security_compromised_account: { correct: 55, missed: 6, adversarial: 58, credited: 6, penalised: 0 },
+    logistics_missing_order_vip: { correct: 55, missed: 3, adversarial: 55, credited: 2, penalised: 0 },
+  },
+  14: {
     billing_duplicate_charge: { correct: 45, missed: 1, adversarial: 56, credited: 0, penalised: 0 },
     security_compromised_account: { correct: 55, missed: 6, adversarial: 58, credited: 6, penalised: 0 },
     logistics_missing_order_vip: { correct: 55, missed: 3, adversarial: 55, credited: 2, penalised: 0 },
@@ -281,6 +301,11 @@ const EXAM_4_FIGURES: Record<number, Record<string, Figures>> = {
     security_compromised_account: { correct: 55, missed: 4, adversarial: 66, credited: 0, penalised: 0 },
     logistics_missing_order_vip: { correct: 44, missed: 1, adversarial: 44, credited: 0, penalised: 0 },
   },
+  14: {
+    billing_duplicate_charge: { correct: 55, missed: 2, adversarial: 66, credited: 0, penalised: 1 },
+    security_compromised_account: { correct: 55, missed: 4, adversarial: 66, credited: 0, penalised: 0 },
+    logistics_missing_order_vip: { correct: 44, missed: 1, adversarial: 44, credited: 0, penalised: 0 },
+  },
 };
 
 // The fifth exam set (written after version 8 was made current and frozen and security's generator g5 merged,
@@ -323,6 +348,11 @@ const EXAM_5_FIGURES: Record<number, Record<string, Figures>> = {
     security_compromised_account: { correct: 55, missed: 3, adversarial: 55, credited: 3, penalised: 0 },
     logistics_missing_order_vip: { correct: 44, missed: 1, adversarial: 55, credited: 0, penalised: 0 },
   },
+  14: {
+    billing_duplicate_charge: { correct: 44, missed: 0, adversarial: 55, credited: 0, penalised: 0 },
+    security_compromised_account: { correct: 55, missed: 1, adversarial: 55, credited: 3, penalised: 0 },
+    logistics_missing_order_vip: { correct: 44, missed: 1, adversarial: 55, credited: 0, penalised: 0 },
+  },
 };
 
 // The sixth exam set (written after version 9 was made current and frozen, committed before it was measured, measured
@@ -360,6 +390,11 @@ const EXAM_6_FIGURES: Record<number, Record<string, Figures>> = {
     security_compromised_account: { correct: 44, missed: 1, adversarial: 55, credited: 0, penalised: 0 },
     logistics_missing_order_vip: { correct: 44, missed: 0, adversarial: 54, credited: 0, penalised: 0 },
   },
+  14: {
+    billing_duplicate_charge: { correct: 47, missed: 0, adversarial: 55, credited: 0, penalised: 0 },
+    security_compromised_account: { correct: 44, missed: 1, adversarial: 55, credited: 0, penalised: 0 },
+    logistics_missing_order_vip: { correct: 44, missed: 0, adversarial: 54, credited: 0, penalised: 0 },
+  },
 };
 
 // The seventh exam set (written after version 10 was made current and frozen, committed before it was measured,
@@ -392,6 +427,11 @@ const EXAM_7_FIGURES: Record<number, Record<string, Figures>> = {
     security_compromised_account: { correct: 45, missed: 0, adversarial: 57, credited: 1, penalised: 0 },
     logistics_missing_order_vip: { correct: 55, missed: 0, adversarial: 56, credited: 0, penalised: 0 },
   },
+  14: {
+    billing_duplicate_charge: { correct: 45, missed: 0, adversarial: 55, credited: 0, penalised: 0 },
+    security_compromised_account: { correct: 45, missed: 0, adversarial: 57, credited: 1, penalised: 0 },
+    logistics_missing_order_vip: { correct: 55, missed: 0, adversarial: 56, credited: 0, penalised: 0 },
+  },
 };
 
 // The eighth exam set (written after version 11 was made current and frozen, committed before it was measured,
@@ -419,6 +459,11 @@ const EXAM_8_FIGURES: Record<number, Record<string, Figures>> = {
     security_compromised_account: { correct: 55, missed: 3, adversarial: 65, credited: 0, penalised: 0 },
     logistics_missing_order_vip: { correct: 55, missed: 1, adversarial: 56, credited: 0, penalised: 0 },
   },
+  14: {
+    billing_duplicate_charge: { correct: 45, missed: 0, adversarial: 55, credited: 0, penalised: 0 },
+    security_compromised_account: { correct: 55, missed: 3, adversarial: 65, credited: 0, penalised: 0 },
+    logistics_missing_order_vip: { correct: 55, missed: 1, adversarial: 56, credited: 0, penalised: 0 },
+  },
 };
 
 // The ninth exam set (written by three new helpers while version 12 was being finished, not read until version 12 was
@@ -441,6 +486,11 @@ const EXAM_9_FIGURES: Record<number, Record<string, Figures>> = {
     security_compromised_account: { correct: 46, missed: 2, adversarial: 66, credited: 0, penalised: 0 },
     logistics_missing_order_vip: { correct: 55, missed: 0, adversarial: 56, credited: 0, penalised: 0 },
   },
+  14: {
+    billing_duplicate_charge: { correct: 44, missed: 0, adversarial: 55, credited: 0, penalised: 0 },
+    security_compromised_account: { correct: 46, missed: 2, adversarial: 66, credited: 0, penalised: 0 },
+    logistics_missing_order_vip: { correct: 55, missed: 0, adversarial: 56, credited: 0, penalised: 0 },
+  },
 };
 
 // The tenth exam set (written by three new helpers while version 13 was being finished, not read until version 13 was
@@ -456,6 +506,12 @@ const EXAM_10_FIGURES: Record<number, Record<string, Figures>> = {
     billing_duplicate_charge: { correct: 46, missed: 3, adversarial: 55, credited: 0, penalised: 1 },
     security_compromised_account: { correct: 55, missed: 18, adversarial: 55, credited: 6, penalised: 2 },
     logistics_missing_order_vip: { correct: 44, missed: 6, adversarial: 55, credited: 1, penalised: 0 },
+  },
+  // Version 14 was made against this set: development data for it.
+  14: {
+    billing_duplicate_charge: { correct: 46, missed: 2, adversarial: 55, credited: 0, penalised: 0 },
+    security_compromised_account: { correct: 55, missed: 10, adversarial: 55, credited: 4, penalised: 0 },
+    logistics_missing_order_vip: { correct: 44, missed: 3, adversarial: 55, credited: 1, penalised: 0 },
   },
 };
 

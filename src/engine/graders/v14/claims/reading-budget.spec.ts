@@ -218,6 +218,9 @@ const HOSTILE: [string, string][] = [
   ['denied verbs of knowing, reasons and undoings', filled("i can't confirm that they were blocked , since mfa stopped it you don't need to , i had booked it but i've now cancelled that booking ")],
   ['trailing conditions after a comma, too late, spare days', filled('your sessions are under settings , each with a button if you spot one , standard ground could take until monday - too late , that leaves you friday spare ')],
   ['term lists after a label, lead-ins, already on a day', 'keywords : ' + filled('sign-in alert , new device , ') + '\n' + filled("here's what happened :\na sign-in on 14 february 2026 already sent on 2 march\n")],
+  // Grader version 14's readings (issue 23, the tenth exam set), each at its worst.
+  ['compound objects, sending verbs with particles, noun-reading modifiers', filled('a fresh password-reset link going out to you express , a reset link , locked itself earlier today ')],
+  ['pronouns after our acts, worked sums, reasons with a noun', 'as your event is later , ' + filled('i have refunded it . 2 x usd 1.00 = usd 2.00 = approx . ')],
 ];
 
 describe('the reading budget', () => {
