@@ -515,6 +515,22 @@ const EXAM_10_FIGURES: Record<number, Record<string, Figures>> = {
   },
 };
 
+// The eleventh exam set (written by three new helpers while version 14 was being finished, not read until version 14
+// was made current and frozen, committed before it was measured, measured once): the record of version 14's exam, the
+// current grader's (version 13's for the before). All 33 writers' readings match the answer keys, amounts included.
+const EXAM_11_FIGURES: Record<number, Record<string, Figures>> = {
+  13: {
+    billing_duplicate_charge: { correct: 44, missed: 3, adversarial: 55, credited: 0, penalised: 0 },
+    security_compromised_account: { correct: 44, missed: 4, adversarial: 55, credited: 1, penalised: 0 },
+    logistics_missing_order_vip: { correct: 55, missed: 12, adversarial: 55, credited: 2, penalised: 0 },
+  },
+  14: {
+    billing_duplicate_charge: { correct: 44, missed: 3, adversarial: 55, credited: 0, penalised: 0 },
+    security_compromised_account: { correct: 44, missed: 4, adversarial: 55, credited: 1, penalised: 0 },
+    logistics_missing_order_vip: { correct: 55, missed: 12, adversarial: 55, credited: 2, penalised: 0 },
+  },
+};
+
 export const SETS = [
   ['drawn-dev', DEV_FIGURES],
   ['drawn-exam', EXAM_FIGURES],
@@ -527,5 +543,6 @@ export const SETS = [
   ['drawn-exam-8', EXAM_8_FIGURES],
   ['drawn-exam-9', EXAM_9_FIGURES],
   ['drawn-exam-10', EXAM_10_FIGURES],
+  ['drawn-exam-11', EXAM_11_FIGURES],
 ] as const;
 
