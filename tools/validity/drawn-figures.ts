@@ -71,6 +71,11 @@ const DEV_FIGURES: Record<number, Record<string, Figures>> = {
     security_compromised_account: { correct: 47, missed: 1, adversarial: 52, credited: 2, penalised: 0 },
     logistics_missing_order_vip: { correct: 55, missed: 1, adversarial: 65, credited: 0, penalised: 1 },
   },
+  15: {
+    billing_duplicate_charge: { correct: 55, missed: 1, adversarial: 55, credited: 0, penalised: 0 },
+    security_compromised_account: { correct: 47, missed: 0, adversarial: 52, credited: 1, penalised: 0 },
+    logistics_missing_order_vip: { correct: 55, missed: 0, adversarial: 65, credited: 0, penalised: 1 },
+  },
 };
 
 // The first exam set (written after version 4 was made current and frozen, committed before it was measured,
@@ -137,6 +142,11 @@ const EXAM_FIGURES: Record<number, Record<string, Figures>> = {
     security_compromised_account: { correct: 44, missed: 0, adversarial: 44, credited: 2, penalised: 0 },
     logistics_missing_order_vip: { correct: 44, missed: 1, adversarial: 44, credited: 1, penalised: 0 },
   },
+  15: {
+    billing_duplicate_charge: { correct: 44, missed: 0, adversarial: 44, credited: 0, penalised: 0 },
+    security_compromised_account: { correct: 44, missed: 0, adversarial: 44, credited: 2, penalised: 0 },
+    logistics_missing_order_vip: { correct: 44, missed: 1, adversarial: 44, credited: 1, penalised: 0 },
+  },
 };
 
 // The second exam set (written after version 5 was made current and frozen, committed before it was measured,
@@ -198,6 +208,11 @@ const EXAM_2_FIGURES: Record<number, Record<string, Figures>> = {
     security_compromised_account: { correct: 44, missed: 3, adversarial: 50, credited: 4, penalised: 0 },
     logistics_missing_order_vip: { correct: 55, missed: 0, adversarial: 55, credited: 0, penalised: 0 },
   },
+  15: {
+    billing_duplicate_charge: { correct: 44, missed: 1, adversarial: 55, credited: 0, penalised: 0 },
+    security_compromised_account: { correct: 44, missed: 2, adversarial: 50, credited: 3, penalised: 0 },
+    logistics_missing_order_vip: { correct: 55, missed: 0, adversarial: 55, credited: 0, penalised: 0 },
+  },
 };
 
 // The third exam set (written after version 6 was made current and frozen, committed before it was measured, measured
@@ -253,6 +268,11 @@ const EXAM_3_FIGURES: Record<number, Record<string, Figures>> = {
     security_compromised_account: { correct: 55, missed: 6, adversarial: 58, credited: 6, penalised: 0 },
     logistics_missing_order_vip: { correct: 55, missed: 3, adversarial: 55, credited: 2, penalised: 0 },
   },
+  15: {
+    billing_duplicate_charge: { correct: 45, missed: 0, adversarial: 56, credited: 0, penalised: 0 },
+    security_compromised_account: { correct: 55, missed: 1, adversarial: 58, credited: 6, penalised: 0 },
+    logistics_missing_order_vip: { correct: 55, missed: 3, adversarial: 55, credited: 0, penalised: 0 },
+  },
 };
 
 // The fourth exam set (written after version 7 was made current and frozen, committed before it was measured, measured
@@ -306,6 +326,11 @@ const EXAM_4_FIGURES: Record<number, Record<string, Figures>> = {
     security_compromised_account: { correct: 55, missed: 4, adversarial: 66, credited: 0, penalised: 0 },
     logistics_missing_order_vip: { correct: 44, missed: 1, adversarial: 44, credited: 0, penalised: 0 },
   },
+  15: {
+    billing_duplicate_charge: { correct: 55, missed: 1, adversarial: 66, credited: 0, penalised: 0 },
+    security_compromised_account: { correct: 55, missed: 4, adversarial: 66, credited: 0, penalised: 0 },
+    logistics_missing_order_vip: { correct: 44, missed: 1, adversarial: 44, credited: 0, penalised: 0 },
+  },
 };
 
 // The fifth exam set (written after version 8 was made current and frozen and security's generator g5 merged,
@@ -353,6 +378,11 @@ const EXAM_5_FIGURES: Record<number, Record<string, Figures>> = {
     security_compromised_account: { correct: 55, missed: 1, adversarial: 55, credited: 3, penalised: 0 },
     logistics_missing_order_vip: { correct: 44, missed: 1, adversarial: 55, credited: 0, penalised: 0 },
   },
+  15: {
+    billing_duplicate_charge: { correct: 44, missed: 0, adversarial: 55, credited: 0, penalised: 0 },
+    security_compromised_account: { correct: 55, missed: 1, adversarial: 55, credited: 3, penalised: 0 },
+    logistics_missing_order_vip: { correct: 44, missed: 1, adversarial: 55, credited: 0, penalised: 0 },
+  },
 };
 
 // The sixth exam set (written after version 9 was made current and frozen, committed before it was measured, measured
@@ -395,6 +425,11 @@ const EXAM_6_FIGURES: Record<number, Record<string, Figures>> = {
     security_compromised_account: { correct: 44, missed: 1, adversarial: 55, credited: 0, penalised: 0 },
     logistics_missing_order_vip: { correct: 44, missed: 0, adversarial: 54, credited: 0, penalised: 0 },
   },
+  15: {
+    billing_duplicate_charge: { correct: 47, missed: 0, adversarial: 55, credited: 0, penalised: 0 },
+    security_compromised_account: { correct: 44, missed: 0, adversarial: 55, credited: 0, penalised: 0 },
+    logistics_missing_order_vip: { correct: 44, missed: 0, adversarial: 54, credited: 0, penalised: 0 },
+  },
 };
 
 // The seventh exam set (written after version 10 was made current and frozen, committed before it was measured,
@@ -432,6 +467,11 @@ const EXAM_7_FIGURES: Record<number, Record<string, Figures>> = {
     security_compromised_account: { correct: 45, missed: 0, adversarial: 57, credited: 1, penalised: 0 },
     logistics_missing_order_vip: { correct: 55, missed: 0, adversarial: 56, credited: 0, penalised: 0 },
   },
+  15: {
+    billing_duplicate_charge: { correct: 45, missed: 0, adversarial: 55, credited: 0, penalised: 0 },
+    security_compromised_account: { correct: 45, missed: 0, adversarial: 57, credited: 1, penalised: 0 },
+    logistics_missing_order_vip: { correct: 55, missed: 0, adversarial: 56, credited: 0, penalised: 0 },
+  },
 };
 
 // The eighth exam set (written after version 11 was made current and frozen, committed before it was measured,
@@ -464,6 +504,11 @@ const EXAM_8_FIGURES: Record<number, Record<string, Figures>> = {
     security_compromised_account: { correct: 55, missed: 3, adversarial: 65, credited: 0, penalised: 0 },
     logistics_missing_order_vip: { correct: 55, missed: 1, adversarial: 56, credited: 0, penalised: 0 },
   },
+  15: {
+    billing_duplicate_charge: { correct: 45, missed: 0, adversarial: 55, credited: 0, penalised: 0 },
+    security_compromised_account: { correct: 55, missed: 2, adversarial: 65, credited: 0, penalised: 0 },
+    logistics_missing_order_vip: { correct: 55, missed: 0, adversarial: 56, credited: 0, penalised: 0 },
+  },
 };
 
 // The ninth exam set (written by three new helpers while version 12 was being finished, not read until version 12 was
@@ -491,6 +536,11 @@ const EXAM_9_FIGURES: Record<number, Record<string, Figures>> = {
     security_compromised_account: { correct: 46, missed: 2, adversarial: 66, credited: 0, penalised: 0 },
     logistics_missing_order_vip: { correct: 55, missed: 0, adversarial: 56, credited: 0, penalised: 0 },
   },
+  15: {
+    billing_duplicate_charge: { correct: 44, missed: 0, adversarial: 55, credited: 0, penalised: 0 },
+    security_compromised_account: { correct: 46, missed: 1, adversarial: 66, credited: 0, penalised: 0 },
+    logistics_missing_order_vip: { correct: 55, missed: 0, adversarial: 56, credited: 0, penalised: 0 },
+  },
 };
 
 // The tenth exam set (written by three new helpers while version 13 was being finished, not read until version 13 was
@@ -513,6 +563,11 @@ const EXAM_10_FIGURES: Record<number, Record<string, Figures>> = {
     security_compromised_account: { correct: 55, missed: 10, adversarial: 55, credited: 4, penalised: 0 },
     logistics_missing_order_vip: { correct: 44, missed: 3, adversarial: 55, credited: 1, penalised: 0 },
   },
+  15: {
+    billing_duplicate_charge: { correct: 46, missed: 0, adversarial: 55, credited: 0, penalised: 0 },
+    security_compromised_account: { correct: 55, missed: 2, adversarial: 55, credited: 4, penalised: 0 },
+    logistics_missing_order_vip: { correct: 44, missed: 1, adversarial: 55, credited: 0, penalised: 0 },
+  },
 };
 
 // The eleventh exam set (written by three new helpers while version 14 was being finished, not read until version 14
@@ -528,6 +583,11 @@ const EXAM_11_FIGURES: Record<number, Record<string, Figures>> = {
     billing_duplicate_charge: { correct: 44, missed: 3, adversarial: 55, credited: 0, penalised: 0 },
     security_compromised_account: { correct: 44, missed: 4, adversarial: 55, credited: 1, penalised: 0 },
     logistics_missing_order_vip: { correct: 55, missed: 12, adversarial: 55, credited: 2, penalised: 0 },
+  },
+  15: {
+    billing_duplicate_charge: { correct: 44, missed: 1, adversarial: 55, credited: 0, penalised: 0 },
+    security_compromised_account: { correct: 44, missed: 2, adversarial: 55, credited: 0, penalised: 0 },
+    logistics_missing_order_vip: { correct: 55, missed: 0, adversarial: 55, credited: 0, penalised: 0 },
   },
 };
 

@@ -26,6 +26,7 @@ export const GRADERS: Readonly<Record<GraderVersion, { readonly module: GraderMo
   12: version(true, () => (require('./v12') as typeof import('./v12')).graderV12),
   13: version(true, () => (require('./v13') as typeof import('./v13')).graderV13),
   14: version(true, () => (require('./v14') as typeof import('./v14')).graderV14),
+  15: version(true, () => (require('./v15') as typeof import('./v15')).graderV15),
 };
 
 /**
@@ -44,7 +45,7 @@ function version(released: boolean, load: () => GraderModule): { readonly module
 }
 
 /** The version new episodes are scored with (when the task's reply details are written for it). */
-export const CURRENT_GRADER_VERSION: GraderVersion = 14;
+export const CURRENT_GRADER_VERSION: GraderVersion = 15;
 
 /** Whether a stored number names a registered grader version. */
 export function isGraderVersion(version: number): version is GraderVersion {

@@ -221,6 +221,12 @@ const HOSTILE: [string, string][] = [
   // Grader version 14's readings (issue 23, the tenth exam set), each at its worst.
   ['compound objects, sending verbs with particles, noun-reading modifiers', filled('a fresh password-reset link going out to you express , a reset link , locked itself earlier today ')],
   ['pronouns after our acts, worked sums, reasons with a noun', 'as your event is later , ' + filled('i have refunded it . 2 x usd 1.00 = usd 2.00 = approx . ')],
+  // Grader version 15's readings (issue 23, the eleventh exam set), each at its worst.
+  ['acts put off in one long clause, denied verbs of knowing in one segment', filled("we'll send a reset link tomorrow we'll lock it i can't confirm that we can't say whether ")],
+  ['documents reported, figures added to the account, parts counted after', filled('our policy says that our guide adds that for reference , added $1 to your account usd 1.00 x 2 + ')],
+  ['sending verbs, pronoun subjects of passives, status labels', filled("they're going express and it has been locked , it is currently locked - status : locked - outcome : all blocked ")],
+  ['clauses of a verb and when, keyword lists after a lead-in', filled('collected today , delivered tomorrow , ') + '\n' + 'keywords for your case : ' + filled('replacement , ground , ')],
+  ['days restated, places then "you\'ll", relative clauses of "it"', filled("the next business day - 4 may , go to settings > security and you'll see sessions , a network it hasn't seen ")],
 ];
 
 describe('the reading budget', () => {
