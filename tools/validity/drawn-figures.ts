@@ -591,6 +591,22 @@ const EXAM_11_FIGURES: Record<number, Record<string, Figures>> = {
   },
 };
 
+// The twelfth exam set (written by three new helpers after version 15 was made current and frozen, committed before
+// it was measured, measured once): the record of version 15's exam, the current grader's (version 14's for the
+// before). All 33 writers' readings match the answer keys, amounts included.
+const EXAM_12_FIGURES: Record<number, Record<string, Figures>> = {
+  14: {
+    billing_duplicate_charge: { correct: 44, missed: 3, adversarial: 55, credited: 0, penalised: 0 },
+    security_compromised_account: { correct: 44, missed: 2, adversarial: 55, credited: 5, penalised: 1 },
+    logistics_missing_order_vip: { correct: 44, missed: 0, adversarial: 55, credited: 2, penalised: 0 },
+  },
+  15: {
+    billing_duplicate_charge: { correct: 44, missed: 3, adversarial: 55, credited: 0, penalised: 0 },
+    security_compromised_account: { correct: 44, missed: 2, adversarial: 55, credited: 4, penalised: 1 },
+    logistics_missing_order_vip: { correct: 44, missed: 0, adversarial: 55, credited: 2, penalised: 0 },
+  },
+};
+
 export const SETS = [
   ['drawn-dev', DEV_FIGURES],
   ['drawn-exam', EXAM_FIGURES],
@@ -604,5 +620,6 @@ export const SETS = [
   ['drawn-exam-9', EXAM_9_FIGURES],
   ['drawn-exam-10', EXAM_10_FIGURES],
   ['drawn-exam-11', EXAM_11_FIGURES],
+  ['drawn-exam-12', EXAM_12_FIGURES],
 ] as const;
 
