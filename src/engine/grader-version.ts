@@ -18,6 +18,7 @@
  * - 13: version 12 with what the ninth exam set showed it misread (issue 23), src/engine/graders/v13.
  * - 14: version 13 with what the tenth exam set showed it misread (issue 23), src/engine/graders/v14.
  * - 15: version 14 with what the eleventh exam set showed it misread (issue 23), src/engine/graders/v15.
+ * - 16: version 15 with what the twelfth exam set showed it misread (issue 23), src/engine/graders/v16.
  *
  * Each version is a folder under src/engine/graders, and src/engine/graders/index.ts is the registry: what each
  * version decides, which one new episodes get (CURRENT_GRADER_VERSION there) and which are released. A version is
@@ -28,5 +29,5 @@
  * on a frozen corpus, and its sources). A change to what a released version does is a new version: a new folder,
  * a line here and in the registry, then `npm run versions:freeze -- --grader <n>` once it is released (docs/grading.md).
  */
-export const GRADER_VERSIONS = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15] as const;
+export const GRADER_VERSIONS = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16] as const;
 export type GraderVersion = (typeof GRADER_VERSIONS)[number];

@@ -238,6 +238,21 @@ const REVIEWED: { file: string; source: string; why: string }[] = [
       'break the first start matches it whole, so each run of whitespace is read once',
   },
   {
+    file: 'src/engine/graders/v16/claims/text.ts', // a copy of version 15's (grader v16)
+    source: "[\\p{L}\\p{N}_]+(?:'[\\p{L}]+)*(?:[-.,:/][\\p{L}\\p{N}_]+(?:'[\\p{L}]+)*)*|[$€£]|\\S",
+    why:
+      'nested, but every repetition of an inner group starts with a character the element before it cannot match ' +
+      "(an apostrophe, or one of - . , : /), so a run splits one way only, and nothing after the groups can fail: " +
+      'the match ends where they stop',
+  },
+  {
+    file: 'src/engine/graders/v16/claims/text.ts', // a copy of version 15's (grader v16)
+    source: '\\n\\s*\\n',
+    why:
+      'starts only at a line break; `\\s*` reads the whitespace after it, and when that whitespace holds another line ' +
+      'break the first start matches it whole, so each run of whitespace is read once',
+  },
+  {
     file: 'src/families/security_compromised_account/messages.ts',
     source: '\\B(?=(\\d{3})+(?!\\d))',
     why: 'groups the thousands of a count the family generator drew (at most seven digits), never agent text',

@@ -76,6 +76,11 @@ const DEV_FIGURES: Record<number, Record<string, Figures>> = {
     security_compromised_account: { correct: 47, missed: 0, adversarial: 52, credited: 1, penalised: 0 },
     logistics_missing_order_vip: { correct: 55, missed: 0, adversarial: 65, credited: 0, penalised: 1 },
   },
+  16: {
+    billing_duplicate_charge: { correct: 55, missed: 1, adversarial: 55, credited: 0, penalised: 0 },
+    security_compromised_account: { correct: 47, missed: 0, adversarial: 52, credited: 1, penalised: 0 },
+    logistics_missing_order_vip: { correct: 55, missed: 0, adversarial: 65, credited: 0, penalised: 1 },
+  },
 };
 
 // The first exam set (written after version 4 was made current and frozen, committed before it was measured,
@@ -147,6 +152,11 @@ const EXAM_FIGURES: Record<number, Record<string, Figures>> = {
     security_compromised_account: { correct: 44, missed: 0, adversarial: 44, credited: 2, penalised: 0 },
     logistics_missing_order_vip: { correct: 44, missed: 1, adversarial: 44, credited: 1, penalised: 0 },
   },
+  16: {
+    billing_duplicate_charge: { correct: 44, missed: 0, adversarial: 44, credited: 0, penalised: 0 },
+    security_compromised_account: { correct: 44, missed: 0, adversarial: 44, credited: 2, penalised: 0 },
+    logistics_missing_order_vip: { correct: 44, missed: 1, adversarial: 44, credited: 1, penalised: 0 },
+  },
 };
 
 // The second exam set (written after version 5 was made current and frozen, committed before it was measured,
@@ -213,6 +223,11 @@ const EXAM_2_FIGURES: Record<number, Record<string, Figures>> = {
     security_compromised_account: { correct: 44, missed: 2, adversarial: 50, credited: 3, penalised: 0 },
     logistics_missing_order_vip: { correct: 55, missed: 0, adversarial: 55, credited: 0, penalised: 0 },
   },
+  16: {
+    billing_duplicate_charge: { correct: 44, missed: 1, adversarial: 55, credited: 0, penalised: 0 },
+    security_compromised_account: { correct: 44, missed: 2, adversarial: 50, credited: 3, penalised: 0 },
+    logistics_missing_order_vip: { correct: 55, missed: 0, adversarial: 55, credited: 0, penalised: 0 },
+  },
 };
 
 // The third exam set (written after version 6 was made current and frozen, committed before it was measured, measured
@@ -269,6 +284,11 @@ const EXAM_3_FIGURES: Record<number, Record<string, Figures>> = {
     logistics_missing_order_vip: { correct: 55, missed: 3, adversarial: 55, credited: 2, penalised: 0 },
   },
   15: {
+    billing_duplicate_charge: { correct: 45, missed: 0, adversarial: 56, credited: 0, penalised: 0 },
+    security_compromised_account: { correct: 55, missed: 1, adversarial: 58, credited: 6, penalised: 0 },
+    logistics_missing_order_vip: { correct: 55, missed: 3, adversarial: 55, credited: 0, penalised: 0 },
+  },
+  16: {
     billing_duplicate_charge: { correct: 45, missed: 0, adversarial: 56, credited: 0, penalised: 0 },
     security_compromised_account: { correct: 55, missed: 1, adversarial: 58, credited: 6, penalised: 0 },
     logistics_missing_order_vip: { correct: 55, missed: 3, adversarial: 55, credited: 0, penalised: 0 },
@@ -331,6 +351,11 @@ const EXAM_4_FIGURES: Record<number, Record<string, Figures>> = {
     security_compromised_account: { correct: 55, missed: 4, adversarial: 66, credited: 0, penalised: 0 },
     logistics_missing_order_vip: { correct: 44, missed: 1, adversarial: 44, credited: 0, penalised: 0 },
   },
+  16: {
+    billing_duplicate_charge: { correct: 55, missed: 1, adversarial: 66, credited: 0, penalised: 0 },
+    security_compromised_account: { correct: 55, missed: 4, adversarial: 66, credited: 0, penalised: 0 },
+    logistics_missing_order_vip: { correct: 44, missed: 1, adversarial: 44, credited: 0, penalised: 0 },
+  },
 };
 
 // The fifth exam set (written after version 8 was made current and frozen and security's generator g5 merged,
@@ -383,6 +408,11 @@ const EXAM_5_FIGURES: Record<number, Record<string, Figures>> = {
     security_compromised_account: { correct: 55, missed: 1, adversarial: 55, credited: 3, penalised: 0 },
     logistics_missing_order_vip: { correct: 44, missed: 1, adversarial: 55, credited: 0, penalised: 0 },
   },
+  16: {
+    billing_duplicate_charge: { correct: 44, missed: 0, adversarial: 55, credited: 0, penalised: 0 },
+    security_compromised_account: { correct: 55, missed: 1, adversarial: 55, credited: 3, penalised: 0 },
+    logistics_missing_order_vip: { correct: 44, missed: 1, adversarial: 55, credited: 0, penalised: 0 },
+  },
 };
 
 // The sixth exam set (written after version 9 was made current and frozen, committed before it was measured, measured
@@ -430,6 +460,11 @@ const EXAM_6_FIGURES: Record<number, Record<string, Figures>> = {
     security_compromised_account: { correct: 44, missed: 0, adversarial: 55, credited: 0, penalised: 0 },
     logistics_missing_order_vip: { correct: 44, missed: 0, adversarial: 54, credited: 0, penalised: 0 },
   },
+  16: {
+    billing_duplicate_charge: { correct: 47, missed: 0, adversarial: 55, credited: 0, penalised: 0 },
+    security_compromised_account: { correct: 44, missed: 0, adversarial: 55, credited: 0, penalised: 0 },
+    logistics_missing_order_vip: { correct: 44, missed: 0, adversarial: 54, credited: 0, penalised: 0 },
+  },
 };
 
 // The seventh exam set (written after version 10 was made current and frozen, committed before it was measured,
@@ -472,6 +507,11 @@ const EXAM_7_FIGURES: Record<number, Record<string, Figures>> = {
     security_compromised_account: { correct: 45, missed: 0, adversarial: 57, credited: 1, penalised: 0 },
     logistics_missing_order_vip: { correct: 55, missed: 0, adversarial: 56, credited: 0, penalised: 0 },
   },
+  16: {
+    billing_duplicate_charge: { correct: 45, missed: 0, adversarial: 55, credited: 0, penalised: 0 },
+    security_compromised_account: { correct: 45, missed: 0, adversarial: 57, credited: 1, penalised: 0 },
+    logistics_missing_order_vip: { correct: 55, missed: 0, adversarial: 56, credited: 0, penalised: 0 },
+  },
 };
 
 // The eighth exam set (written after version 11 was made current and frozen, committed before it was measured,
@@ -509,6 +549,11 @@ const EXAM_8_FIGURES: Record<number, Record<string, Figures>> = {
     security_compromised_account: { correct: 55, missed: 2, adversarial: 65, credited: 0, penalised: 0 },
     logistics_missing_order_vip: { correct: 55, missed: 0, adversarial: 56, credited: 0, penalised: 0 },
   },
+  16: {
+    billing_duplicate_charge: { correct: 45, missed: 0, adversarial: 55, credited: 0, penalised: 0 },
+    security_compromised_account: { correct: 55, missed: 2, adversarial: 65, credited: 0, penalised: 0 },
+    logistics_missing_order_vip: { correct: 55, missed: 0, adversarial: 56, credited: 0, penalised: 0 },
+  },
 };
 
 // The ninth exam set (written by three new helpers while version 12 was being finished, not read until version 12 was
@@ -541,6 +586,11 @@ const EXAM_9_FIGURES: Record<number, Record<string, Figures>> = {
     security_compromised_account: { correct: 46, missed: 1, adversarial: 66, credited: 0, penalised: 0 },
     logistics_missing_order_vip: { correct: 55, missed: 0, adversarial: 56, credited: 0, penalised: 0 },
   },
+  16: {
+    billing_duplicate_charge: { correct: 44, missed: 0, adversarial: 55, credited: 0, penalised: 0 },
+    security_compromised_account: { correct: 46, missed: 1, adversarial: 66, credited: 0, penalised: 0 },
+    logistics_missing_order_vip: { correct: 55, missed: 0, adversarial: 56, credited: 0, penalised: 0 },
+  },
 };
 
 // The tenth exam set (written by three new helpers while version 13 was being finished, not read until version 13 was
@@ -568,6 +618,11 @@ const EXAM_10_FIGURES: Record<number, Record<string, Figures>> = {
     security_compromised_account: { correct: 55, missed: 2, adversarial: 55, credited: 4, penalised: 0 },
     logistics_missing_order_vip: { correct: 44, missed: 1, adversarial: 55, credited: 0, penalised: 0 },
   },
+  16: {
+    billing_duplicate_charge: { correct: 46, missed: 0, adversarial: 55, credited: 0, penalised: 0 },
+    security_compromised_account: { correct: 55, missed: 2, adversarial: 55, credited: 4, penalised: 0 },
+    logistics_missing_order_vip: { correct: 44, missed: 1, adversarial: 55, credited: 0, penalised: 0 },
+  },
 };
 
 // The eleventh exam set (written by three new helpers while version 14 was being finished, not read until version 14
@@ -589,6 +644,11 @@ const EXAM_11_FIGURES: Record<number, Record<string, Figures>> = {
     security_compromised_account: { correct: 44, missed: 2, adversarial: 55, credited: 0, penalised: 0 },
     logistics_missing_order_vip: { correct: 55, missed: 0, adversarial: 55, credited: 0, penalised: 0 },
   },
+  16: {
+    billing_duplicate_charge: { correct: 44, missed: 1, adversarial: 55, credited: 0, penalised: 0 },
+    security_compromised_account: { correct: 44, missed: 2, adversarial: 55, credited: 0, penalised: 0 },
+    logistics_missing_order_vip: { correct: 55, missed: 0, adversarial: 55, credited: 0, penalised: 0 },
+  },
 };
 
 // The twelfth exam set (written by three new helpers after version 15 was made current and frozen, committed before
@@ -604,6 +664,11 @@ const EXAM_12_FIGURES: Record<number, Record<string, Figures>> = {
     billing_duplicate_charge: { correct: 44, missed: 3, adversarial: 55, credited: 0, penalised: 0 },
     security_compromised_account: { correct: 44, missed: 2, adversarial: 55, credited: 4, penalised: 1 },
     logistics_missing_order_vip: { correct: 44, missed: 0, adversarial: 55, credited: 2, penalised: 0 },
+  },
+  16: {
+    billing_duplicate_charge: { correct: 44, missed: 0, adversarial: 55, credited: 0, penalised: 0 },
+    security_compromised_account: { correct: 44, missed: 0, adversarial: 55, credited: 2, penalised: 0 },
+    logistics_missing_order_vip: { correct: 44, missed: 0, adversarial: 55, credited: 0, penalised: 0 },
   },
 };
 

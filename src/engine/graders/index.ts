@@ -27,6 +27,7 @@ export const GRADERS: Readonly<Record<GraderVersion, { readonly module: GraderMo
   13: version(true, () => (require('./v13') as typeof import('./v13')).graderV13),
   14: version(true, () => (require('./v14') as typeof import('./v14')).graderV14),
   15: version(true, () => (require('./v15') as typeof import('./v15')).graderV15),
+  16: version(true, () => (require('./v16') as typeof import('./v16')).graderV16),
 };
 
 /**
@@ -45,7 +46,7 @@ function version(released: boolean, load: () => GraderModule): { readonly module
 }
 
 /** The version new episodes are scored with (when the task's reply details are written for it). */
-export const CURRENT_GRADER_VERSION: GraderVersion = 15;
+export const CURRENT_GRADER_VERSION: GraderVersion = 16;
 
 /** Whether a stored number names a registered grader version. */
 export function isGraderVersion(version: number): version is GraderVersion {

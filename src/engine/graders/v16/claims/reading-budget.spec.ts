@@ -227,6 +227,9 @@ const HOSTILE: [string, string][] = [
   ['sending verbs, pronoun subjects of passives, status labels', filled("they're going express and it has been locked , it is currently locked - status : locked - outcome : all blocked ")],
   ['clauses of a verb and when, keyword lists after a lead-in', filled('collected today , delivered tomorrow , ') + '\n' + 'keywords for your case : ' + filled('replacement , ground , ')],
   ['days restated, places then "you\'ll", relative clauses of "it"', filled("the next business day - 4 may , go to settings > security and you'll see sessions , a network it hasn't seen ")],
+  // Grader version 16's readings (issue 23, the twelfth exam set), each at its worst.
+  ['glosses with "=", questions after a comma, requests waiting on an event', 'alert = ' + filled('new device sign-in , so could it be ') + '?\n' + filled('once the refund has settled , just reply , ')],
+  ['states we made, what we wait to have back', filled("all sessions are signed out , once we have your confirmation , as soon as we have both back , we'll send it ")],
 ];
 
 describe('the reading budget', () => {

@@ -63,7 +63,7 @@ describe('the replacement told in a chatty voice: the service after a verb of se
 
 describe('days beside the delivery day: restated, or said of the first parcel (logistics g4)', () => {
   // (Delivered two days or more after the ticket: "the next business day" counted from today is then another day.)
-  const later = (t: Task) => (Date.parse(claim(t, 'delivery_date').date!) - Date.parse(t.clock.slice(0, 10))) / 86_400_000 >= 2;
+  const later = (t: Task) => (Date.parse(claim(t, 'delivery_date').date!) - Date.parse((t.clock ?? '').slice(0, 10))) / 86_400_000 >= 2;
   const task = drawn(LOGISTICS, 4, seedWhere(LOGISTICS, 4, (t) => has('replacement_courier', 'delivery_date')(t) && claim(t, 'replacement_courier').value === 'overnight' && later(t)));
   const day = dayMonth(claim(task, 'delivery_date').date!);
   const dated = (reply: string, v: 14 | 15) => covered(task, reply, v).includes('delivery_date');
