@@ -652,8 +652,8 @@ const EXAM_11_FIGURES: Record<number, Record<string, Figures>> = {
 };
 
 // The twelfth exam set (written by three new helpers after version 15 was made current and frozen, committed before
-// it was measured, measured once): the record of version 15's exam, the current grader's (version 14's for the
-// before). All 33 writers' readings match the answer keys, amounts included.
+// it was measured, measured once): the record of version 15's exam (version 14's for the before). All 33 writers'
+// readings match the answer keys, amounts included.
 const EXAM_12_FIGURES: Record<number, Record<string, Figures>> = {
   14: {
     billing_duplicate_charge: { correct: 44, missed: 3, adversarial: 55, credited: 0, penalised: 0 },
@@ -672,6 +672,22 @@ const EXAM_12_FIGURES: Record<number, Record<string, Figures>> = {
   },
 };
 
+// The thirteenth exam set (written by three new helpers after version 16 was made current and frozen, committed
+// before it was measured, measured once): the record of version 16's exam, the current grader's (version 15's for the
+// before). All 33 writers' readings match the answer keys, amounts included.
+const EXAM_13_FIGURES: Record<number, Record<string, Figures>> = {
+  15: {
+    billing_duplicate_charge: { correct: 44, missed: 5, adversarial: 66, credited: 3, penalised: 1 },
+    security_compromised_account: { correct: 44, missed: 2, adversarial: 55, credited: 3, penalised: 1 },
+    logistics_missing_order_vip: { correct: 55, missed: 5, adversarial: 55, credited: 2, penalised: 0 },
+  },
+  16: {
+    billing_duplicate_charge: { correct: 44, missed: 5, adversarial: 66, credited: 3, penalised: 1 },
+    security_compromised_account: { correct: 44, missed: 1, adversarial: 55, credited: 3, penalised: 1 },
+    logistics_missing_order_vip: { correct: 55, missed: 5, adversarial: 55, credited: 2, penalised: 0 },
+  },
+};
+
 export const SETS = [
   ['drawn-dev', DEV_FIGURES],
   ['drawn-exam', EXAM_FIGURES],
@@ -686,5 +702,6 @@ export const SETS = [
   ['drawn-exam-10', EXAM_10_FIGURES],
   ['drawn-exam-11', EXAM_11_FIGURES],
   ['drawn-exam-12', EXAM_12_FIGURES],
+  ['drawn-exam-13', EXAM_13_FIGURES],
 ] as const;
 
