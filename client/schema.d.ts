@@ -314,6 +314,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/leaderboard": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The tenant's leaderboard on a split: each agent's most recent complete run, ranked by pass^1 with intervals, in tiers
+         * @description Needs a reader key (its tenant), the admin key (every tenant), or no key when the server does not require keys.
+         */
+        get: operations["getLeaderboard"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/ledger/verify": {
         parameters: {
             query?: never;
@@ -396,6 +416,170 @@ export interface paths {
          * @description Needs an agent key (or no key, as the public tenant, when the server does not require keys).
          */
         post: operations["reset"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/runs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Runs, newest first, filtered, with cursor pagination (an agent key: the runs it created)
+         * @description Needs an agent key (the episodes it started) or a reader key (its tenant’s), or no key when the server does not require keys.
+         */
+        get: operations["listRuns"];
+        put?: never;
+        /**
+         * Create an evaluation run: its cells (family, seed, trial) are fixed now, each to be filled by one finished episode
+         * @description Needs an agent key (or no key, as the public tenant, when the server does not require keys).
+         */
+        post: operations["createRun"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/runs/{run_a}/compare/{run_b}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Paired comparison of two runs over the cells they share: differences with intervals, a sign test and a verdict
+         * @description Needs a reader key (its tenant), the admin key (every tenant), or no key when the server does not require keys.
+         */
+        get: operations["compareRuns"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/runs/{run_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A run: progress, and for a reader key its results (means, pass^k with intervals, flip rates, components, terminations)
+         * @description Needs an agent key (the episodes it started) or a reader key (its tenant’s), or no key when the server does not require keys.
+         */
+        get: operations["getRun"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/runs/{run_id}/cells": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A run's cells in hand-out order, with each one's status, attempts, termination, wall time and tokens
+         * @description Needs an agent key (the episodes it started) or a reader key (its tenant’s), or no key when the server does not require keys.
+         */
+        get: operations["listRunCells"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/runs/{run_id}/episodes/{episode_id}/report": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The agent's report on one of its run episodes: token use, or an infrastructure failure (the cell may then be filled again)
+         * @description Needs an agent key (or no key, as the public tenant, when the server does not require keys).
+         */
+        post: operations["reportRunEpisode"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/runs/{run_id}/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Stream a run: JSON lines (one per counted episode, with trajectory and grade), CSV (one line per cell) or an Inspect AI log (.eval)
+         * @description Needs a reader key (its tenant), the admin key (every tenant), or no key when the server does not require keys.
+         */
+        get: operations["exportRun"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/runs/{run_id}/regrade": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Score every finished episode of a run again under a grader version (default: the current one): a new result linked to the run, which is never overwritten
+         * @description Needs a reader key (its tenant), the admin key (every tenant), or no key when the server does not require keys.
+         */
+        post: operations["regradeRun"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/runs/{run_id}/regrade/{regrade_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A regrade of a run: the episodes whose score or success changed, with the components that moved
+         * @description Needs a reader key (its tenant), the admin key (every tenant), or no key when the server does not require keys.
+         */
+        get: operations["getRunRegrade"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -644,6 +828,70 @@ export interface components {
             /** @description Mean score over the split's first BASELINE_SEEDS_PER_SPLIT seeds. */
             train: number;
         };
+        CellDto: {
+            attempts: number;
+            /** @description The episode of the current (or, once finished, counted) attempt. */
+            episode_id: string | null;
+            input_tokens: number | null;
+            output_tokens: number | null;
+            /** @description The counted episode's score; null until finished, and always for an agent key. */
+            score: number | null;
+            seed: number;
+            status: components["schemas"]["CellStatus"];
+            task_id: string;
+            /**
+             * @description How the last attempt ended; null while none has.
+             * @enum {string|null}
+             */
+            termination: "resolved" | "out_of_steps" | "abandoned" | "infrastructure_error" | null;
+            trial: number;
+            wall_ms: number | null;
+        };
+        CellPageDto: {
+            /** @description In hand-out order (trial, family, seed). */
+            cells: components["schemas"]["CellDto"][];
+            /** @description Pass as `cursor` for the next page; null on the last. */
+            next_cursor: string | null;
+        };
+        CellReportRequestDto: {
+            /**
+             * @description The attempt failed on infrastructure (the model endpoint, the agent's host): the episode ends and the cell may be filled again. Refused (409) once the episode has ended.
+             * @example model endpoint: 503 after 5 retries
+             */
+            infrastructure_error?: string | null;
+            /** @description Prompt tokens the model used in this episode; added to the cell's. */
+            input_tokens?: number | null;
+            /** @description Completion tokens the model used in this episode; added to the cell's. */
+            output_tokens?: number | null;
+        };
+        /** @enum {string} */
+        CellStatus: "pending" | "active" | "finished" | "abandoned" | "failed";
+        ComparisonDto: {
+            families: components["schemas"]["FamilyPairedSummaryDto"][];
+            /** @description How the intervals, the sign test and the detectable difference are computed. */
+            method: components["schemas"]["PairedMethodDto"];
+            overall: components["schemas"]["PairedSummaryDto"];
+            run_a: string;
+            run_b: string;
+            /** @description Cells finished in only one of the runs: left out of every figure. */
+            unpaired_a: number;
+            unpaired_b: number;
+        };
+        /**
+         * @description "a_better" / "b_better" when the interval lies wholly above / below 0; else "within_noise".
+         * @enum {string}
+         */
+        ComparisonVerdict: "a_better" | "b_better" | "within_noise";
+        ComponentChangeDto: {
+            after: number;
+            before: number;
+            name: string;
+        };
+        ComponentMeanDto: {
+            /** @description Mean points earned per finished cell. */
+            mean: number;
+            name: string;
+        };
         ComponentMeansDto: {
             opened_target: number;
             policy_consulted: number;
@@ -660,6 +908,53 @@ export interface components {
             name: string;
             /** @description agent (default): runs episodes and reads the episodes it started. reader: reads every episode of the tenant, audits, exports and statistics, and runs nothing. */
             scope?: (string & components["schemas"]["KeyScope"]) | null;
+        };
+        CreateRunRequestDto: {
+            /**
+             * @description The agent evaluated: every episode of the run carries it, and the leaderboard ranks by it.
+             * @example react-agent/1.4
+             */
+            agent: string;
+            /**
+             * @description The families (task ids of GET /tasks) the run covers, or "all".
+             * @example all
+             */
+            families: "all" | string[];
+            /**
+             * @description The feedback of every episode: "final" (default; the only one a test-split run takes) or "dense" (train and canonical runs).
+             * @enum {string|null}
+             */
+            feedback?: "dense" | "final" | null;
+            /** @description Free-form JSON kept with the run (at most 8 KB), e.g. {"commit": "a1b2c3d", "temperature": 0}. */
+            metadata?: {
+                [key: string]: unknown;
+            } | null;
+            /**
+             * @description The model behind the agent, if any.
+             * @example gpt-4.1-2025-04-14
+             */
+            model?: string | null;
+            /**
+             * @description What the run is, for people.
+             * @example gpt-4.1 baseline, test split
+             */
+            name: string;
+            /** @description The first N seeds of the split (the same seeds for every agent, so runs pair up). Give `seeds` or `seed_count`, not both. With this server's 3 task(s) and up to 20 trials, at most 1666 seeds keep a run within 100000 cells. */
+            seed_count?: number | null;
+            /** @description The seeds, each of the split (a test seed for "test", a train seed for "train"). Give `seeds` or `seed_count`, not both. With this server's 3 task(s) and up to 20 trials, at most 1666 seeds keep a run within 100000 cells. */
+            seeds?: number[] | null;
+            /** @description Where the cells' instances come from: "test" (default), "train", or "canonical" (each task file's fixed instance; the seed only orders the inbox). */
+            split?: (string & components["schemas"]["RunSplit"]) | null;
+            /**
+             * @description A cell succeeds when its score is at least this (default 1: a full score), a number with at most 3 decimals as written; pass^k counts successes.
+             * @example 1
+             */
+            success_threshold?: number | null;
+            /**
+             * @description Trials per (family, seed): k of pass^k.
+             * @example 4
+             */
+            trials: number;
         };
         CreateTenantDto: {
             /** @example Robotics Lab */
@@ -894,6 +1189,60 @@ export interface components {
             updated_at: string;
             variant: components["schemas"]["TaskVariant"];
         };
+        ExportedRunEpisodeDto: {
+            actions: components["schemas"]["ActionLogEntryDto"][];
+            components: components["schemas"]["ScoreComponentDto"][];
+            episode_id: string;
+            grader_version: number;
+            input_tokens: number | null;
+            output_tokens: number | null;
+            penalties: components["schemas"]["PenaltyDto"][];
+            run_id: string;
+            score: number;
+            seed: number;
+            success: boolean;
+            task_id: string;
+            task_version: string;
+            /** @enum {string} */
+            termination: "resolved" | "out_of_steps" | "abandoned" | "infrastructure_error";
+            trial: number;
+            wall_ms: number | null;
+        };
+        FamilyPairedSummaryDto: {
+            /** @description Mean score of A minus B over the paired cells, with a paired bootstrap interval. */
+            difference: components["schemas"]["IntervalDto"];
+            mean_a: number | null;
+            mean_b: number | null;
+            /** @description The smallest true difference runs of this size would detect (80% power at the interval's level). */
+            minimum_detectable_difference: number | null;
+            /** @description Cells present in both runs (same family, seed and trial). */
+            pairs: number;
+            seeds: number;
+            sign_test: components["schemas"]["SignTestDto"];
+            task_id: string;
+            /** @description "a_better" / "b_better" when the interval lies wholly above / below 0; else "within_noise". */
+            verdict: components["schemas"]["ComparisonVerdict"];
+        };
+        FamilyResultsDto: {
+            /** @description Finished cells counted. */
+            cells: number;
+            components: components["schemas"]["ComponentMeanDto"][];
+            /** @description Share of seeds (with two or more finished trials) whose trials disagree on success. */
+            flip_rate: number | null;
+            /** @description Mean points taken off per finished cell by penalties. */
+            mean_penalty: number;
+            /** @description Mean score: over each seed's trials, then over seeds, then (overall) over families, each weighing the same. */
+            mean_score: components["schemas"]["IntervalDto"];
+            /** @description pass^k for k = 1..trials: C(c,k)/C(n,k) per (family, seed), averaged over seeds, then families. */
+            pass_hat_k: components["schemas"]["PassHatKDto"][];
+            /** @description Seeds with at least one finished cell. */
+            seeds: number;
+            /** @description Share of cells that succeed, weighted like the mean score. */
+            success_rate: components["schemas"]["IntervalDto"];
+            task_id: string;
+            terminations: components["schemas"]["TerminationCountsDto"];
+            totals: components["schemas"]["RunTotalsDto"];
+        };
         /**
          * @description What the agent is told while the episode runs. "dense" (for training; the default, except on test-split instances, which refuse it): each step's reward and the score so far. "final" (for evaluation): every reward is 0 and the score, components, per-step rewards and explanations are withheld (null) until the episode ends; the step that ends it carries the whole score as its reward.
          * @enum {string}
@@ -918,6 +1267,20 @@ export interface components {
         GraderRequestDto: {
             episode_id: string;
         };
+        GroupSummaryDto: {
+            /** @description Finished cells counted. */
+            cells: number;
+            /** @description Share of seeds (with two or more finished trials) whose trials disagree on success. */
+            flip_rate: number | null;
+            /** @description Mean score: over each seed's trials, then over seeds, then (overall) over families, each weighing the same. */
+            mean_score: components["schemas"]["IntervalDto"];
+            /** @description pass^k for k = 1..trials: C(c,k)/C(n,k) per (family, seed), averaged over seeds, then families. */
+            pass_hat_k: components["schemas"]["PassHatKDto"][];
+            /** @description Seeds with at least one finished cell. */
+            seeds: number;
+            /** @description Share of cells that succeed, weighted like the mean score. */
+            success_rate: components["schemas"]["IntervalDto"];
+        };
         HealthDto: {
             /** @description "ok", or what went wrong reaching the database */
             database: string;
@@ -932,6 +1295,11 @@ export interface components {
             status: components["schemas"]["TicketStatus"];
             subject: string;
             ticket_id: string;
+        };
+        IntervalDto: {
+            estimate: number | null;
+            high: number | null;
+            low: number | null;
         };
         JsonRpcError: {
             /** @description -32700 parse error, -32600 invalid request, -32601 method not found, -32602 invalid params, -32000/-32001 server errors */
@@ -968,6 +1336,37 @@ export interface components {
          * @enum {string}
          */
         KeyScope: "agent" | "reader";
+        LeaderboardBoardDto: {
+            config_hash: string;
+            entries: components["schemas"]["LeaderboardEntryDto"][];
+            families: string[];
+            seed_count: number;
+            success_threshold: number;
+            trials: number;
+            versions: components["schemas"]["RunVersionsDto"];
+        };
+        LeaderboardDto: {
+            /** @description Boards by their newest run first. */
+            boards: components["schemas"]["LeaderboardBoardDto"][];
+            split: components["schemas"]["RunSplit"];
+            /** @description How tiers are formed. */
+            tie_rule: string;
+        };
+        LeaderboardEntryDto: {
+            agent: string;
+            completed_at: string;
+            mean_score: components["schemas"]["IntervalDto"];
+            model: string | null;
+            pass_hat_1: components["schemas"]["IntervalDto"];
+            /** @description pass^k at the board's k (its trials). */
+            pass_hat_k: components["schemas"]["IntervalDto"];
+            /** @description Position by pass^1 (exact ties broken by run id, as the tiers are formed). */
+            rank: number;
+            /** @description The agent's most recent complete run on this board (never the best of several). */
+            run_id: string;
+            /** @description 1 = the top tier; agents whose difference from their tier's leader is within noise share its tier. */
+            tier: number;
+        };
         LedgerCheckpointDto: {
             /** @description When it was written. */
             at: string;
@@ -1034,6 +1433,39 @@ export interface components {
              */
             type: "open_ticket";
         };
+        PairedMethodDto: {
+            /** @description What the intervals are about. */
+            estimand: string;
+            /** @description The intervals' confidence level, e.g. 0.95. */
+            level: number;
+            minimum_detectable_difference: string;
+            resamples: number;
+            /** @description What the bootstrap resamples, and why. */
+            resampling: string;
+            seed: number;
+            sign_test: string;
+        };
+        PairedSummaryDto: {
+            /** @description Mean score of A minus B over the paired cells, with a paired bootstrap interval. */
+            difference: components["schemas"]["IntervalDto"];
+            mean_a: number | null;
+            mean_b: number | null;
+            /** @description The smallest true difference runs of this size would detect (80% power at the interval's level). */
+            minimum_detectable_difference: number | null;
+            /** @description Cells present in both runs (same family, seed and trial). */
+            pairs: number;
+            seeds: number;
+            sign_test: components["schemas"]["SignTestDto"];
+            /** @description "a_better" / "b_better" when the interval lies wholly above / below 0; else "within_noise". */
+            verdict: components["schemas"]["ComparisonVerdict"];
+        };
+        PassHatKDto: {
+            estimate: number | null;
+            high: number | null;
+            /** @description k of pass^k: the chance that k trials of one (family, seed), drawn from its trials, all succeed. */
+            k: number;
+            low: number | null;
+        };
         PenaltyDto: {
             /** @description What was done: a forbidden statement's id (asks_for_password), or collateral:<ticket>:<act>. */
             id: string;
@@ -1061,6 +1493,41 @@ export interface components {
             /** @description What happened, e.g. "opened ticket T-1041" or "not applied". */
             outcome: string;
             step: number;
+        };
+        RegradeDto: {
+            /** @description Of them, those whose score or success changed. */
+            changed: number;
+            /** @description The episodes whose score or success changed, in hand-out order. */
+            changed_episodes: components["schemas"]["RegradedEpisodeDto"][];
+            created_at: string;
+            /** @description Finished cells replayed. */
+            episodes: number;
+            grader_version: number;
+            /** @description The grader the run's episodes were scored by, and the one they were scored again under. */
+            grader_version_before: number;
+            /** @description The run's overall results under the new grader (the original stays as it was). */
+            overall: components["schemas"]["GroupSummaryDto"];
+            regrade_id: string;
+            run_id: string;
+        };
+        RegradeRequestDto: {
+            /**
+             * @description The grader version to score again under (default: the current one).
+             * @enum {integer|null}
+             */
+            grader_version?: 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 | 10 | 11 | 12 | 13 | 14 | 15 | 16 | null;
+        };
+        RegradedEpisodeDto: {
+            /** @description Only the components whose points moved. */
+            components: components["schemas"]["ComponentChangeDto"][];
+            episode_id: string;
+            score_after: number;
+            score_before: number;
+            seed: number;
+            success_after: boolean;
+            success_before: boolean;
+            task_id: string;
+            trial: number;
         };
         ReplyDetailGradeDto: {
             covered: boolean;
@@ -1099,6 +1566,8 @@ export interface components {
             /** @description The grader that scores this episode, fixed for its whole life (docs/grading.md, Grader versions). */
             grader_version: number;
             max_steps: number;
+            /** @description The evaluation-run cell this episode fills (POST /reset with `run_id`); null outside runs. */
+            run: components["schemas"]["RunCellRefDto"] | null;
             run_label: string | null;
             /** @description Score so far, 0 to 1; null while an episode started with feedback "final" runs, and always (withheld) for a test-split episode seen by an agent key. */
             score: number | null;
@@ -1134,6 +1603,11 @@ export interface components {
             /** @description What the agent is told while the episode runs. "dense" (for training; the default, except on test-split instances, which refuse it): each step's reward and the score so far. "final" (for evaluation): every reward is 0 and the score, components, per-step rewards and explanations are withheld (null) until the episode ends; the step that ends it carries the whole score as its reward. */
             feedback?: (string & components["schemas"]["FeedbackMode"]) | null;
             /**
+             * @description Fill a cell of this evaluation run (POST /runs; docs/evaluating-agents.md). Alone, the server hands out the run's next cell to fill (every family and seed of trial 0 first); with `task_id`, `seed` and `trial`, that cell. The run decides the split, variant, feedback and agent: giving others is refused (422). 409 when the cell is finished or being filled, or the run has none left; 422 for a run or cell that does not exist.
+             * @example run_5f0c2a9e4b7d1c3a8e6f0b2d
+             */
+            run_id?: string | null;
+            /**
              * @description Label of the run this episode belongs to.
              * @example ablation-7
              */
@@ -1155,6 +1629,8 @@ export interface components {
              * @example billing_duplicate_charge
              */
             task_id?: string | null;
+            /** @description The trial of the run cell to fill (0-based), with `run_id`, `task_id` and `seed`. */
+            trial?: number | null;
             /** @description "generated" (default): an instance the task family draws from the seed, different for every seed. "canonical": the task file's fixed instance (the README curl walk-through), in no split. */
             variant?: (string & components["schemas"]["TaskVariant"]) | null;
         };
@@ -1188,6 +1664,96 @@ export interface components {
              * @enum {string}
              */
             type: "route_ticket";
+        };
+        RunCellRefDto: {
+            run_id: string;
+            seed: number;
+            task_id: string;
+            trial: number;
+        };
+        RunDto: {
+            agent: string;
+            completed_at: string | null;
+            /** @description sha256 of the configuration (split, feedback, families, seeds, trials, success threshold, versions): runs with the same hash have the same cells and pair up. */
+            config_hash: string;
+            created_at: string;
+            /** @description Id of the API key that created the run (null: open mode). */
+            created_by_key: string | null;
+            families: string[];
+            /** @enum {string} */
+            feedback: "dense" | "final";
+            metadata: {
+                [key: string]: unknown;
+            };
+            model: string | null;
+            name: string;
+            progress: components["schemas"]["RunProgressDto"];
+            /** @description Scores and statistics; null for an agent key (see results_withheld) and in GET /runs listings. */
+            results: components["schemas"]["RunResultsDto"] | null;
+            /** @description Why `results` is null, or null. */
+            results_withheld: string | null;
+            run_id: string;
+            seeds: number[];
+            split: components["schemas"]["RunSplit"];
+            /** @description "complete" once every cell is finished. */
+            status: components["schemas"]["RunStatus"];
+            success_threshold: number;
+            trials: number;
+            versions: components["schemas"]["RunVersionsDto"];
+        };
+        /** @enum {string} */
+        RunExportFormat: "jsonl" | "csv" | "inspect";
+        RunPageDto: {
+            /** @description Pass as `cursor` for the next page; null on the last. */
+            next_cursor: string | null;
+            /** @description Newest first. */
+            runs: components["schemas"]["RunDto"][];
+        };
+        RunProgressDto: {
+            /** @description Cells whose last attempt was abandoned (idle expiry): they may be filled again. */
+            abandoned: number;
+            active: number;
+            cells: number;
+            /** @description Cells whose last attempt failed on infrastructure (reported by the agent): they may be filled again. */
+            failed: number;
+            finished: number;
+            pending: number;
+        };
+        RunResultsDto: {
+            families: components["schemas"]["FamilyResultsDto"][];
+            method: components["schemas"]["StatisticsMethodDto"];
+            overall: components["schemas"]["GroupSummaryDto"];
+            /** @description A cell succeeds when its score is at least this. */
+            success_threshold: number;
+            terminations: components["schemas"]["TerminationCountsDto"];
+            totals: components["schemas"]["RunTotalsDto"];
+        };
+        /**
+         * @description Where the cells' instances come from: "test" (default), "train", or "canonical" (each task file's fixed instance; the seed only orders the inbox).
+         * @enum {string}
+         */
+        RunSplit: "test" | "train" | "canonical";
+        /**
+         * @description "complete" once every cell is finished.
+         * @enum {string}
+         */
+        RunStatus: "open" | "complete";
+        RunTotalsDto: {
+            /** @description Input tokens the agent reported (null: none reported). */
+            input_tokens: number | null;
+            mean_steps: number | null;
+            mean_wall_ms: number | null;
+            output_tokens: number | null;
+            /** @description Steps and wall time of the finished cells' counted episodes. */
+            steps: number;
+        };
+        RunVersionsDto: {
+            /** @description Task id → the task version its instances are drawn from (a generator version, or a task file's hash). */
+            generators: {
+                [key: string]: string;
+            };
+            /** @description The grader version every episode of the run is scored by. */
+            grader: number;
         };
         ScoreComponentDto: {
             earned: number;
@@ -1241,11 +1807,29 @@ export interface components {
              */
             type: "set_priority";
         };
+        SignTestDto: {
+            /** @description Seeds where run A's mean paired score is higher. */
+            a_better: number;
+            b_better: number;
+            /** @description Exact two-sided binomial p-value, ties dropped; null with no untied seed. */
+            p_value: number | null;
+            ties: number;
+        };
         /**
          * @description Which seeds to draw from (test: seeds divisible by 5 (one in five); train: every other seed); omitted, train, or the split of the given seed. Test-split instances always run with feedback "final". Generated instances only. "private": the private test split, on test seeds too, each instance drawn from the seed mixed with a secret only this server holds, so the seed number and the public generators do not tell it (the episode reports split "test" and split_source "private"); refused (422) by a server without a private split (PRIVATE_SPLIT_KEY).
          * @enum {string}
          */
         Split: "train" | "test" | "private";
+        StatisticsMethodDto: {
+            /** @description What the intervals are about. */
+            estimand: string;
+            /** @description The intervals' confidence level, e.g. 0.95. */
+            level: number;
+            resamples: number;
+            /** @description What the bootstrap resamples, and why. */
+            resampling: string;
+            seed: number;
+        };
         StatsDto: {
             /** @enum {string|null} */
             group_by: "agent" | null;
@@ -1362,6 +1946,16 @@ export interface components {
         };
         TenantListDto: {
             tenants: components["schemas"]["TenantDto"][];
+        };
+        TerminationCountsDto: {
+            /** @description Cells whose last attempt was abandoned (idle expiry), to be filled again. */
+            abandoned: number;
+            /** @description Cells whose last attempt failed on infrastructure, to be filled again. */
+            infrastructure_error: number;
+            out_of_steps: number;
+            resolved: number;
+            /** @description Attempts beyond each cell's first (abandoned or failed ones that were retried). */
+            retries: number;
         };
         TicketEventDto: {
             /** @description ISO-8601 UTC time of the event. */
@@ -4800,6 +5394,178 @@ export interface operations {
             };
         };
     };
+    getLeaderboard: {
+        parameters: {
+            query?: {
+                /** @description The split whose runs are ranked (default "test"). */
+                split?: components["schemas"]["RunSplit"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LeaderboardDto"];
+                };
+            };
+            /** @description The request could not be read: the URL is malformed (a broken percent-encoding), or the request is not valid HTTP */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "MALFORMED_INPUT",
+                     *       "error": "Bad Request",
+                     *       "message": "the request body is not a valid JSON object",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 400
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description No key where one is required, a wrong or revoked key, a malformed Authorization header, or a key in the URL (?api_key=); answered with `WWW-Authenticate: Bearer realm="supportdesk"` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "UNAUTHENTICATED",
+                     *       "error": "Unauthorized",
+                     *       "message": "the API key is not valid",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 401
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description The admin key: runs belong to a tenant, read them with its reader key */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "FORBIDDEN",
+                     *       "error": "Forbidden",
+                     *       "message": "runs belong to a tenant: read them with the tenant's reader key",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 403
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description The request (headers within HEADERS_TIMEOUT_MS, all of it within REQUEST_TIMEOUT_MS) took too long to arrive; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "REQUEST_TIMEOUT",
+                     *       "error": "Request Timeout",
+                     *       "message": "the request took too long to arrive",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 408
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Validation failed; `details` names each bad field (a missing one as "<field> is required"); nothing was changed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "VALIDATION_FAILED",
+                     *       "details": [
+                     *         {
+                     *           "field": "split",
+                     *           "message": "split must be one of the following values: test, train, canonical"
+                     *         }
+                     *       ],
+                     *       "error": "Unprocessable Entity",
+                     *       "message": "split must be one of the following values: test, train, canonical",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 422
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Over the tenant’s rate limit (RATE_LIMIT_PER_MINUTE), or a failing key from an address with too many failed authentications; `Retry-After` says when to come back */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "RATE_LIMITED",
+                     *       "error": "Too Many Requests",
+                     *       "message": "this tenant's rate limit of 60000 requests a minute (RATE_LIMIT_PER_MINUTE) is used up; retry in 12 s",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 429
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description The request line and headers together are larger than the server reads (16 KB); the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "HEADERS_TOO_LARGE",
+                     *       "error": "Request Header Fields Too Large",
+                     *       "message": "the request headers are too large",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 431
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description The database is busy, or the server is shutting down; nothing was changed, retry after `Retry-After`; or every connection the server may hold is busy (MAX_CONNECTIONS, MAX_CONNECTIONS_PER_CLIENT) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "UNAVAILABLE",
+                     *       "error": "Service Unavailable",
+                     *       "message": "the database is busy; retry shortly",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 503
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
     verifyLedger: {
         parameters: {
             query?: {
@@ -5835,6 +6601,1900 @@ export interface operations {
                 };
             };
             /** @description Over a rate limit, or the tenant already holds MAX_ACTIVE_EPISODES_PER_TENANT active episodes; `Retry-After` says when to come back (for the rate limits) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "RATE_LIMITED",
+                     *       "error": "Too Many Requests",
+                     *       "message": "this tenant's rate limit of 60000 requests a minute (RATE_LIMIT_PER_MINUTE) is used up; retry in 12 s",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 429
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description The request line and headers together are larger than the server reads (16 KB); the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "HEADERS_TOO_LARGE",
+                     *       "error": "Request Header Fields Too Large",
+                     *       "message": "the request headers are too large",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 431
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description The database is busy, or the server is shutting down; nothing was changed, retry after `Retry-After`; or every connection the server may hold is busy (MAX_CONNECTIONS, MAX_CONNECTIONS_PER_CLIENT) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "UNAVAILABLE",
+                     *       "error": "Service Unavailable",
+                     *       "message": "the database is busy; retry shortly",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 503
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    listRuns: {
+        parameters: {
+            query?: {
+                /** @description next_cursor of the previous page. */
+                cursor?: string;
+                agent?: string;
+                status?: components["schemas"]["RunStatus"];
+                split?: components["schemas"]["RunSplit"];
+                /** @description Runs per page (default 50). */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RunPageDto"];
+                };
+            };
+            /** @description The request could not be read: the URL is malformed (a broken percent-encoding), or the request is not valid HTTP */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "MALFORMED_INPUT",
+                     *       "error": "Bad Request",
+                     *       "message": "the request body is not a valid JSON object",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 400
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description No key where one is required, a wrong or revoked key, a malformed Authorization header, or a key in the URL (?api_key=); answered with `WWW-Authenticate: Bearer realm="supportdesk"` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "UNAUTHENTICATED",
+                     *       "error": "Unauthorized",
+                     *       "message": "the API key is not valid",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 401
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description The admin key: runs belong to a tenant, read them with its reader key */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "FORBIDDEN",
+                     *       "error": "Forbidden",
+                     *       "message": "runs belong to a tenant: read them with the tenant's reader key",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 403
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description The request (headers within HEADERS_TIMEOUT_MS, all of it within REQUEST_TIMEOUT_MS) took too long to arrive; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "REQUEST_TIMEOUT",
+                     *       "error": "Request Timeout",
+                     *       "message": "the request took too long to arrive",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 408
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Validation failed; `details` names each bad field (a missing one as "<field> is required"); nothing was changed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "VALIDATION_FAILED",
+                     *       "details": [
+                     *         {
+                     *           "field": "cursor",
+                     *           "message": "cursor is not one this server issued; pass next_cursor from the previous page"
+                     *         }
+                     *       ],
+                     *       "error": "Unprocessable Entity",
+                     *       "message": "cursor is not one this server issued; pass next_cursor from the previous page",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 422
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Over the tenant’s rate limit (RATE_LIMIT_PER_MINUTE), or a failing key from an address with too many failed authentications; `Retry-After` says when to come back */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "RATE_LIMITED",
+                     *       "error": "Too Many Requests",
+                     *       "message": "this tenant's rate limit of 60000 requests a minute (RATE_LIMIT_PER_MINUTE) is used up; retry in 12 s",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 429
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description The request line and headers together are larger than the server reads (16 KB); the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "HEADERS_TOO_LARGE",
+                     *       "error": "Request Header Fields Too Large",
+                     *       "message": "the request headers are too large",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 431
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description The database is busy, or the server is shutting down; nothing was changed, retry after `Retry-After`; or every connection the server may hold is busy (MAX_CONNECTIONS, MAX_CONNECTIONS_PER_CLIENT) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "UNAVAILABLE",
+                     *       "error": "Service Unavailable",
+                     *       "message": "the database is busy; retry shortly",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 503
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    createRun: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateRunRequestDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RunDto"];
+                };
+            };
+            /** @description The body is not a JSON object: malformed JSON, nested more than 16 levels, a lone UTF-16 surrogate, or a `__proto__` (or `constructor.prototype`) key; or the URL is malformed (a broken percent-encoding), or the request is not valid HTTP */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "MALFORMED_INPUT",
+                     *       "error": "Bad Request",
+                     *       "message": "the request body is not a valid JSON object",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 400
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description No key where one is required, a wrong or revoked key, a malformed Authorization header, or a key in the URL (?api_key=); answered with `WWW-Authenticate: Bearer realm="supportdesk"` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "UNAUTHENTICATED",
+                     *       "error": "Unauthorized",
+                     *       "message": "the API key is not valid",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 401
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description The key may not use this route (a reader key on a run, an agent key on an audit, a tenant key on /admin, the admin key on an episode), or the Host header or a browser Origin is not allowed (ALLOWED_HOSTS, ALLOWED_ORIGINS) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "FORBIDDEN",
+                     *       "error": "Forbidden",
+                     *       "message": "the Host header \"attacker.example\" is not one this server answers to (ALLOWED_HOSTS)",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 403
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description The request (headers within HEADERS_TIMEOUT_MS, all of it within REQUEST_TIMEOUT_MS) took too long to arrive; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "REQUEST_TIMEOUT",
+                     *       "error": "Request Timeout",
+                     *       "message": "the request took too long to arrive",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 408
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description The body is larger than BODY_LIMIT_BYTES */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "PAYLOAD_TOO_LARGE",
+                     *       "error": "Payload Too Large",
+                     *       "message": "the request body is larger than this server accepts (BODY_LIMIT_BYTES)",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 413
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description The body is not UTF-8 JSON (every body is application/json, or a +json type) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "error": "Unsupported Media Type",
+                     *       "message": "the request body must be JSON (content-type: application/json), got text/plain",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 415
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Validation failed; `details` names each bad field (a missing one as "<field> is required"); nothing was changed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "VALIDATION_FAILED",
+                     *       "details": [
+                     *         {
+                     *           "field": "seeds",
+                     *           "message": "give exactly one of seeds (a list) and seed_count (the first N seeds of the split)"
+                     *         }
+                     *       ],
+                     *       "error": "Unprocessable Entity",
+                     *       "message": "seeds: give exactly one of seeds (a list) and seed_count (the first N seeds of the split)",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 422
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Over the tenant’s rate limit (RATE_LIMIT_PER_MINUTE), or a failing key from an address with too many failed authentications; `Retry-After` says when to come back */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "RATE_LIMITED",
+                     *       "error": "Too Many Requests",
+                     *       "message": "this tenant's rate limit of 60000 requests a minute (RATE_LIMIT_PER_MINUTE) is used up; retry in 12 s",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 429
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description The request line and headers together are larger than the server reads (16 KB); the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "HEADERS_TOO_LARGE",
+                     *       "error": "Request Header Fields Too Large",
+                     *       "message": "the request headers are too large",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 431
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description The database is busy, or the server is shutting down; nothing was changed, retry after `Retry-After`; or every connection the server may hold is busy (MAX_CONNECTIONS, MAX_CONNECTIONS_PER_CLIENT) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "UNAVAILABLE",
+                     *       "error": "Service Unavailable",
+                     *       "message": "the database is busy; retry shortly",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 503
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    compareRuns: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                run_a: string;
+                run_b: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ComparisonDto"];
+                };
+            };
+            /** @description The request could not be read: the URL is malformed (a broken percent-encoding), or the request is not valid HTTP */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "MALFORMED_INPUT",
+                     *       "error": "Bad Request",
+                     *       "message": "the request body is not a valid JSON object",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 400
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description No key where one is required, a wrong or revoked key, a malformed Authorization header, or a key in the URL (?api_key=); answered with `WWW-Authenticate: Bearer realm="supportdesk"` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "UNAUTHENTICATED",
+                     *       "error": "Unauthorized",
+                     *       "message": "the API key is not valid",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 401
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description The admin key: runs belong to a tenant, read them with its reader key */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "FORBIDDEN",
+                     *       "error": "Forbidden",
+                     *       "message": "runs belong to a tenant: read them with the tenant's reader key",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 403
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description No such run for the caller (an agent key sees only the runs it created) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "NOT_FOUND",
+                     *       "error": "Not Found",
+                     *       "message": "no run \"run_5f0c2a9e4b7d1c3a8e6f0b2d\"",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 404
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description The request (headers within HEADERS_TIMEOUT_MS, all of it within REQUEST_TIMEOUT_MS) took too long to arrive; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "REQUEST_TIMEOUT",
+                     *       "error": "Request Timeout",
+                     *       "message": "the request took too long to arrive",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 408
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description The runs were drawn or graded with different versions, or share no cell */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "CONFLICT",
+                     *       "error": "Conflict",
+                     *       "message": "the runs differ in grader version (16 vs 15): their scores do not pair",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 409
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description A path segment of the URL (an id) is longer than 100 characters; no id is that long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "URI_TOO_LONG",
+                     *       "error": "URI Too Long",
+                     *       "message": "a path segment of the URL is longer than 100 characters; no id is that long",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 414
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Over the tenant’s rate limit (RATE_LIMIT_PER_MINUTE), or a failing key from an address with too many failed authentications; `Retry-After` says when to come back */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "RATE_LIMITED",
+                     *       "error": "Too Many Requests",
+                     *       "message": "this tenant's rate limit of 60000 requests a minute (RATE_LIMIT_PER_MINUTE) is used up; retry in 12 s",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 429
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description The request line and headers together are larger than the server reads (16 KB); the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "HEADERS_TOO_LARGE",
+                     *       "error": "Request Header Fields Too Large",
+                     *       "message": "the request headers are too large",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 431
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description The database is busy, or the server is shutting down; nothing was changed, retry after `Retry-After`; or every connection the server may hold is busy (MAX_CONNECTIONS, MAX_CONNECTIONS_PER_CLIENT) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "UNAVAILABLE",
+                     *       "error": "Service Unavailable",
+                     *       "message": "the database is busy; retry shortly",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 503
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    getRun: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                run_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RunDto"];
+                };
+            };
+            /** @description The request could not be read: the URL is malformed (a broken percent-encoding), or the request is not valid HTTP */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "MALFORMED_INPUT",
+                     *       "error": "Bad Request",
+                     *       "message": "the request body is not a valid JSON object",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 400
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description No key where one is required, a wrong or revoked key, a malformed Authorization header, or a key in the URL (?api_key=); answered with `WWW-Authenticate: Bearer realm="supportdesk"` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "UNAUTHENTICATED",
+                     *       "error": "Unauthorized",
+                     *       "message": "the API key is not valid",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 401
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description The admin key: runs belong to a tenant, read them with its reader key */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "FORBIDDEN",
+                     *       "error": "Forbidden",
+                     *       "message": "runs belong to a tenant: read them with the tenant's reader key",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 403
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description No such run for the caller (an agent key sees only the runs it created) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "NOT_FOUND",
+                     *       "error": "Not Found",
+                     *       "message": "no run \"run_5f0c2a9e4b7d1c3a8e6f0b2d\"",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 404
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description The request (headers within HEADERS_TIMEOUT_MS, all of it within REQUEST_TIMEOUT_MS) took too long to arrive; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "REQUEST_TIMEOUT",
+                     *       "error": "Request Timeout",
+                     *       "message": "the request took too long to arrive",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 408
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description A path segment of the URL (an id) is longer than 100 characters; no id is that long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "URI_TOO_LONG",
+                     *       "error": "URI Too Long",
+                     *       "message": "a path segment of the URL is longer than 100 characters; no id is that long",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 414
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Over the tenant’s rate limit (RATE_LIMIT_PER_MINUTE), or a failing key from an address with too many failed authentications; `Retry-After` says when to come back */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "RATE_LIMITED",
+                     *       "error": "Too Many Requests",
+                     *       "message": "this tenant's rate limit of 60000 requests a minute (RATE_LIMIT_PER_MINUTE) is used up; retry in 12 s",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 429
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description The request line and headers together are larger than the server reads (16 KB); the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "HEADERS_TOO_LARGE",
+                     *       "error": "Request Header Fields Too Large",
+                     *       "message": "the request headers are too large",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 431
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description The database is busy, or the server is shutting down; nothing was changed, retry after `Retry-After`; or every connection the server may hold is busy (MAX_CONNECTIONS, MAX_CONNECTIONS_PER_CLIENT) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "UNAVAILABLE",
+                     *       "error": "Service Unavailable",
+                     *       "message": "the database is busy; retry shortly",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 503
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    listRunCells: {
+        parameters: {
+            query?: {
+                /** @description next_cursor of the previous page. */
+                cursor?: string;
+                status?: components["schemas"]["CellStatus"];
+                /** @description Cells per page (default 50). */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                run_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CellPageDto"];
+                };
+            };
+            /** @description The request could not be read: the URL is malformed (a broken percent-encoding), or the request is not valid HTTP */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "MALFORMED_INPUT",
+                     *       "error": "Bad Request",
+                     *       "message": "the request body is not a valid JSON object",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 400
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description No key where one is required, a wrong or revoked key, a malformed Authorization header, or a key in the URL (?api_key=); answered with `WWW-Authenticate: Bearer realm="supportdesk"` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "UNAUTHENTICATED",
+                     *       "error": "Unauthorized",
+                     *       "message": "the API key is not valid",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 401
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description The admin key: runs belong to a tenant, read them with its reader key */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "FORBIDDEN",
+                     *       "error": "Forbidden",
+                     *       "message": "runs belong to a tenant: read them with the tenant's reader key",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 403
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description No such run for the caller (an agent key sees only the runs it created) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "NOT_FOUND",
+                     *       "error": "Not Found",
+                     *       "message": "no run \"run_5f0c2a9e4b7d1c3a8e6f0b2d\"",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 404
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description The request (headers within HEADERS_TIMEOUT_MS, all of it within REQUEST_TIMEOUT_MS) took too long to arrive; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "REQUEST_TIMEOUT",
+                     *       "error": "Request Timeout",
+                     *       "message": "the request took too long to arrive",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 408
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description A path segment of the URL (an id) is longer than 100 characters; no id is that long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "URI_TOO_LONG",
+                     *       "error": "URI Too Long",
+                     *       "message": "a path segment of the URL is longer than 100 characters; no id is that long",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 414
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Validation failed; `details` names each bad field (a missing one as "<field> is required"); nothing was changed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "VALIDATION_FAILED",
+                     *       "details": [
+                     *         {
+                     *           "field": "cursor",
+                     *           "message": "cursor is not one this server issued; pass next_cursor from the previous page"
+                     *         }
+                     *       ],
+                     *       "error": "Unprocessable Entity",
+                     *       "message": "cursor is not one this server issued; pass next_cursor from the previous page",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 422
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Over the tenant’s rate limit (RATE_LIMIT_PER_MINUTE), or a failing key from an address with too many failed authentications; `Retry-After` says when to come back */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "RATE_LIMITED",
+                     *       "error": "Too Many Requests",
+                     *       "message": "this tenant's rate limit of 60000 requests a minute (RATE_LIMIT_PER_MINUTE) is used up; retry in 12 s",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 429
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description The request line and headers together are larger than the server reads (16 KB); the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "HEADERS_TOO_LARGE",
+                     *       "error": "Request Header Fields Too Large",
+                     *       "message": "the request headers are too large",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 431
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description The database is busy, or the server is shutting down; nothing was changed, retry after `Retry-After`; or every connection the server may hold is busy (MAX_CONNECTIONS, MAX_CONNECTIONS_PER_CLIENT) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "UNAVAILABLE",
+                     *       "error": "Service Unavailable",
+                     *       "message": "the database is busy; retry shortly",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 503
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    reportRunEpisode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                run_id: string;
+                episode_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["CellReportRequestDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CellDto"];
+                };
+            };
+            /** @description The body is not a JSON object: malformed JSON, nested more than 16 levels, a lone UTF-16 surrogate, or a `__proto__` (or `constructor.prototype`) key; or the URL is malformed (a broken percent-encoding), or the request is not valid HTTP */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "MALFORMED_INPUT",
+                     *       "error": "Bad Request",
+                     *       "message": "the request body is not a valid JSON object",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 400
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description No key where one is required, a wrong or revoked key, a malformed Authorization header, or a key in the URL (?api_key=); answered with `WWW-Authenticate: Bearer realm="supportdesk"` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "UNAUTHENTICATED",
+                     *       "error": "Unauthorized",
+                     *       "message": "the API key is not valid",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 401
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description The key may not use this route (a reader key on a run, an agent key on an audit, a tenant key on /admin, the admin key on an episode), or the Host header or a browser Origin is not allowed (ALLOWED_HOSTS, ALLOWED_ORIGINS) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "FORBIDDEN",
+                     *       "error": "Forbidden",
+                     *       "message": "the Host header \"attacker.example\" is not one this server answers to (ALLOWED_HOSTS)",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 403
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description No such run or episode for the caller, or the episode is not one of the run */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "NOT_FOUND",
+                     *       "error": "Not Found",
+                     *       "message": "no run \"run_5f0c2a9e4b7d1c3a8e6f0b2d\"",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 404
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description The request (headers within HEADERS_TIMEOUT_MS, all of it within REQUEST_TIMEOUT_MS) took too long to arrive; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "REQUEST_TIMEOUT",
+                     *       "error": "Request Timeout",
+                     *       "message": "the request took too long to arrive",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 408
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description An infrastructure failure reported for an episode that has ended or no longer fills its cell */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "CONFLICT",
+                     *       "error": "Conflict",
+                     *       "message": "episode \"ep-1\" is not an active attempt at a run cell (it has ended, or its cell was filled again); nothing changed",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 409
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description The body is larger than BODY_LIMIT_BYTES */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "PAYLOAD_TOO_LARGE",
+                     *       "error": "Payload Too Large",
+                     *       "message": "the request body is larger than this server accepts (BODY_LIMIT_BYTES)",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 413
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description A path segment of the URL (an id) is longer than 100 characters; no id is that long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "URI_TOO_LONG",
+                     *       "error": "URI Too Long",
+                     *       "message": "a path segment of the URL is longer than 100 characters; no id is that long",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 414
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description The body is not UTF-8 JSON (every body is application/json, or a +json type) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "error": "Unsupported Media Type",
+                     *       "message": "the request body must be JSON (content-type: application/json), got text/plain",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 415
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Validation failed; `details` names each bad field (a missing one as "<field> is required"); nothing was changed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "VALIDATION_FAILED",
+                     *       "details": [
+                     *         {
+                     *           "field": "input_tokens",
+                     *           "message": "input_tokens must not be less than 0"
+                     *         }
+                     *       ],
+                     *       "error": "Unprocessable Entity",
+                     *       "message": "input_tokens must not be less than 0",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 422
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Over the tenant’s rate limit (RATE_LIMIT_PER_MINUTE), or a failing key from an address with too many failed authentications; `Retry-After` says when to come back */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "RATE_LIMITED",
+                     *       "error": "Too Many Requests",
+                     *       "message": "this tenant's rate limit of 60000 requests a minute (RATE_LIMIT_PER_MINUTE) is used up; retry in 12 s",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 429
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description The request line and headers together are larger than the server reads (16 KB); the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "HEADERS_TOO_LARGE",
+                     *       "error": "Request Header Fields Too Large",
+                     *       "message": "the request headers are too large",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 431
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description The database is busy, or the server is shutting down; nothing was changed, retry after `Retry-After`; or every connection the server may hold is busy (MAX_CONNECTIONS, MAX_CONNECTIONS_PER_CLIENT) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "UNAVAILABLE",
+                     *       "error": "Service Unavailable",
+                     *       "message": "the database is busy; retry shortly",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 503
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    exportRun: {
+        parameters: {
+            query?: {
+                /** @description "jsonl" (default: one line per counted episode with its trajectory and grade), "csv" (one line per cell) or "inspect" (an Inspect AI log, .eval). */
+                format?: components["schemas"]["RunExportFormat"];
+            };
+            header?: never;
+            path: {
+                run_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description format=jsonl: one ExportedRunEpisodeDto per line (application/x-ndjson), in hand-out order. format=csv: a header line and one line per cell in hand-out order, columns run_id, task_id, seed, trial, status, episode_id, attempts, termination, score, success, steps, wall_ms, input_tokens, output_tokens (empty where null). format=inspect: an Inspect AI log (.eval, a ZIP: header.json, _journal/start.json, samples/{id}_epoch_{n}.json, summaries.json, reductions.json) that opens in `inspect view`. Errors are found before the first byte and answered as JSON; a failure after it cuts the stream short. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-ndjson": components["schemas"]["ExportedRunEpisodeDto"];
+                    "application/zip": string;
+                    "text/csv": string;
+                };
+            };
+            /** @description The request could not be read: the URL is malformed (a broken percent-encoding), or the request is not valid HTTP */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "MALFORMED_INPUT",
+                     *       "error": "Bad Request",
+                     *       "message": "the request body is not a valid JSON object",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 400
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description No key where one is required, a wrong or revoked key, a malformed Authorization header, or a key in the URL (?api_key=); answered with `WWW-Authenticate: Bearer realm="supportdesk"` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "UNAUTHENTICATED",
+                     *       "error": "Unauthorized",
+                     *       "message": "the API key is not valid",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 401
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description The admin key: runs belong to a tenant, read them with its reader key */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "FORBIDDEN",
+                     *       "error": "Forbidden",
+                     *       "message": "runs belong to a tenant: read them with the tenant's reader key",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 403
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description No such run for the caller (an agent key sees only the runs it created) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "NOT_FOUND",
+                     *       "error": "Not Found",
+                     *       "message": "no run \"run_5f0c2a9e4b7d1c3a8e6f0b2d\"",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 404
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description The request (headers within HEADERS_TIMEOUT_MS, all of it within REQUEST_TIMEOUT_MS) took too long to arrive; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "REQUEST_TIMEOUT",
+                     *       "error": "Request Timeout",
+                     *       "message": "the request took too long to arrive",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 408
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description A path segment of the URL (an id) is longer than 100 characters; no id is that long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "URI_TOO_LONG",
+                     *       "error": "URI Too Long",
+                     *       "message": "a path segment of the URL is longer than 100 characters; no id is that long",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 414
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Validation failed; `details` names each bad field (a missing one as "<field> is required"); nothing was changed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "VALIDATION_FAILED",
+                     *       "details": [
+                     *         {
+                     *           "field": "format",
+                     *           "message": "format must be one of: jsonl, csv, inspect"
+                     *         }
+                     *       ],
+                     *       "error": "Unprocessable Entity",
+                     *       "message": "format must be one of: jsonl, csv, inspect",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 422
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Over the tenant’s rate limit (RATE_LIMIT_PER_MINUTE), or a failing key from an address with too many failed authentications; `Retry-After` says when to come back */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "RATE_LIMITED",
+                     *       "error": "Too Many Requests",
+                     *       "message": "this tenant's rate limit of 60000 requests a minute (RATE_LIMIT_PER_MINUTE) is used up; retry in 12 s",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 429
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description The request line and headers together are larger than the server reads (16 KB); the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "HEADERS_TOO_LARGE",
+                     *       "error": "Request Header Fields Too Large",
+                     *       "message": "the request headers are too large",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 431
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description The database is busy, or the server is shutting down; nothing was changed, retry after `Retry-After`; or every connection the server may hold is busy (MAX_CONNECTIONS, MAX_CONNECTIONS_PER_CLIENT) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "UNAVAILABLE",
+                     *       "error": "Service Unavailable",
+                     *       "message": "the database is busy; retry shortly",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 503
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    regradeRun: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                run_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["RegradeRequestDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RegradeDto"];
+                };
+            };
+            /** @description The body is not a JSON object: malformed JSON, nested more than 16 levels, a lone UTF-16 surrogate, or a `__proto__` (or `constructor.prototype`) key; or the URL is malformed (a broken percent-encoding), or the request is not valid HTTP */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "MALFORMED_INPUT",
+                     *       "error": "Bad Request",
+                     *       "message": "the request body is not a valid JSON object",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 400
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description No key where one is required, a wrong or revoked key, a malformed Authorization header, or a key in the URL (?api_key=); answered with `WWW-Authenticate: Bearer realm="supportdesk"` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "UNAUTHENTICATED",
+                     *       "error": "Unauthorized",
+                     *       "message": "the API key is not valid",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 401
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description The admin key: runs belong to a tenant, read them with its reader key */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "FORBIDDEN",
+                     *       "error": "Forbidden",
+                     *       "message": "runs belong to a tenant: read them with the tenant's reader key",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 403
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description No such run for the caller (an agent key sees only the runs it created) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "NOT_FOUND",
+                     *       "error": "Not Found",
+                     *       "message": "no run \"run_5f0c2a9e4b7d1c3a8e6f0b2d\"",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 404
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description The request (headers within HEADERS_TIMEOUT_MS, all of it within REQUEST_TIMEOUT_MS) took too long to arrive; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "REQUEST_TIMEOUT",
+                     *       "error": "Request Timeout",
+                     *       "message": "the request took too long to arrive",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 408
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description The body is larger than BODY_LIMIT_BYTES */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "PAYLOAD_TOO_LARGE",
+                     *       "error": "Payload Too Large",
+                     *       "message": "the request body is larger than this server accepts (BODY_LIMIT_BYTES)",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 413
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description A path segment of the URL (an id) is longer than 100 characters; no id is that long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "URI_TOO_LONG",
+                     *       "error": "URI Too Long",
+                     *       "message": "a path segment of the URL is longer than 100 characters; no id is that long",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 414
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description The body is not UTF-8 JSON (every body is application/json, or a +json type) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "error": "Unsupported Media Type",
+                     *       "message": "the request body must be JSON (content-type: application/json), got text/plain",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 415
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Validation failed; `details` names each bad field (a missing one as "<field> is required"); nothing was changed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "VALIDATION_FAILED",
+                     *       "details": [
+                     *         {
+                     *           "field": "grader_version",
+                     *           "message": "grader version 1 cannot grade task logistics_missing_order_vip"
+                     *         }
+                     *       ],
+                     *       "error": "Unprocessable Entity",
+                     *       "message": "grader_version: grader version 1 cannot grade task logistics_missing_order_vip",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 422
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Over the tenant’s rate limit (RATE_LIMIT_PER_MINUTE), or a failing key from an address with too many failed authentications; `Retry-After` says when to come back */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "RATE_LIMITED",
+                     *       "error": "Too Many Requests",
+                     *       "message": "this tenant's rate limit of 60000 requests a minute (RATE_LIMIT_PER_MINUTE) is used up; retry in 12 s",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 429
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description The request line and headers together are larger than the server reads (16 KB); the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "HEADERS_TOO_LARGE",
+                     *       "error": "Request Header Fields Too Large",
+                     *       "message": "the request headers are too large",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 431
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description The database is busy, or the server is shutting down; nothing was changed, retry after `Retry-After`; or every connection the server may hold is busy (MAX_CONNECTIONS, MAX_CONNECTIONS_PER_CLIENT) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "UNAVAILABLE",
+                     *       "error": "Service Unavailable",
+                     *       "message": "the database is busy; retry shortly",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 503
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    getRunRegrade: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                run_id: string;
+                regrade_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RegradeDto"];
+                };
+            };
+            /** @description The request could not be read: the URL is malformed (a broken percent-encoding), or the request is not valid HTTP */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "MALFORMED_INPUT",
+                     *       "error": "Bad Request",
+                     *       "message": "the request body is not a valid JSON object",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 400
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description No key where one is required, a wrong or revoked key, a malformed Authorization header, or a key in the URL (?api_key=); answered with `WWW-Authenticate: Bearer realm="supportdesk"` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "UNAUTHENTICATED",
+                     *       "error": "Unauthorized",
+                     *       "message": "the API key is not valid",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 401
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description The admin key: runs belong to a tenant, read them with its reader key */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "FORBIDDEN",
+                     *       "error": "Forbidden",
+                     *       "message": "runs belong to a tenant: read them with the tenant's reader key",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 403
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description No such run, or no such regrade of it */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "NOT_FOUND",
+                     *       "error": "Not Found",
+                     *       "message": "no regrade \"rg_0a1b2c3d4e5f6a7b8c9d0e1f\" of run \"run_5f0c2a9e4b7d1c3a8e6f0b2d\"",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 404
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description The request (headers within HEADERS_TIMEOUT_MS, all of it within REQUEST_TIMEOUT_MS) took too long to arrive; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "REQUEST_TIMEOUT",
+                     *       "error": "Request Timeout",
+                     *       "message": "the request took too long to arrive",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 408
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description A path segment of the URL (an id) is longer than 100 characters; no id is that long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "URI_TOO_LONG",
+                     *       "error": "URI Too Long",
+                     *       "message": "a path segment of the URL is longer than 100 characters; no id is that long",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 414
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Over the tenant’s rate limit (RATE_LIMIT_PER_MINUTE), or a failing key from an address with too many failed authentications; `Retry-After` says when to come back */
             429: {
                 headers: {
                     [name: string]: unknown;

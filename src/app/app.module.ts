@@ -1,6 +1,7 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
 import { AuditModule } from '../audit/audit.module';
+import { RunsModule } from '../runs/runs.module';
 import { AuthGuard } from '../auth/auth.guard';
 import { AuthModule } from '../auth/auth.module';
 import { BaselineModule } from '../baseline';
@@ -34,6 +35,7 @@ export class AppModule {
         TasksModule,
         EpisodesModule,
         AuditModule,
+        RunsModule,
         BaselineModule,
         McpModule,
         OpenEnvModule,

@@ -167,8 +167,8 @@ export function testPlaySql(a: string): string {
 
 /**
  * A repeated test play: a test-split episode of a tenant whose run cell the tenant had already played. A run records
- * itself in `agent` and `run_label` (the agent runner: "llm:<model>" and "agent-runner-trial-<t>", trial t on the
- * t-th test seed; POST /baseline: its policy name and no label), and plays each of its cells, a task and a test seed,
+ * itself in `agent` and `run_label` (an evaluation run's episodes: the run's agent and "<run_id>/trial-<t>"; POST
+ * /baseline: its policy name and no label), and plays each of its cells, a task and a test seed,
  * once; so the first episode of a tenant with a given task, test seed, agent and run label is the one a run accounts
  * for, and every later one (in created_at, id order) plays that instance again beyond it (docs/audit.md). A
  * private-split play of a seed draws another instance than its public play (or one under another private-split key),

@@ -7,13 +7,19 @@ import type { FastifyReply } from 'fastify';
  * propagate (and get the service's error body); after it, the response is taken over from the platform and the
  * stream is cut on error, which the client sees as a truncated download rather than a success.
  */
-export async function streamLines(reply: FastifyReply, lines: AsyncIterable<string>, contentType: string): Promise<void> {
+export async function streamLines(
+  reply: FastifyReply,
+  lines: AsyncIterable<string | Uint8Array>,
+  contentType: string,
+  headers: Record<string, string> = {},
+): Promise<void> {
   const iterator = lines[Symbol.asyncIterator]();
   const first = await iterator.next();
   reply.hijack();
   const res = reply.raw;
   res.statusCode = 200;
   res.setHeader('content-type', contentType);
+  for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
   try {
     for (let item = first; !item.done; item = await iterator.next()) {
       if (res.destroyed) {

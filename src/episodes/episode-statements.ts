@@ -29,15 +29,15 @@ const SUMMARY_COLUMNS = [
 export const EPISODE_STATEMENTS = {
   selectEpisode: `SELECT id, tenant_id AS tenantId, api_key_id AS apiKeyId, alias, task_id AS taskId, task_version AS taskVersion,
        grader_version AS graderVersion, feedback, seed, status, version, agent, run_label AS runLabel, tags_json AS tagsJson, state_json AS stateJson, chain_head AS chainHead,
-       chain_scheme AS chainScheme, chain_key_id AS chainKeyId, split_source AS splitSource, split_key_id AS splitKeyId, created_at AS createdAt, updated_at AS updatedAt
+       chain_scheme AS chainScheme, chain_key_id AS chainKeyId, split_source AS splitSource, split_key_id AS splitKeyId, run_id AS runId, run_trial AS runTrial, created_at AS createdAt, updated_at AS updatedAt
   FROM episodes WHERE id = ? AND tenant_id = ?`,
   selectEpisodeVersion: `SELECT version FROM episodes WHERE id = ? AND tenant_id = ?`,
   selectEpisodeOwner: `SELECT api_key_id AS apiKeyId FROM episodes WHERE id = ? AND tenant_id = ?`,
   selectEpisodeIdByAlias: `SELECT id FROM episodes WHERE tenant_id = ? AND api_key_id = ? AND alias = ?`,
   countActiveEpisodes: `SELECT COUNT(*) AS n FROM episodes WHERE tenant_id = ? AND status = 'active'`,
   insertEpisode: `INSERT INTO episodes (id, tenant_id, api_key_id, alias, task_id, task_version, grader_version, feedback, seed, version, agent, run_label,
-  tags_json, chain_head, chain_scheme, chain_key_id, split_source, split_key_id, ${SUMMARY_COLUMNS.join(', ')}, created_at, updated_at)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?, ?, ${SUMMARY_COLUMNS.map(() => '?').join(', ')}, ?, ?)`,
+  tags_json, chain_head, chain_scheme, chain_key_id, split_source, split_key_id, run_id, run_trial, ${SUMMARY_COLUMNS.join(', ')}, created_at, updated_at)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ${SUMMARY_COLUMNS.map(() => '?').join(', ')}, ?, ?)`,
   insertEpisodeTag: `INSERT INTO episode_tags (episode_id, tenant_id, tag) VALUES (?, ?, ?)`,
   updateEpisodeStep: `UPDATE episodes SET version = version + 1, chain_head = ?, ${SUMMARY_COLUMNS.map((c) => `${c} = ?`).join(', ')}, updated_at = ?
 WHERE id = ? AND tenant_id = ? AND version = ?`,
@@ -48,6 +48,7 @@ VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   FROM step_requests WHERE episode_id = ? AND request_id = ? AND tenant_id = ?`,
   expireIdleEpisodes: `UPDATE episodes SET status = 'expired', version = version + 1
 WHERE status = 'active' AND updated_at < ? RETURNING id, tenant_id AS tenantId`,
+  expireEpisode: `UPDATE episodes SET status = 'expired', version = version + 1 WHERE id = ? AND tenant_id = ? AND status = 'active'`,
   insertStepRequest: `INSERT INTO step_requests (episode_id, tenant_id, request_id, step_index, action_hash, response_json, created_at)
 VALUES (?, ?, ?, ?, ?, ?, ?)`,
 } as const;
@@ -75,6 +76,8 @@ export type EpisodeWithStateRow = Pick<
   | 'chainKeyId'
   | 'splitSource'
   | 'splitKeyId'
+  | 'runId'
+  | 'runTrial'
   | 'createdAt'
   | 'updatedAt'
 >;
@@ -155,6 +158,8 @@ export function insertEpisode(
       episode.chainKeyId,
       episode.splitSource,
       episode.splitKeyId,
+      episode.runId,
+      episode.runTrial,
       ...summaryValues(summary),
       now,
       now,
@@ -213,4 +218,9 @@ export function insertStepRequest(
 /** Marks every tenant's active episodes not stepped since `cutoff` expired; returns which. */
 export function expireIdleEpisodes(sql: SqlConnection, cutoff: Date): { id: string; tenantId: string }[] {
   return sql.statement(EPISODE_STATEMENTS.expireIdleEpisodes).all(sqliteTimestamp(cutoff)) as { id: string; tenantId: string }[];
+}
+
+/** Marks one active episode expired (its run attempt failed); false when it was not active. */
+export function expireEpisode(sql: SqlConnection, tenantId: string, episodeId: string): boolean {
+  return sql.statement(EPISODE_STATEMENTS.expireEpisode).run(episodeId, tenantId).changes === 1;
 }

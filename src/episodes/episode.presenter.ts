@@ -45,8 +45,9 @@ export const toPoints = (milli: number): number => milli / 1000;
  * What a caller is shown of an episode's grading (score, rewards, components, penalties, reply details):
  * - "dense": all of it, after every step;
  * - "final": nothing while the episode runs, all of it once it has ended (an episode started with feedback "final");
- * - "withheld": nothing, ever: a test-split episode seen by an agent key (the test split is what agents are evaluated
- *   on, so one ended episode must not tell them a test instance's answers or score).
+ * - "withheld": nothing, ever: a test-split episode, or an episode filling a cell of a final-mode evaluation run, seen
+ *   by an agent key (the test split and runs are what agents are evaluated on, so one ended episode must not tell
+ *   them a test instance's answers or score).
  * The shape is the same in every view: a withheld score is null, a withheld reward 0, as "final" gives them while
  * the episode runs; a step that ends the episode with a null score says it was withheld.
  */
@@ -57,8 +58,12 @@ export type GradeView = FeedbackMode | 'withheld';
  * OpenEnv sessions, the baseline) presents episodes through the episodes service, which asks this; the audit routes
  * are for readers and the admin key, who see everything.
  */
-export function gradeViewFor(caller: Pick<EpisodeCaller, 'seesTestGrades'>, episode: Pick<EpisodeRecord, 'feedback'> & InstanceIdentity): GradeView {
+export function gradeViewFor(
+  caller: Pick<EpisodeCaller, 'seesTestGrades'>,
+  episode: Pick<EpisodeRecord, 'feedback'> & Partial<Pick<EpisodeRecord, 'runId'>> & InstanceIdentity,
+): GradeView {
   if (!caller.seesTestGrades && isTestInstance(episode)) return 'withheld';
+  if (!caller.seesTestGrades && episode.runId != null && episode.feedback === 'final') return 'withheld';
   return episode.feedback;
 }
 
@@ -107,6 +112,7 @@ export function presentReset(task: Task, episode: EpisodeRecord, view: GradeView
       agent: episode.agent,
       run_label: episode.runLabel,
       tags: episode.tags,
+      run: episode.runId === null ? null : { run_id: episode.runId, task_id: episode.taskId, seed: episode.seed, trial: episode.runTrial ?? 0 },
     },
   };
 }

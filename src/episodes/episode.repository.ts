@@ -1,6 +1,7 @@
 import type { GradeBreakdown } from '../engine/grader';
 import type { EpisodeState, HistoryEntry } from '../engine/state';
 import type { SplitSource } from '../families';
+import type { CellKey } from './run-cells/run-cell-statements';
 
 /** POST /reset's `feedback`: "dense" (training: reward and score after every step) or "final" (evaluation). */
 export const FEEDBACK_MODES = ['dense', 'final'] as const;
@@ -34,6 +35,9 @@ export interface EpisodeRecord {
    */
   splitSource: SplitSource;
   splitKeyId: string | null;
+  /** The evaluation run whose cell (taskId, seed, runTrial) this episode fills; null outside runs. Fixed at reset. */
+  runId: string | null;
+  runTrial: number | null;
   version: number;
   agent: string | null;
   runLabel: string | null;
@@ -67,6 +71,11 @@ export interface NewEpisode {
   tags: string[];
   state: EpisodeState;
   grade: GradeBreakdown;
+  /**
+   * The run cell the episode fills: claimed in the same write as the episode is created (ConflictError when it is
+   * finished or being filled, InvalidFieldError when the run has no such cell); null outside runs.
+   */
+  cell: CellKey | null;
 }
 
 /** What one step changes: the new state, its grade, the log entry that explains it, and the response sent. */
@@ -147,4 +156,11 @@ export abstract class EpisodeRepository {
   abstract expireIdleEpisodesOfAllTenants(cutoff: Date): Promise<number>;
 
   abstract listActions(tenantId: string, episodeId: string): Promise<ActionLogRecord[]>;
+
+  /**
+   * Ends an active run episode whose agent reported an infrastructure failure: the episode expires (a ledger entry,
+   * like the idle sweep's) and its cell becomes "failed", to be filled again. False when the episode is not active or
+   * no longer its cell's current attempt (nothing changes then).
+   */
+  abstract failRunAttempt(tenantId: string, episodeId: string): Promise<boolean>;
 }

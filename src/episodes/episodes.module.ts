@@ -11,12 +11,14 @@ import { EpisodesController } from './episodes.controller';
 import { EpisodesService } from './episodes.service';
 import { GraderController } from './grader.controller';
 import { SqliteEpisodeRepository } from './sqlite-episode.repository';
+import { RunCells } from './run-cells/run-cells';
 
 @Module({
   imports: [TasksModule],
   controllers: [EpisodesController, GraderController, AdminLedgerController],
   providers: [
     EpisodesService,
+    RunCells,
     EpisodeExpiryService,
     ChainKeys,
     LegacyChainSeals,

@@ -16,6 +16,9 @@ import { privateSplitKeyIdOf } from '../tasks/private-split';
 import { TaskCatalog, UnknownTaskError } from '../tasks/task-catalog.service';
 import type { EpisodeStateDto, GradeResponseDto, ResetResponseDto, StepResponseDto } from './dto/episode-responses.dto';
 import { MAX_SEED, type ResetRequestDto } from './dto/reset-request.dto';
+import { cellNamedBy, RunCells } from './run-cells/run-cells';
+import { CellTakenError } from './run-cells/run-cell-statements';
+import type { GraderVersion } from '../engine/grader-version';
 import { EpisodeRepository, StaleEpisodeError, type EpisodeRecord, type FeedbackMode } from './episode.repository';
 import { SPLIT_RULE, generatorVersionId, seedIn, splitOf } from '../families';
 import { gradeViewFor, presentGrade, presentObservation, presentReset, presentState, presentStep } from './episode.presenter';
@@ -34,15 +37,19 @@ export class EpisodesService {
   constructor(
     private readonly tasks: TaskCatalog,
     private readonly episodes: EpisodeRepository,
+    private readonly runCells: RunCells,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   async reset(caller: EpisodeCaller, request: ResetRequestDto): Promise<ResetResponseDto> {
+    if (request.run_id !== undefined) return this.resetInRun(caller, request, request.run_id);
+    if (request.trial !== undefined) throw new InvalidFieldError('trial', 'trial names a cell of an evaluation run: give run_id too');
     const { task, version, seed, feedback, splitKeyId } = this.instanceFor(request);
     const state = reset(task, seed);
     const episode = await this.episodes.create(
       caller.tenantId,
       {
+        cell: null,
         id: request.episode_id ?? randomUUID(),
         apiKeyId: caller.keyId,
         idSpace: keySpaceOf(caller) === null ? 'tenant' : 'key',
@@ -61,6 +68,49 @@ export class EpisodesService {
       this.config.maxActiveEpisodesPerTenant,
     );
     return presentReset(task, asSeenBy(caller, episode), gradeViewFor(caller, episode));
+  }
+
+  /**
+   * A reset that fills a cell of an evaluation run: the cell named, or the run's next one. The run decides the
+   * instance (its pinned task version and grader version), the feedback and the agent; the cell is claimed in the
+   * same write as the episode is created. Taking the next cell races other workers of the run: a cell claimed
+   * between the look and the write is passed over for the next one.
+   */
+  private async resetInRun(caller: EpisodeCaller, request: ResetRequestDto, runId: string): Promise<ResetResponseDto> {
+    const run = this.runCells.runFor(caller, runId);
+    const named = cellNamedBy(request, run);
+    for (let attempt = 1; ; attempt++) {
+      const cell = named ?? this.runCells.nextCell(caller.tenantId, run.id);
+      if (cell === null) throw new ConflictError(`run "${run.id}" has no cell left to fill: every cell is finished or being filled (GET /runs/${run.id})`);
+      const task = await this.tasks.fetchInstance(cell.taskId, run.versions[cell.taskId], cell.seed, null);
+      const state = reset(task, cell.seed, run.graderVersion as GraderVersion);
+      try {
+        const episode = await this.episodes.create(
+          caller.tenantId,
+          {
+            cell,
+            id: request.episode_id ?? randomUUID(),
+            apiKeyId: caller.keyId,
+            idSpace: keySpaceOf(caller) === null ? 'tenant' : 'key',
+            taskId: cell.taskId,
+            taskVersion: run.versions[cell.taskId],
+            feedback: run.feedback,
+            seed: cell.seed,
+            splitSource: 'public',
+            splitKeyId: null,
+            agent: run.agent,
+            runLabel: runLabelOf(run.id, cell.trial),
+            tags: [...new Set(request.tags ?? [])].sort(),
+            state,
+            grade: grade(task, state),
+          },
+          this.config.maxActiveEpisodesPerTenant,
+        );
+        return presentReset(task, asSeenBy(caller, episode), gradeViewFor(caller, episode));
+      } catch (error) {
+        if (!(error instanceof CellTakenError) || named !== null || attempt === MAX_STEP_ATTEMPTS) throw error;
+      }
+    }
   }
 
   /**
@@ -213,6 +263,29 @@ export class EpisodesService {
     return presentGrade(asSeenBy(caller, episode), gradeViewFor(caller, episode), grade(await this.taskOf(episode), episode.state));
   }
 
+  /**
+   * The run and stored id of an episode the caller names (its id, or an agent key's alias), if it may see it: what a
+   * run's report route needs to find the cell the episode fills.
+   */
+  async runEpisode(caller: EpisodeCaller, episodeName: string): Promise<{ id: string; runId: string | null; status: string }> {
+    const episode = await this.require(caller, episodeName);
+    return { id: episode.id, runId: episode.runId, status: episode.status };
+  }
+
+  /**
+   * The agent's attempt at a run cell failed on infrastructure: the episode ends (expired) and the cell may be filled
+   * again. 409 when the episode has already ended or is no longer its cell's attempt.
+   */
+  async failRunAttempt(caller: EpisodeCaller, episodeName: string): Promise<void> {
+    const episode = await this.require(caller, episodeName);
+    // In step order: a step of this episode being applied finishes first, so the failure never overtakes it.
+    await this.stepsInOrder.run(`${caller.tenantId}\u0000${episodeName}`, async () => {
+      if (!(await this.episodes.failRunAttempt(caller.tenantId, episode.id))) {
+        throw new ConflictError(`episode "${episodeName}" is not an active attempt at a run cell (it has ended, or its cell was filled again); nothing changed`);
+      }
+    });
+  }
+
   private latestTask(taskId: string) {
     try {
       return this.tasks.latest(taskId);
@@ -249,6 +322,14 @@ export class EpisodesService {
   private taskOf(episode: EpisodeRecord): Promise<Task> {
     return this.tasks.fetchInstance(episode.taskId, episode.taskVersion, episode.seed, privateSplitKeyIdOf(episode));
   }
+}
+
+/**
+ * The run label of a run cell's episode: the run and the trial, so the audit's repeated-test-play check (same task,
+ * seed, agent and label) sees each trial of a cell as its own play, and a cell filled again as the repeat it is.
+ */
+function runLabelOf(runId: string, trial: number): string {
+  return `${runId}/trial-${trial}`;
 }
 
 /** A combination of fields the rules refuse: each of them is named, since changing any one can mend it. */

@@ -10,7 +10,7 @@ export { ChainKeys } from './chain-keys';
 export { verifyChain, type ChainFinding, type LoggedRow, type StoredChain } from './chain-verification';
 export { COMPONENT_COLUMN_NAMES, componentColumns, type ComponentColumns } from './score-columns';
 export { instanceOf, presentActionLog, presentComponents, presentPenalties, toPoints } from './episode.presenter';
-export { ResetRequestDto, MAX_SEED, TAG_PATTERN, VARIANTS, type Variant } from './dto/reset-request.dto';
+export { ResetRequestDto, MAX_SEED, RUN_ID_PATTERN, TAG_PATTERN, VARIANTS, type Variant } from './dto/reset-request.dto';
 export { StepRequestDto } from './dto/step-request.dto';
 export { EPISODE_ID_MAX_LENGTH, EPISODE_ID_PATTERN } from './dto/episode-id';
 export { ScoreComponentDto, ActionLogEntryDto, PenaltyDto, EPISODE_STATUSES, SPLIT_KEY_ID_DESCRIPTION, SPLIT_SOURCE_DESCRIPTION } from './dto/episode-responses.dto';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { Clock } from '../common/clock';
-import { ConflictError, NotFoundError, TooManyError, UnavailableError } from '../common/errors/domain-errors';
+import { ConflictError, InvalidFieldError, NotFoundError, TooManyError, UnavailableError } from '../common/errors/domain-errors';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { Database } from '../database/database.service';
 import type { SqlConnection } from '../database/group-commit';
@@ -13,8 +13,10 @@ import { CHAIN_SCHEMES, chainLink, chainStart, type ChainKey } from './hash-chai
 import { createdEntry, expiredEntry, stepEntry } from './ledger/ledger-entry';
 import { appendLedgerEntry } from './ledger/ledger-statements';
 import { componentColumns } from './score-columns';
+import { CellTakenError, claimCell, endCellAttempt, finishCellOf, selectCell, type CellKey } from './run-cells/run-cell-statements';
 import {
   countActiveEpisodes,
+  expireEpisode,
   expireIdleEpisodes,
   insertActionLog,
   insertEpisode,
@@ -93,6 +95,8 @@ export class SqliteEpisodeRepository extends EpisodeRepository {
         ...metadata,
         id,
         alias,
+        runId: episode.cell?.runId ?? null,
+        runTrial: episode.cell?.trial ?? null,
         graderVersion: graderVersionOfState(episode.state),
         feedback: episode.feedback,
         status: episode.state.status,
@@ -103,6 +107,7 @@ export class SqliteEpisodeRepository extends EpisodeRepository {
         chainKeyId: key.id,
         updatedAt: now,
       };
+      if (episode.cell) claimRunCell(sql, tenantId, episode.cell, id, now);
       try {
         insertEpisode(sql, record, summaryOf(episode.state, episode.grade));
         const facts = { metadata, feedback: record.feedback, chainScheme: record.chainScheme, chainKeyId: record.chainKeyId };
@@ -212,6 +217,9 @@ export class SqliteEpisodeRepository extends EpisodeRepository {
       hash,
     });
     appendLedgerEntry(sql, this.keys.current, episode.tenantId, stepEntry(episode.id, entry.step, hash, state.status, createdAt));
+    if (episode.runId !== null && state.status !== 'active') {
+      finishCellOf(sql, episode.tenantId, { runId: episode.runId, episodeId: episode.id }, { termination: state.status, scoreMilli: state.score_milli, at: createdAt });
+    }
     if (request) {
       insertStepRequest(sql, {
         episodeId: episode.id,
@@ -242,9 +250,23 @@ export class SqliteEpisodeRepository extends EpisodeRepository {
       // expiry is a ledger entry of its tenant, so a later status change is not taken for one.
       const expired = expireIdleEpisodes(sql, cutoff);
       const at = this.clock.now();
-      for (const episode of expired) appendLedgerEntry(sql, this.keys.current, episode.tenantId, expiredEntry(episode.id, at));
+      for (const episode of expired) {
+        appendLedgerEntry(sql, this.keys.current, episode.tenantId, expiredEntry(episode.id, at));
+        endCellAttempt(sql, episode.tenantId, episode.id, { status: 'abandoned', termination: 'abandoned', at });
+      }
       if (expired.length > 0) this.cache.clear();
       return expired.length;
+    });
+  }
+
+  failRunAttempt(tenantId: string, episodeId: string): Promise<boolean> {
+    return this.database.batched((sql) => {
+      const at = this.clock.now();
+      if (!endCellAttempt(sql, tenantId, episodeId, { status: 'failed', termination: 'infrastructure_error', at })) return false;
+      // The attempt is over: its episode ends too (version moved on, like the idle sweep), so it cannot fill the cell later.
+      if (expireEpisode(sql, tenantId, episodeId)) appendLedgerEntry(sql, this.keys.current, tenantId, expiredEntry(episodeId, at));
+      this.cache.forget(tenantId, episodeId);
+      return true;
     });
   }
 
@@ -266,6 +288,19 @@ export class SqliteEpisodeRepository extends EpisodeRepository {
       }),
     );
   }
+}
+
+/**
+ * Claims the run cell a new episode fills, inside the episode's write. A cell may be claimed when it was never
+ * filled or its last attempt was abandoned or failed; a finished one or one being filled is a 409.
+ */
+function claimRunCell(sql: SqlConnection, tenantId: string, cell: CellKey, episodeId: string, at: Date): void {
+  if (claimCell(sql, tenantId, cell, episodeId, at)) return;
+  const name = `cell (task_id "${cell.taskId}", seed ${cell.seed}, trial ${cell.trial}) of run "${cell.runId}"`;
+  const found = selectCell(sql, tenantId, cell);
+  if (found === null) throw new InvalidFieldError('run_id', `the ${name} does not exist`);
+  if (found.status === 'finished') throw new CellTakenError(`the ${name} is already filled: its first finished episode counts`);
+  throw new CellTakenError(`the ${name} is being filled by episode "${found.episodeId}"; finish it, or report it failed, first`);
 }
 
 function readEpisode(sql: SqlConnection, tenantId: string, episodeId: string): EpisodeRecord | null {
@@ -300,6 +335,8 @@ function toRecord(row: EpisodeWithStateRow): EpisodeRecord {
     seed: row.seed,
     splitSource: row.splitSource === 'private' ? 'private' : 'public',
     splitKeyId: row.splitKeyId,
+    runId: row.runId,
+    runTrial: row.runTrial,
     version: row.version,
     agent: row.agent,
     runLabel: row.runLabel,

@@ -6,6 +6,7 @@ import { JSON_RPC_EXTENSION, JSON_RPC_SCHEMAS } from '../common/api-json-rpc.dec
 import { APP_VERSION } from '../common/app-version';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { RESOLUTION_CODES, RESOLUTIONS_ALLOWING_AMOUNT, RESOLUTIONS_REQUIRING_AMOUNT } from '../engine/vocabulary';
+import { MAX_RUN_CELLS, MAX_TRIALS, mostRunSeeds } from '../common/run-limits';
 import { catalogueTasks, inCatalogueOrder } from '../tasks/task-files';
 
 const DESCRIPTION =
@@ -33,6 +34,10 @@ type SchemaNode = {
   additionalProperties?: boolean | SchemaNode;
   enum?: unknown[];
   maxLength?: number;
+  maxItems?: number;
+  maximum?: number;
+  description?: string;
+  oneOf?: SchemaNode[];
   not?: unknown;
   $ref?: string;
   [key: string]: unknown;
@@ -75,8 +80,10 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
   markOptionalFieldsNullable(schemas, requestSchemas);
   declareAmountRule(schemas);
   declareInstanceRules(schemas, config);
+  declareRunCellRules(schemas);
   applyConfiguredLimits(schemas, config);
   applyTaskCatalogue(schemas, config);
+  declareRunRules(schemas, config);
   declareHttpLayer(document, config);
   return document;
 }
@@ -168,6 +175,62 @@ function declareInstanceRules(schemas: Schemas, config: AppConfig): void {
 }
 
 /**
+ * A reset that fills a run cell (`run_id`) leaves to the run what it decides (split, variant, feedback, agent,
+ * run_label) and names a cell with task_id, seed and trial together or not at all; `trial` alone names nothing.
+ * Stated as a `not` over the refused combinations, each of given fields only.
+ */
+function declareRunCellRules(schemas: Schemas): void {
+  const reset = schemas.ResetRequestDto;
+  const refused = (reset?.not as { anyOf?: unknown[] } | undefined)?.anyOf;
+  if (!reset?.properties?.run_id || !reset.properties.trial || !refused) throw new Error('ResetRequestDto lacks run_id, trial or its instance rules');
+  // Null is "not given": a clause names a field only with a value of its type.
+  const typeOf: Record<string, string> = { run_id: 'string', split: 'string', variant: 'string', feedback: 'string', agent: 'string', run_label: 'string', task_id: 'string', seed: 'integer', trial: 'integer' };
+  const given = (...fields: string[]) => ({ type: 'object', required: fields, properties: Object.fromEntries(fields.map((field) => [field, { type: typeOf[field] }])) });
+  const cellFields = ['task_id', 'seed', 'trial'];
+  refused.push(
+    { type: 'object', required: ['trial'], not: given('run_id') },
+    ...['split', 'variant', 'feedback', 'agent', 'run_label'].map((field) => given('run_id', field)),
+    ...cellFields.map((field) => ({ ...given('run_id', field), not: given(...cellFields) })),
+  );
+}
+
+/**
+ * A run's rules beyond its fields: exactly one of `seeds` and `seed_count`; the test split takes feedback "final"
+ * only and test seeds only (a split omitted is the test split), the train split train seeds only; families are this
+ * server's tasks; and no run allowed here has more cells than MAX_RUN_CELLS with this server's catalogue and the
+ * most trials, so the seed bounds are narrowed to that.
+ */
+function declareRunRules(schemas: Schemas, config: AppConfig): void {
+  const run = schemas.CreateRunRequestDto;
+  const seeds = run?.properties?.seeds;
+  const seedCount = run?.properties?.seed_count;
+  const families = run?.properties?.families;
+  if (!run || !seeds || !seedCount || !families?.oneOf?.[1]?.items) throw new Error('CreateRunRequestDto lacks seeds, seed_count or families');
+  const testSeed = { type: 'integer', multipleOf: 5 };
+  const trainSeed = { type: 'integer', not: { multipleOf: 5 } };
+  const onTestSplit = { not: { type: 'object', required: ['split'], properties: { split: { enum: ['train', 'canonical'] } } } };
+  // Null is "not given": a clause names a field only with a value of its type.
+  const withSeeds = { type: 'object', required: ['seeds'], properties: { seeds: { type: 'array' } } };
+  const withSeedCount = { type: 'object', required: ['seed_count'], properties: { seed_count: { type: 'integer' } } };
+  run.not = {
+    anyOf: [
+      { type: 'object', allOf: [withSeeds, withSeedCount] },
+      { type: 'object', not: { anyOf: [withSeeds, withSeedCount] } },
+      { type: 'object', required: ['feedback'], properties: { feedback: { enum: ['dense'] } }, ...onTestSplit },
+      { type: 'object', required: ['seeds'], properties: { seeds: { type: 'array', contains: trainSeed } }, ...onTestSplit },
+      { type: 'object', required: ['split', 'seeds'], properties: { split: { enum: ['train'] }, seeds: { type: 'array', contains: testSeed } } },
+    ],
+  };
+  const ids = inCatalogueOrder(catalogueTasks(config.tasksDir)).map((entry) => entry.task.id);
+  families.oneOf[1].items.pattern = taskIdPattern(ids);
+  const mostSeeds = mostRunSeeds(ids.length);
+  seeds.maxItems = Math.min(seeds.maxItems ?? mostSeeds, mostSeeds);
+  seedCount.maximum = Math.min(seedCount.maximum ?? mostSeeds, mostSeeds);
+  const bound = `With this server's ${ids.length} task(s) and up to ${MAX_TRIALS} trials, at most ${mostSeeds} seeds keep a run within ${MAX_RUN_CELLS} cells.`;
+  for (const field of [seeds, seedCount]) field.description = [field.description, bound].filter(Boolean).join(' ');
+}
+
+/**
  * `amount` is required for some resolutions, optional for one and refused for the rest: stated as a `not` over
  * the combinations the validator refuses (refunds and credits without an amount, or with null, which means none;
  * an amount where none is accepted), from the same lists it uses. Validators apply it; generated types keep the
@@ -213,12 +276,17 @@ function applyTaskCatalogue(schemas: Schemas, config: AppConfig): void {
   const taskId = schemas.ResetRequestDto?.properties?.task_id;
   const baselineIds = schemas.BaselineRequestDto?.properties?.task_ids?.items;
   if (!taskId || !baselineIds) throw new Error('the task id fields are not in the OpenAPI document');
-  const pattern = `^(?:${ids.map((id) => id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})$`;
+  const pattern = taskIdPattern(ids);
   const known = `One of this server's tasks: ${ids.join(', ')} (GET /tasks); another id is refused (422).`;
   for (const field of [taskId, baselineIds]) {
     field.pattern = pattern;
     field.description = [field.description, known].filter(Boolean).join(' ');
   }
+}
+
+/** A pattern matching exactly these task ids. */
+function taskIdPattern(ids: string[]): string {
+  return `^(?:${ids.map((id) => id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})$`;
 }
 
 /** Schemas reachable from request bodies: what the validation pipe guards. */

@@ -12,6 +12,7 @@ import {
   type StepWrite,
   type StoredStepRequest,
 } from '../../src/episodes/episode.repository';
+import type { RunCells } from '../../src/episodes/run-cells/run-cells';
 
 /**
  * The episode repository's contract kept in memory: what the service may rely on, without SQLite. Records are
@@ -32,7 +33,8 @@ export class InMemoryEpisodeRepository extends EpisodeRepository {
     if (keyId !== null && (await this.findIdByAlias(tenantId, keyId, episode.id)) !== null) throw taken();
     const holder = this.episodes.get(keyOf(tenantId, episode.id));
     if (holder && (keyId === null || holder.apiKeyId === null || holder.apiKeyId === keyId)) throw taken();
-    const { idSpace: _space, ...fields } = episode;
+    if (episode.cell !== null) throw new Error('the in-memory repository keeps no runs: run cells are tested on SQLite (test/runs.e2e-spec.ts)');
+    const { idSpace: _space, cell: _cell, ...fields } = episode;
     const placed = holder ? { id: randomUUID(), alias: episode.id } : { id: episode.id, alias: null };
     const key = keyOf(tenantId, placed.id);
     const now = this.tick();
@@ -40,6 +42,8 @@ export class InMemoryEpisodeRepository extends EpisodeRepository {
       ...fields,
       ...placed,
       tenantId,
+      runId: null,
+      runTrial: null,
       graderVersion: graderVersionOfState(episode.state),
       feedback: episode.feedback,
       status: episode.state.status,
@@ -53,6 +57,10 @@ export class InMemoryEpisodeRepository extends EpisodeRepository {
     this.episodes.set(key, copy(record));
     this.logs.set(key, []);
     return copy(record);
+  }
+
+  async failRunAttempt(): Promise<boolean> {
+    return false;
   }
 
   async find(tenantId: string, episodeId: string): Promise<EpisodeRecord | null> {
@@ -128,3 +136,10 @@ const keyOf = (tenantId: string, episodeId: string) => `${tenantId}\u0000${episo
 function copy(record: EpisodeRecord): EpisodeRecord {
   return { ...record, tags: [...record.tags], state: JSON.parse(JSON.stringify(record.state)) };
 }
+
+/** Run cells for a service under test that runs no evaluation runs: any use of them is a test's mistake. */
+export const NO_RUN_CELLS = new Proxy({} as RunCells, {
+  get: () => () => {
+    throw new Error('the in-memory tier keeps no runs: run cells are tested on SQLite (test/runs.e2e-spec.ts)');
+  },
+});

@@ -7,6 +7,8 @@ import { EPISODE_STATEMENTS } from '../../src/episodes/episode-statements';
 import { CHECKPOINT_STATEMENTS } from '../../src/episodes/ledger/ledger-checkpoints';
 import { ENROLLMENT_STATEMENTS } from '../../src/episodes/ledger/ledger-enrollment';
 import { LEDGER_STATEMENTS } from '../../src/episodes/ledger/ledger-statements';
+import { RUN_CELL_STATEMENTS } from '../../src/episodes/run-cells/run-cell-statements';
+import { RUN_STATEMENTS } from '../../src/runs/run-statements';
 import { freshDatabaseUrl } from '../support/test-app';
 
 /*
@@ -26,7 +28,8 @@ afterAll(() => db.close());
 
 function render(title: string, statements: [string, string][]): string {
   const blocks = statements.map(([name, sql]) => {
-    const parameters = Array<null>((sql.match(/\?/g) ?? []).length).fill(null);
+    const named = [...new Set(sql.match(/@\w+/g) ?? [])].map((name) => [name.slice(1), null]);
+    const parameters = named.length > 0 ? [Object.fromEntries(named)] : Array<null>((sql.match(/\?/g) ?? []).length).fill(null);
     const plan = (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...parameters) as { detail: string }[]).map((row) => `--   ${row.detail}`);
     return [`-- ${name}`, `${sql.trim()};`, '-- plan:', ...plan].join('\n');
   });
@@ -54,6 +57,17 @@ it('the tenant ledger statements (src/episodes/queries/ledger-statements.sql)', 
       [...Object.entries(LEDGER_STATEMENTS), ...Object.entries(CHECKPOINT_STATEMENTS), ...Object.entries(ENROLLMENT_STATEMENTS)],
     ),
   );
+});
+
+it('the run-cell statements of the step path (src/episodes/queries/run-cell-statements.sql)', () => {
+  expectSnapshot(
+    'src/episodes/queries/run-cell-statements.sql',
+    render('Statements of run cells in the step path (src/episodes/run-cells/run-cell-statements.ts), on the direct connection.', Object.entries(RUN_CELL_STATEMENTS)),
+  );
+});
+
+it('the runs statements (src/runs/queries/run-statements.sql)', () => {
+  expectSnapshot('src/runs/queries/run-statements.sql', render('Statements of evaluation runs (src/runs/run-statements.ts), on the direct connection.', Object.entries(RUN_STATEMENTS)));
 });
 
 const tenant: AuditScope = { kind: 'tenant', tenantId: 'lab' };

@@ -44,7 +44,7 @@ async function newEpisode(id = 'ep-1'): Promise<EpisodeRecord> {
   // The task version row the episode refers to (foreign key).
   other.prepare('INSERT OR IGNORE INTO task_versions (task_id, version, content_json, synced_at) VALUES (?, ?, ?, ?)').run(task.id, version, '{}', '2026-11-30T00:00:00.000+00:00');
   const state = reset(task, 1);
-  return repository.create('lab', { id, apiKeyId: null, idSpace: 'tenant', taskId: task.id, taskVersion: version, feedback: 'dense', seed: 1, splitSource: 'public', splitKeyId: null, agent: null, runLabel: null, tags: [], state, grade: grade(task, state) }, 0);
+  return repository.create('lab', { id, apiKeyId: null, idSpace: 'tenant', taskId: task.id, taskVersion: version, feedback: 'dense', seed: 1, splitSource: 'public', splitKeyId: null, agent: null, runLabel: null, tags: [], state, grade: grade(task, state), cell: null }, 0);
 }
 
 /** A step as the service computes it, from the copy given. */
@@ -148,7 +148,7 @@ it('the active-episode cap is counted and enforced in the same write', async () 
   const { catalog } = await taskCatalogInMemory();
   const { task, version } = catalog.latest('billing_duplicate_charge');
   const state = reset(task, 2);
-  const attempt = (id: string) => repository.create('lab', { id, apiKeyId: null, idSpace: 'tenant', taskId: task.id, taskVersion: version, feedback: 'dense', seed: 2, splitSource: 'public', splitKeyId: null, agent: null, runLabel: null, tags: [], state, grade: grade(task, state) }, 2);
+  const attempt = (id: string) => repository.create('lab', { id, apiKeyId: null, idSpace: 'tenant', taskId: task.id, taskVersion: version, feedback: 'dense', seed: 2, splitSource: 'public', splitKeyId: null, agent: null, runLabel: null, tags: [], state, grade: grade(task, state), cell: null }, 2);
   const results = await Promise.allSettled([attempt('ep-2'), attempt('ep-3')]);
   expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected']);
   await expect(attempt('ep-1')).rejects.toThrow(/active episodes/);

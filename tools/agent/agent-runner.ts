@@ -1,291 +1,266 @@
+import type { ChatCompletionFunctionTool } from 'openai/resources/chat/completions';
 import { actionToolSchemas, strictSchema } from '../../src/mcp/tool-schemas';
-import { endLine, startLine, stepLine, WITHHELD, type Logged } from './eval-log';
-import {
-  createSupportDeskClient,
-  type Action,
-  type ResetRequest,
-  type StepResponse,
-  type SupportDeskClient,
-} from '../../client/supportdesk-client';
-import { nthSeedOf, splitOf, type Split } from '../../src/families';
 import type { Json } from '../../src/common/json';
-import { HttpStatusError, requestJson, retryingFetch, UnreachableError, type RetryOptions } from './http-retry';
-import { passHatK } from './pass-hat-k';
+import { EpisodeInterrupted, ModelStoppedActing, playEpisode } from './episode';
+import { HttpStatusError, UnreachableError, type RetryOptions } from './http-retry';
+import { ModelCallAborted, ModelClient, ModelFailure } from './model-client';
+import { ProgressDisplay, type ProgressStream } from './progress';
+import { SupportDeskApi, type CreateRunBody, type Run, type RunsPort, type StartedEpisode } from './runs-api';
+import { UsageTally } from './usage-tally';
 
 export interface AgentRunOptions {
-  /** SupportDesk server, e.g. http://localhost:7860. */
+  /** The SupportDesk server, e.g. http://localhost:7860. */
   url: string;
-  /** SupportDesk API key, if the server requires one. */
-  envApiKey?: string;
-  /**
-   * A reader key of the same tenant. An agent key is never shown a test-split episode's score, so the report reads
-   * those scores through it; without one they are reported as withheld. The model never sees it.
-   */
-  readerApiKey?: string;
-  /** OpenAI-compatible endpoint (…/v1), model name and key. */
-  modelBaseUrl: string;
-  modelName: string;
-  modelApiKey?: string;
-  /** Task ids, or ['all']. */
-  tasks: string[];
-  trials: number;
-  /** Score that counts as a success for pass^k. */
-  threshold: number;
-  /** The episodes' feedback mode: "final" (default: an evaluation, nothing revealed until the end) or "dense". */
-  feedback?: 'final' | 'dense';
-  /** Show the model the score in each observation (default: never, in either mode: it would be an oracle). */
+  /** An agent key, if the server requires keys: it creates (or owns) the run and plays its episodes. */
+  agentKey?: string;
+  /** A reader key of the same tenant: the run's results are read with it at the end. The model never sees it. */
+  readerKey?: string;
+  model: {
+    /** An OpenAI-compatible …/v1 endpoint. */
+    baseURL: string;
+    /** Null: the resumed run's own model. */
+    name: string | null;
+    apiKey?: string;
+    maxRetries?: number;
+    timeoutMs?: number;
+    fetch?: typeof fetch;
+  };
+  /** Resume a run, or create one (named after the model and the time unless a name is given). */
+  run: { resume: string } | { create: Omit<CreateRunBody, 'name' | 'agent' | 'model'> & { name?: string } };
+  /** Episodes played at once (default 4). */
+  concurrency?: number;
+  /** Show the model the score in each observation (default: never: it would be an oracle). */
   showScores?: boolean;
-  /**
-   * Draw each trial's instance from this split (trial t plays the t-th seed of the split, the same for every model);
-   * omitted, trial t plays seed t. Test-split episodes run with feedback "final" whatever `feedback` says. "private":
-   * the t-th test seed of the server's private test split (docs/evaluation.md), final too.
-   */
-  split?: Split | 'private';
-  /** Play each task file's canonical instance instead of drawn ones (the seed then only orders the inbox). */
-  variant?: 'generated' | 'canonical';
+  /** Aborted on Ctrl-C: no further cell is taken, the model calls in flight are abandoned and their cells reported. */
+  signal?: AbortSignal;
+  /** stdout: every finished episode's OpenEnv lines, together. */
+  log: (line: string) => void;
+  /** stderr: progress and warnings (default: nowhere). */
+  stderr?: ProgressStream;
+  /** The progress as a bar redrawn in place (default: when `stderr` is a terminal). */
+  progressTty?: boolean;
+  /** Told the run as soon as it is created or found, before any cell is played. */
+  onRun?: (run: Run) => void;
   retry?: Partial<RetryOptions>;
+  /** For tests: the server as a fake (default: the typed client on `url` with the keys). */
+  api?: RunsPort;
+  /**
+   * Failed attempts in a row (model or server failures, a model that stops calling tools) after which the runner
+   * stops taking cells: the endpoint is down, or cannot do tool calls (default: concurrency + 2).
+   */
+  maxConsecutiveFailures?: number;
 }
 
-export interface TaskTrials {
-  taskId: string;
-  /** Each trial's score; null where the server withheld it and no reader key was given. */
-  scores: (number | null)[];
-  /** Trials scoring at least the threshold; null when a score is withheld. */
-  successes: number | null;
+export interface AgentRunOutcome {
+  /** The run at the end: read with the reader key when one was given (then with its results). */
+  run: Run;
+  /** done: no cell left to take; interrupted: the signal; stopped: too many failures in a row, or a server failure. */
+  ending: 'done' | 'interrupted' | 'stopped';
+  /**
+   * Why it stopped, when it did. `endpoint`: the server or the model endpoint could not be reached, or kept failing
+   * (the CLI exits 3); otherwise the server refused something or the runner failed (exit 1).
+   */
+  stopped?: { reason: string; endpoint: boolean };
+  /** Cells this runner finished, and attempts that failed (reported, to be filled again). */
+  filled: number;
+  failedAttempts: number;
+  /** Attempts in which the model answered without ever calling a tool. */
+  episodesWithoutToolCalls: number;
 }
 
-export interface AgentRunReport {
-  tasks: TaskTrials[];
-  /** pass^k for k = 1…trials; null when a score is withheld. */
-  passHatK: { k: number; value: number | null }[];
-  /** Whether scores were withheld (test-split episodes, an agent key, no reader key): the table then says so. */
-  withheld: boolean;
-}
-
-const SYSTEM_PROMPT =
-  'You are a Tier-1 customer-support agent working a ticket queue. Use the tools to act: open tickets to read ' +
-  'them, search the policy knowledge base, set priority, route, reply to the customer and resolve. Follow the ' +
-  'policies and the customer contract notes exactly. Call exactly one tool per turn.';
-
-/** Turns in which the model may answer without a tool call before the episode is abandoned. */
-const MAX_IDLE_TURNS = 3;
-
-/**
- * Drives an OpenAI-compatible chat model through SupportDesk episodes with tool calls mapped to the six actions,
- * talking to the server over HTTP, and logs in the OpenEnv evaluation format.
- */
-export async function runAgent(options: AgentRunOptions, log: (line: string) => void): Promise<AgentRunReport> {
-  const retry: RetryOptions = { attempts: 5, timeoutMs: 60_000, baseDelayMs: 500, ...options.retry };
-  const env = new EnvironmentClient(options.url, options.envApiKey, options.readerApiKey, retry);
-  const taskIds = options.tasks.includes('all') ? (await env.tasks()).map((t: { id: string }) => t.id) : options.tasks;
-  const tools = strictFunctionTools(await env.actionSchema());
-  const model = new ModelClient(options, retry);
-
-  const results: TaskTrials[] = [];
-  for (const taskId of taskIds) {
-    const scores: (number | null)[] = [];
-    for (let trial = 0; trial < options.trials; trial++) {
-      scores.push(await runEpisode(env, model, tools, taskId, trial, options, log));
-    }
-    const known = scores.filter((s): s is number => s !== null);
-    results.push({ taskId, scores, successes: known.length < scores.length ? null : known.filter((s) => s >= options.threshold).length });
-  }
-  const withheld = results.some((r) => r.successes === null);
-  const passes = Array.from({ length: options.trials }, (_, i) => ({
-    k: i + 1,
-    value: withheld ? null : passHatK(results.map((r) => ({ trials: r.scores.length, successes: r.successes ?? 0 })), i + 1),
-  }));
-  return { tasks: results, passHatK: passes, withheld };
+/** The end-of-run warning for a model that answered without tool calls. */
+export function noToolCallsWarning(episodes: number): string {
+  return `warning: the model never called a tool in ${episodes} episode${episodes === 1 ? '' : 's'} — does the endpoint support tool calling?`;
 }
 
 /**
  * The six actions as Chat Completions function tools in strict mode: every property required, optional ones
  * nullable, no keywords strict mode refuses (the server still checks those constraints, and takes null as omitted).
  */
-export function strictFunctionTools(actionSchema: Record<string, Json>) {
+export function strictFunctionTools(actionSchema: Record<string, Json>): ChatCompletionFunctionTool[] {
   return actionToolSchemas(actionSchema).map((tool) => ({
     type: 'function' as const,
-    function: { name: tool.name, description: tool.description, parameters: strictSchema(tool.parameters), strict: true },
+    function: {
+      name: tool.name,
+      description: tool.description,
+      parameters: strictSchema(tool.parameters) as Record<string, unknown>,
+      strict: true,
+    },
   }));
 }
 
-async function runEpisode(
-  env: EnvironmentClient,
-  model: ModelClient,
-  tools: unknown[],
-  taskId: string,
-  trial: number,
-  options: AgentRunOptions,
-  log: (line: string) => void,
-): Promise<number | null> {
-  log(startLine(taskId, options.modelName));
-  const seed = options.split ? nthSeedOf(options.split === 'private' ? 'test' : options.split, trial) : trial;
-  const started = await env.reset({
-    task_id: taskId,
-    seed,
-    variant: options.variant ?? 'generated',
-    ...(options.split ? { split: options.split } : {}),
-    agent: `llm:${options.modelName}`,
-    run_label: `agent-runner-trial-${trial}`,
-    feedback: options.split === 'test' || options.split === 'private' || (options.variant !== 'canonical' && splitOf(seed) === 'test') ? 'final' : (options.feedback ?? 'final'),
+/**
+ * Creates or resumes an evaluation run and fills its cells: `concurrency` workers each ask the server for the next
+ * cell (POST /reset {run_id}) until it has none left, play the episode with the model, and report the tokens the
+ * endpoint counted. An attempt that cannot be finished — the model endpoint failed past the SDK's retries, the model
+ * stopped calling tools, the run was interrupted — is reported as an infrastructure error, so the server hands the
+ * cell out again (to this runner, or to the one that resumes the run).
+ */
+export async function runAgent(options: AgentRunOptions): Promise<AgentRunOutcome> {
+  const retry: RetryOptions = { attempts: 5, timeoutMs: 60_000, baseDelayMs: 500, ...options.retry };
+  const api = options.api ?? new SupportDeskApi(options.url, { agentKey: options.agentKey, readerKey: options.readerKey }, retry);
+  const stderr = options.stderr ?? { write: () => true };
+  const concurrency = options.concurrency ?? 4;
+  const maxConsecutiveFailures = options.maxConsecutiveFailures ?? concurrency + 2;
+
+  const { run, modelName } = await openRun(api, options);
+  options.onRun?.(run);
+  const model = new ModelClient({
+    baseURL: options.model.baseURL,
+    model: modelName,
+    apiKey: options.model.apiKey,
+    maxRetries: options.model.maxRetries ?? 4,
+    timeoutMs: options.model.timeoutMs ?? 120_000,
+    fetch: options.model.fetch,
   });
-  // What the model reads: the observation, without the score unless asked (the score is an oracle to a model that
-  // tries values until it moves). The rewards go to the log, never to the model.
-  const forModel = (observation: { score: number | null }) => JSON.stringify(options.showScores ? observation : { ...observation, score: undefined });
-  const messages: Record<string, unknown>[] = [
-    { role: 'system', content: SYSTEM_PROMPT },
-    { role: 'user', content: forModel(started.observation) },
-  ];
-  const rewards: Logged[] = [];
-  let done = false;
-  let score = 0;
-  let withheld = false;
-  let idleTurns = 0;
-  while (!done && idleTurns < MAX_IDLE_TURNS) {
-    const reply = await model.complete(messages, tools);
-    const call = reply.tool_calls?.[0];
-    messages.push({ role: 'assistant', content: reply.content ?? null, ...(call ? { tool_calls: [call] } : {}) });
-    if (!call) {
-      idleTurns++;
-      messages.push({ role: 'user', content: 'Act by calling one of the tools.' });
-      continue;
+  const tools = strictFunctionTools(await api.actionSchema());
+  const progress = new ProgressDisplay(stderr, { total: run.progress.cells, finishedBefore: run.progress.finished, tty: options.progressTty });
+
+  // One controller for every model call in flight: aborted on an interrupt, or when the server fails for good.
+  const stop = new AbortController();
+  let ending: AgentRunOutcome['ending'] = 'done';
+  let stopped: AgentRunOutcome['stopped'];
+  let takingCells = true;
+  const onInterrupt = () => {
+    if (ending === 'done') ending = 'interrupted';
+    takingCells = false;
+    stop.abort();
+  };
+  if (options.signal?.aborted) onInterrupt();
+  options.signal?.addEventListener('abort', onInterrupt, { once: true });
+  const halt = (reason: string, abortInFlight: boolean, endpoint: boolean) => {
+    if (ending === 'done') {
+      ending = 'stopped';
+      stopped = { reason, endpoint };
     }
-    const action = toAction(call.function.name, call.function.arguments);
-    const outcome = await env.step(started.episode_id, action);
-    if ('error' in outcome) {
-      // A malformed action is refused without using a step; the model sees why and may try again.
-      log(stepLine(rewards.length + 1, action, 0, false, outcome.error));
-      messages.push({ role: 'tool', tool_call_id: call.id, content: `error: ${outcome.error}` });
-      idleTurns++;
-      continue;
-    }
-    idleTurns = 0;
-    done = outcome.done;
-    // A step that ends the episode without a score: the server withheld it (a test-split episode played with an
-    // agent key), and its reward of 0 is no reward either.
-    withheld = done && outcome.info.score === null;
-    const reward: Logged = withheld ? WITHHELD : outcome.reward;
-    rewards.push(reward);
-    // Null while a "final" episode runs; an episode abandoned before it ends (the model stopped calling tools)
-    // keeps the last score it was shown, 0 in final mode.
-    score = outcome.info.score ?? score;
-    log(stepLine(outcome.observation.step_count, action, reward, done, outcome.observation.last_action_error));
-    messages.push({ role: 'tool', tool_call_id: call.id, content: forModel(outcome.observation) });
-  }
-  if (withheld) {
-    // The log says what the agent key was told; the report reads the score with the reader key, if there is one.
-    log(endLine(WITHHELD, rewards.length, rewards));
-    return env.readsScores ? env.scoreAsReader(started.episode_id) : null;
-  }
-  log(endLine(score >= options.threshold, rewards.length, rewards));
-  return score;
-}
+    takingCells = false;
+    if (abortInFlight) stop.abort();
+  };
 
-function toAction(name: string, rawArguments: string): Record<string, unknown> {
-  let args: unknown;
-  try {
-    args = JSON.parse(rawArguments || '{}');
-  } catch {
-    args = { unparsable_arguments: rawArguments };
-  }
-  return { type: name, ...(args !== null && typeof args === 'object' && !Array.isArray(args) ? args : { arguments: args }) };
-}
+  let filled = 0;
+  let failedAttempts = 0;
+  let consecutiveFailures = 0;
+  let episodesWithoutToolCalls = 0;
+  const stoppedReason = () => (ending === 'interrupted' ? 'interrupted' : `the runner stopped: ${stopped?.reason}`);
+  const cellName = (started: StartedEpisode) => `${started.cell.task_id} seed ${started.cell.seed} trial ${started.cell.trial}`;
 
-/** The SupportDesk server, reached only through the generated OpenAPI client. */
-class EnvironmentClient {
-  private readonly client: SupportDeskClient;
-  /** The same server with the reader key, for the scores the agent key is not shown. */
-  private readonly reader: SupportDeskClient | null;
-
-  constructor(
-    private readonly base: string,
-    apiKey: string | undefined,
-    readerApiKey: string | undefined,
-    retry: RetryOptions,
-  ) {
-    this.client = createSupportDeskClient(base, { apiKey, fetch: retryingFetch(retry) });
-    this.reader = readerApiKey === undefined ? null : createSupportDeskClient(base, { apiKey: readerApiKey, fetch: retryingFetch(retry) });
-  }
-
-  get readsScores(): boolean {
-    return this.reader !== null;
-  }
-
-  /** An ended episode's score, as the reader key sees it (a reader sees every episode of its tenant, graded). */
-  async scoreAsReader(episodeId: string): Promise<number> {
-    const reader = this.reader!;
-    const graded = this.unwrap(await this.call(() => reader.POST('/grader', { body: { episode_id: episodeId } })));
-    if (graded.score === null) throw new Error(`the reader key was not shown the score of episode ${episodeId}: give SUPPORTDESK_READER_KEY a reader key of the agent key's tenant`);
-    return graded.score;
-  }
-
-  async tasks() {
-    return this.unwrap(await this.call(() => this.client.GET('/tasks'))).tasks;
-  }
-
-  async actionSchema() {
-    return this.unwrap(await this.call(() => this.client.GET('/action_schema'))) as Record<string, Json>;
-  }
-
-  async reset(body: ResetRequest) {
-    return this.unwrap(await this.call(() => this.client.POST('/reset', { body })));
-  }
-
-  /** A step's response, or the validation error for a malformed action (422). */
-  async step(episodeId: string, action: Record<string, unknown>): Promise<StepResponse | { error: string }> {
-    // The model's arguments are checked by the server, not by the compiler: they come from a model.
-    const result = await this.call(() => this.client.POST('/step', { body: { episode_id: episodeId, action: action as Action } }));
-    if (result.response.status === 422) return { error: (result.error as { message?: string })?.message ?? 'invalid action' };
-    return this.unwrap(result);
-  }
-
-  private async call<T>(request: () => Promise<T>): Promise<T> {
+  /** Ends an attempt that could not be finished, on the server too, so the cell is handed out again. */
+  const reportFailure = async (started: StartedEpisode, reason: string, usage?: UsageTally) => {
     try {
-      return await request();
+      // The server keeps at most 500 characters of it.
+      await api.report(run.run_id, started.episode_id, { ...usage?.reportFields(), infrastructure_error: reason.slice(0, 500) || 'failed' });
     } catch (error) {
-      if (error instanceof UnreachableError) throw new UnreachableError(`the SupportDesk server is unreachable: ${error.message}`);
-      throw error;
+      progress.note(`warning: could not report the failed attempt at ${cellName(started)} (episode ${started.episode_id}): ${describe(error)}`);
     }
-  }
+  };
 
-  private unwrap<T>(result: { data?: T; error?: unknown; response: Response }): T {
-    if (result.data === undefined) {
-      throw new HttpStatusError(result.response.status, result.error, `${this.base}${new URL(result.response.url).pathname}`);
-    }
-    return result.data;
-  }
-}
-
-class ModelClient {
-  constructor(
-    private readonly options: AgentRunOptions,
-    private readonly retry: RetryOptions,
-  ) {}
-
-  async complete(messages: unknown[], tools: unknown[]): Promise<{ content?: string | null; tool_calls?: ToolCall[] }> {
-    const url = `${this.options.modelBaseUrl.replace(/\/+$/, '')}/chat/completions`;
-    const headers = this.options.modelApiKey ? { authorization: `Bearer ${this.options.modelApiKey}` } : undefined;
-    let response: any;
-    try {
-      response = await requestJson(
-        url,
-        { method: 'POST', headers, body: { model: this.options.modelName, messages, tools, tool_choice: 'auto', temperature: 0 } },
-        this.retry,
-      );
-    } catch (error) {
-      if (error instanceof UnreachableError) {
-        throw new UnreachableError(`the model endpoint is unreachable (API_BASE_URL=${this.options.modelBaseUrl}): ${error.message}`);
+  const worker = async () => {
+    while (takingCells) {
+      let started: StartedEpisode | null;
+      try {
+        started = await api.startNextCell(run.run_id, (message) => progress.note(`the server has no cell to hand out: ${message}`));
+      } catch (error) {
+        halt(describe(error), true, error instanceof UnreachableError);
+        return;
       }
-      throw error;
+      if (started === null) return;
+      if (!takingCells) {
+        // The interrupt came while the server was starting this one: give it back at once.
+        await reportFailure(started, stoppedReason());
+        failedAttempts++;
+        return;
+      }
+      progress.cellStarted();
+      const usage = new UsageTally();
+      try {
+        const played = await playEpisode(started, {
+          model,
+          modelName,
+          env: api,
+          tools,
+          showScores: options.showScores ?? false,
+          successThreshold: run.success_threshold,
+          signal: stop.signal,
+          usage,
+        });
+        progress.above(() => played.lines.forEach((line) => options.log(line)));
+        const tokens = usage.reportFields();
+        if (tokens.input_tokens !== undefined) {
+          try {
+            await api.report(run.run_id, started.episode_id, tokens);
+          } catch (error) {
+            progress.note(`warning: could not report the tokens of ${cellName(started)} (episode ${started.episode_id}): ${describe(error)}`);
+          }
+        }
+        filled++;
+        consecutiveFailures = 0;
+        progress.cellFinished(cellName(started));
+      } catch (error) {
+        const stoppedHere = stop.signal.aborted && (error instanceof ModelCallAborted || error instanceof EpisodeInterrupted);
+        const reason = stoppedHere ? stoppedReason() : describe(error);
+        if (error instanceof ModelStoppedActing && error.toolCalls === 0) {
+          episodesWithoutToolCalls++;
+          progress.note(`warning: the model answered without calling a tool in ${cellName(started)}`);
+        }
+        await reportFailure(started, reason, usage);
+        failedAttempts++;
+        progress.cellFailed(cellName(started), reason);
+        if (stoppedHere) continue;
+        if (error instanceof UnreachableError) {
+          halt(reason, true, true);
+        } else if (!(error instanceof ModelFailure || error instanceof ModelStoppedActing || isServerAnswer(error))) {
+          // Not a failure of the model nor an answer of the server: a fault of the runner itself. Stop.
+          halt(reason, true, false);
+        } else if (++consecutiveFailures >= maxConsecutiveFailures) {
+          halt(`${consecutiveFailures} attempts in a row failed; the last: ${reason}`, false, true);
+        }
+      }
     }
-    const message = response?.choices?.[0]?.message;
-    if (!message) throw new Error(`the model endpoint answered without choices[0].message: ${JSON.stringify(response).slice(0, 300)}`);
-    return message;
+  };
+
+  try {
+    await Promise.all(Array.from({ length: concurrency }, () => worker()));
+  } finally {
+    options.signal?.removeEventListener('abort', onInterrupt);
+    progress.stop();
   }
+  if (episodesWithoutToolCalls > 0) progress.note(noToolCallsWarning(episodesWithoutToolCalls));
+
+  let final = run;
+  try {
+    final = await api.run(run.run_id, true);
+  } catch (error) {
+    progress.note(`warning: could not read run ${run.run_id} at the end: ${describe(error)}`);
+  }
+  return { run: final, ending, ...(stopped ? { stopped } : {}), filled, failedAttempts, episodesWithoutToolCalls };
 }
 
-interface ToolCall {
-  id: string;
-  type: 'function';
-  function: { name: string; arguments: string };
+/** The run to fill, and the model that plays it: --model, or a resumed run's own. */
+async function openRun(api: RunsPort, options: AgentRunOptions): Promise<{ run: Run; modelName: string }> {
+  if ('resume' in options.run) {
+    const run = await api.run(options.run.resume);
+    const modelName = options.model.name ?? run.model;
+    if (!modelName) throw new RunSetupError(`run ${run.run_id} names no model: give --model`);
+    if (options.model.name && run.model && options.model.name !== run.model) {
+      throw new RunSetupError(`run ${run.run_id} is played by model ${run.model}, not ${options.model.name}: leave --model out, or create a run for it`);
+    }
+    return { run, modelName };
+  }
+  const modelName = options.model.name;
+  if (!modelName) throw new RunSetupError('a new run needs a model');
+  const { name, ...rest } = options.run.create;
+  const run = await api.createRun({ name: name ?? `${modelName} ${new Date().toISOString().slice(0, 16)}Z`, agent: `llm:${modelName}`, model: modelName, ...rest });
+  return { run, modelName };
+}
+
+/** The run cannot be filled as asked (a resumed run's model differs, none named). */
+export class RunSetupError extends Error {}
+
+/** An HTTP answer of the SupportDesk server (HttpStatusError): the attempt failed, the runner did not. */
+function isServerAnswer(error: unknown): boolean {
+  return error instanceof HttpStatusError;
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }

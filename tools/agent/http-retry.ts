@@ -1,4 +1,7 @@
-/** What the runner needs from a network call: JSON in, JSON out, with timeouts and retries. */
+/**
+ * The SupportDesk server's calls, through the typed client: timeouts and retries. (The model's calls go through the
+ * openai package, which retries on its own.)
+ */
 export interface RetryOptions {
   attempts: number;
   timeoutMs: number;
@@ -50,31 +53,6 @@ export function retryingFetch(options: RetryOptions): typeof fetch {
     const url = input instanceof Request ? input.url : String(input);
     throw new UnreachableError(`cannot reach ${url} after ${options.attempts} attempts: ${describe(lastError)}`);
   };
-}
-
-/** POSTs (or GETs) JSON through retryingFetch; a non-2xx answer after the retries is an HttpStatusError. */
-export async function requestJson(
-  url: string,
-  init: { method: 'GET' | 'POST'; headers?: Record<string, string>; body?: unknown },
-  options: RetryOptions,
-): Promise<any> {
-  const res = await retryingFetch(options)(url, {
-    method: init.method,
-    headers: { 'content-type': 'application/json', ...init.headers },
-    body: init.body === undefined ? undefined : JSON.stringify(init.body),
-  });
-  const text = await res.text();
-  const body = text === '' ? null : safeJson(text);
-  if (!res.ok) throw new HttpStatusError(res.status, body, url);
-  return body;
-}
-
-function safeJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
-  }
 }
 
 function describe(error: unknown): string {

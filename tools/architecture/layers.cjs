@@ -14,6 +14,7 @@ const LAYERS = [
   ['auth', 'openapi'],
   ['episodes'],
   ['audit', 'baseline', 'health', 'mcp'],
+  ['runs'],
   ['http'],
   ['openenv'],
   ['app'],

@@ -18,6 +18,14 @@ export const SPLIT_SOURCE_DESCRIPTION =
 export const SPLIT_KEY_ID_DESCRIPTION =
   'For a private-split episode, the id of the private-split key its instance was drawn with ("ps_" and 12 hex digits; never the key itself); null otherwise.';
 
+/** A cell of an evaluation run: the family (task), the seed and the trial (0-based). */
+export class RunCellRefDto {
+  run_id!: string;
+  task_id!: string;
+  seed!: number;
+  trial!: number;
+}
+
 export class ResetInfoDto {
   task_id!: string;
   /** Content hash of the task version this episode runs. */
@@ -45,6 +53,8 @@ export class ResetInfoDto {
   @ApiProperty({ type: String, nullable: true })
   run_label!: string | null;
   tags!: string[];
+  @ApiProperty({ type: () => RunCellRefDto, nullable: true, description: 'The evaluation-run cell this episode fills (POST /reset with `run_id`); null outside runs.' })
+  run!: RunCellRefDto | null;
 }
 
 export class ResetResponseDto {

@@ -1,6 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { ArrayMaxSize, IsArray, IsIn, IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
 import { MaxChars } from '../../common/field-rules';
+import { MAX_TRIALS } from '../../common/run-limits';
 import { SPLITS, SPLIT_RULE } from '../../families';
 import { FEEDBACK_MODES, type FeedbackMode } from '../episode.repository';
 import { EPISODE_ID_MAX_LENGTH, EPISODE_ID_PATTERN, MatchesEpisodeId } from './episode-id';
@@ -9,6 +10,9 @@ export const MAX_SEED = 2_147_483_647;
 export const VARIANTS = ['generated', 'canonical'] as const;
 export type Variant = (typeof VARIANTS)[number];
 export const TAG_PATTERN = /^[A-Za-z0-9_.:-]{1,64}$/;
+/** A run id as the server makes them ("run_" + 24 hex); the pattern only keeps junk out of lookups and messages. */
+export const RUN_ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
+
 /** What a reset may ask for: a split, or "private", the private test split (test seeds, drawn under the server's secret). */
 export const RESET_SPLITS = [...SPLITS, 'private'] as const;
 export type ResetSplit = (typeof RESET_SPLITS)[number];
@@ -103,6 +107,28 @@ export class ResetRequestDto {
   @IsString()
   @IsOptional()
   run_label?: string;
+
+  @ApiProperty({
+    required: false,
+    pattern: RUN_ID_PATTERN.source,
+    maxLength: 64,
+    example: 'run_5f0c2a9e4b7d1c3a8e6f0b2d',
+    description:
+      'Fill a cell of this evaluation run (POST /runs; docs/evaluating-agents.md). Alone, the server hands out the run\'s next cell to fill ' +
+      '(every family and seed of trial 0 first); with `task_id`, `seed` and `trial`, that cell. The run decides the split, variant, feedback and agent: ' +
+      'giving others is refused (422). 409 when the cell is finished or being filled, or the run has none left; 422 for a run or cell that does not exist.',
+  })
+  @Matches(RUN_ID_PATTERN, { message: 'run_id must be 1-64 letters, digits, "_" or "-"' })
+  @IsString()
+  @IsOptional()
+  run_id?: string;
+
+  @ApiProperty({ required: false, type: 'integer', minimum: 0, maximum: MAX_TRIALS - 1, description: 'The trial of the run cell to fill (0-based), with `run_id`, `task_id` and `seed`.' })
+  @Min(0)
+  @Max(MAX_TRIALS - 1)
+  @IsInt()
+  @IsOptional()
+  trial?: number;
 
   @ApiProperty({
     required: false,

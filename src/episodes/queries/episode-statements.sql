@@ -4,7 +4,7 @@
 -- selectEpisode
 SELECT id, tenant_id AS tenantId, api_key_id AS apiKeyId, alias, task_id AS taskId, task_version AS taskVersion,
        grader_version AS graderVersion, feedback, seed, status, version, agent, run_label AS runLabel, tags_json AS tagsJson, state_json AS stateJson, chain_head AS chainHead,
-       chain_scheme AS chainScheme, chain_key_id AS chainKeyId, split_source AS splitSource, split_key_id AS splitKeyId, created_at AS createdAt, updated_at AS updatedAt
+       chain_scheme AS chainScheme, chain_key_id AS chainKeyId, split_source AS splitSource, split_key_id AS splitKeyId, run_id AS runId, run_trial AS runTrial, created_at AS createdAt, updated_at AS updatedAt
   FROM episodes WHERE id = ? AND tenant_id = ?;
 -- plan:
 --   SEARCH episodes USING INDEX sqlite_autoindex_episodes_1 (id=? AND tenant_id=?)
@@ -31,8 +31,8 @@ SELECT COUNT(*) AS n FROM episodes WHERE tenant_id = ? AND status = 'active';
 
 -- insertEpisode
 INSERT INTO episodes (id, tenant_id, api_key_id, alias, task_id, task_version, grader_version, feedback, seed, version, agent, run_label,
-  tags_json, chain_head, chain_scheme, chain_key_id, split_source, split_key_id, status, step_count, score_milli, state_json, opened_milli, policy_milli, priority_milli, routing_milli, reply_milli, resolution_milli, created_at, updated_at)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
+  tags_json, chain_head, chain_scheme, chain_key_id, split_source, split_key_id, run_id, run_trial, status, step_count, score_milli, state_json, opened_milli, policy_milli, priority_milli, routing_milli, reply_milli, resolution_milli, created_at, updated_at)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
 -- plan:
 
 -- insertEpisodeTag
@@ -62,6 +62,11 @@ UPDATE episodes SET status = 'expired', version = version + 1
 WHERE status = 'active' AND updated_at < ? RETURNING id, tenant_id AS tenantId;
 -- plan:
 --   SEARCH episodes USING COVERING INDEX episodes_status_updated_at_idx (status=? AND updated_at<?)
+
+-- expireEpisode
+UPDATE episodes SET status = 'expired', version = version + 1 WHERE id = ? AND tenant_id = ? AND status = 'active';
+-- plan:
+--   SEARCH episodes USING INDEX sqlite_autoindex_episodes_1 (id=? AND tenant_id=?)
 
 -- insertStepRequest
 INSERT INTO step_requests (episode_id, tenant_id, request_id, step_index, action_hash, response_json, created_at)

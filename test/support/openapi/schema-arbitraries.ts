@@ -277,7 +277,10 @@ function invalidNumbers(schema: Schema, add: (rule: string, values: fc.Arbitrary
   if (places !== undefined) {
     const base = schema.minimum ?? 0;
     const rule = schema.multipleOf !== undefined ? 'multipleOf' : 'decimals';
-    add(rule, fc.constantFrom(0.005, 19.999).map((d) => base + d).filter((n) => n <= (schema.maximum ?? Infinity)));
+    // One decimal more than allowed (0.005 and 19.999 for two places), at the bottom of the range and above it.
+    const digits = schema['x-max-decimal-places'] ?? 2;
+    const over = [5 * 10 ** -(digits + 1), 20 - 10 ** -(digits + 1)].map((d) => Number(d.toFixed(digits + 1)));
+    add(rule, fc.constantFrom(...over).map((d) => base + d).filter((n) => n <= (schema.maximum ?? Infinity)));
     add(rule, fc.constantFrom(1e-7, 5e-324, 1.5e-9));
   }
 }

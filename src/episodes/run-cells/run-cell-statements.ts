@@ -1,0 +1,115 @@
+import type { SqlConnection } from '../../database/group-commit';
+import { sqliteTimestamp } from '../../database/sqlite-timestamp';
+import { ConflictError } from '../../common/errors/domain-errors';
+
+/** A run cell a reset tried to claim is finished or being filled (409). */
+export class CellTakenError extends ConflictError {}
+
+/*
+ * The run-cell statements of the step path: a reset claims its cell, the step that ends an episode finishes it,
+ * the idle sweep abandons it, each in the same transaction as the episode's own write, so a cell and its episode
+ * never disagree (docs/evaluating-agents.md, "Cells are filled exactly once"). Snapshotted with the others in
+ * queries/run-cell-statements.sql.
+ */
+
+/** The cell states a reset may claim: never filled, or whose last attempt was abandoned or failed. */
+export const CLAIMABLE_CELL_STATES = ['pending', 'abandoned', 'failed'] as const;
+
+/** An attempt's wall time: from the claim (the episode's reset) to `@at`, in whole milliseconds. */
+const WALL_MS = `MAX(0, CAST(ROUND((julianday(@at) - julianday(started_at)) * 86400000) AS INTEGER))`;
+
+export const RUN_CELL_STATEMENTS = {
+  selectRunForReset: `SELECT id, api_key_id AS apiKeyId, name, agent, split, feedback, families_json AS familiesJson, seeds_json AS seedsJson,
+       trials, grader_version AS graderVersion, generators_json AS generatorsJson, status
+  FROM runs WHERE id = ? AND tenant_id = ?`,
+  selectCell: `SELECT status, episode_id AS episodeId FROM run_cells WHERE run_id = ? AND tenant_id = ? AND task_id = ? AND seed = ? AND trial = ?`,
+  selectNextClaimableCell: `SELECT task_id AS taskId, seed, trial FROM run_cells
+  WHERE tenant_id = ? AND run_id = ? AND status IN ('pending', 'abandoned', 'failed') ORDER BY position LIMIT 1`,
+  claimCell: `UPDATE run_cells SET status = 'active', episode_id = ?, attempts = attempts + 1, termination = NULL, score_milli = NULL,
+  started_at = ?, finished_at = NULL, wall_ms = NULL
+WHERE run_id = ? AND tenant_id = ? AND task_id = ? AND seed = ? AND trial = ? AND status IN ('pending', 'abandoned', 'failed')`,
+  finishCell: `UPDATE run_cells SET status = 'finished', termination = @termination, score_milli = @scoreMilli, finished_at = @at, wall_ms = ${WALL_MS}
+WHERE tenant_id = @tenantId AND run_id = @runId AND episode_id = @episodeId AND status = 'active'`,
+  completeRunIfFilled: `UPDATE runs SET status = 'complete', completed_at = @at
+WHERE id = @runId AND tenant_id = @tenantId AND status = 'open'
+  AND NOT EXISTS (SELECT 1 FROM run_cells WHERE tenant_id = @tenantId AND run_id = @runId AND status != 'finished')`,
+  endCellAttempt: `UPDATE run_cells SET status = @status, termination = @termination, finished_at = @at, wall_ms = ${WALL_MS}
+WHERE tenant_id = @tenantId AND episode_id = @episodeId AND status = 'active'`,
+} as const;
+
+export interface RunForReset {
+  id: string;
+  apiKeyId: string | null;
+  name: string;
+  agent: string;
+  split: string;
+  feedback: string;
+  familiesJson: string;
+  seedsJson: string;
+  trials: number;
+  graderVersion: number;
+  generatorsJson: string;
+  status: string;
+}
+
+export interface CellKey {
+  runId: string;
+  taskId: string;
+  seed: number;
+  trial: number;
+}
+
+export function selectRunForReset(sql: SqlConnection, tenantId: string, runId: string): RunForReset | null {
+  return (sql.statement(RUN_CELL_STATEMENTS.selectRunForReset).get(runId, tenantId) as RunForReset | undefined) ?? null;
+}
+
+export function selectCell(sql: SqlConnection, tenantId: string, cell: CellKey): { status: string; episodeId: string | null } | null {
+  const row = sql.statement(RUN_CELL_STATEMENTS.selectCell).get(cell.runId, tenantId, cell.taskId, cell.seed, cell.trial);
+  return (row as { status: string; episodeId: string | null } | undefined) ?? null;
+}
+
+/** The first cell of the run, in hand-out order, that a reset may claim (null: none is left). */
+export function selectNextClaimableCell(sql: SqlConnection, tenantId: string, runId: string): Omit<CellKey, 'runId'> | null {
+  return (sql.statement(RUN_CELL_STATEMENTS.selectNextClaimableCell).get(tenantId, runId) as Omit<CellKey, 'runId'> | undefined) ?? null;
+}
+
+/** Makes `episodeId` the cell's current attempt, if the cell may be claimed; false when it may not (no row changed). */
+export function claimCell(sql: SqlConnection, tenantId: string, cell: CellKey, episodeId: string, at: Date): boolean {
+  const { changes } = sql
+    .statement(RUN_CELL_STATEMENTS.claimCell)
+    .run(episodeId, sqliteTimestamp(at), cell.runId, tenantId, cell.taskId, cell.seed, cell.trial);
+  return changes === 1;
+}
+
+/**
+ * The episode ended: its cell (if this episode is still the cell's current attempt) is finished with its score,
+ * and the run completes when that was its last unfinished cell.
+ */
+export function finishCellOf(
+  sql: SqlConnection,
+  tenantId: string,
+  episode: { runId: string; episodeId: string },
+  ending: { termination: string; scoreMilli: number; at: Date },
+): void {
+  const at = sqliteTimestamp(ending.at);
+  const { runId, episodeId } = episode;
+  const { changes } = sql.statement(RUN_CELL_STATEMENTS.finishCell).run({ termination: ending.termination, scoreMilli: ending.scoreMilli, at, tenantId, runId, episodeId });
+  if (changes === 1) sql.statement(RUN_CELL_STATEMENTS.completeRunIfFilled).run({ at, runId, tenantId });
+}
+
+/**
+ * The episode's attempt at its cell ended without a result: "abandoned" (the idle sweep) or "failed" (the agent
+ * reported an infrastructure error). Either may be filled again. Nothing happens when the episode is no longer the
+ * cell's current attempt (or was never in a run).
+ */
+export function endCellAttempt(
+  sql: SqlConnection,
+  tenantId: string,
+  episodeId: string,
+  ending: { status: 'abandoned' | 'failed'; termination: 'abandoned' | 'infrastructure_error'; at: Date },
+): boolean {
+  const { changes } = sql
+    .statement(RUN_CELL_STATEMENTS.endCellAttempt)
+    .run({ status: ending.status, termination: ending.termination, at: sqliteTimestamp(ending.at), tenantId, episodeId });
+  return changes === 1;
+}

@@ -1,0 +1,88 @@
+import { Injectable } from '@nestjs/common';
+import { InvalidFieldError, NotFoundError, ValidationFailedError } from '../../common/errors/domain-errors';
+import type { EpisodeCaller } from '../../access/principal';
+import { Database } from '../../database/database.service';
+import type { ResetRequestDto } from '../dto/reset-request.dto';
+import type { FeedbackMode } from '../episode.repository';
+import { selectNextClaimableCell, selectRunForReset, type CellKey } from './run-cell-statements';
+
+/** What a reset needs of the run whose cell it fills: everything that decides the instance. */
+export interface RunForCells {
+  id: string;
+  name: string;
+  agent: string;
+  /** "test", "train" or "canonical" (the task file's fixed instance). */
+  split: string;
+  feedback: FeedbackMode;
+  families: string[];
+  seeds: number[];
+  trials: number;
+  graderVersion: number;
+  /** The task version of each family's instances (a generator version id, or a canonical task file's hash). */
+  versions: Record<string, string>;
+}
+
+/** The run cells a reset fills: the run as the caller may use it, and the next cell it may claim. */
+@Injectable()
+export class RunCells {
+  constructor(private readonly database: Database) {}
+
+  /**
+   * The run `runId` if the caller may fill it: a run of its tenant created by the same agent key (or, for the
+   * open-mode user, any run of the public tenant). Another key's run answers like a missing one (404).
+   */
+  runFor(caller: EpisodeCaller, runId: string): RunForCells {
+    const row = this.database.read((sql) => selectRunForReset(sql, caller.tenantId, runId));
+    if (row === null || (!caller.seesWholeTenant && row.apiKeyId !== caller.keyId)) {
+      throw new NotFoundError(`no run "${runId}" (create one with POST /runs)`);
+    }
+    return {
+      id: row.id,
+      name: row.name,
+      agent: row.agent,
+      split: row.split,
+      feedback: row.feedback === 'dense' ? 'dense' : 'final',
+      families: JSON.parse(row.familiesJson) as string[],
+      seeds: JSON.parse(row.seedsJson) as number[],
+      trials: row.trials,
+      graderVersion: row.graderVersion,
+      versions: JSON.parse(row.generatorsJson) as Record<string, string>,
+    };
+  }
+
+  /** The first cell, in hand-out order, a reset may claim now; null when none is left. */
+  nextCell(tenantId: string, runId: string): CellKey | null {
+    const next = this.database.read((sql) => selectNextClaimableCell(sql, tenantId, runId));
+    return next === null ? null : { runId, ...next };
+  }
+}
+
+/** What a run decides for each of its episodes: a reset that fills a cell leaves these out. */
+export const RUN_DECIDED_FIELDS = ['split', 'variant', 'feedback', 'agent', 'run_label'] as const;
+
+/**
+ * The cell a reset names (`task_id`, `seed` and `trial`, all three), or null when it names none and takes the next
+ * one. The fields the run decides must be left out (422), and a named cell must be one of the run's (422).
+ */
+export function cellNamedBy(request: ResetRequestDto, run: RunForCells): CellKey | null {
+  const decided = RUN_DECIDED_FIELDS.filter((field) => request[field] !== undefined);
+  if (decided.length > 0) {
+    throw new ValidationFailedError(decided.map((field) => ({ field, message: `run "${run.id}" decides ${field} for its episodes (GET /runs/${run.id}); omit it` })));
+  }
+  const named = { task_id: request.task_id, seed: request.seed, trial: request.trial };
+  const given = Object.entries(named).filter(([, value]) => value !== undefined);
+  if (given.length === 0) return null;
+  if (given.length < 3) {
+    const missing = Object.entries(named).filter(([, value]) => value === undefined).map(([field]) => field);
+    throw new ValidationFailedError(missing.map((field) => ({ field, message: `a run cell is named by task_id, seed and trial together; ${field} is missing` })));
+  }
+  const cell = { runId: run.id, taskId: request.task_id!, seed: request.seed!, trial: request.trial! };
+  if (!run.families.includes(cell.taskId) || !run.seeds.includes(cell.seed) || cell.trial >= run.trials) {
+    throw new InvalidFieldError(
+      'run_id',
+      `run "${run.id}" has no cell (task_id "${cell.taskId}", seed ${cell.seed}, trial ${cell.trial}): its families are ${run.families.join(', ')}, ` +
+        `its seeds ${run.seeds.length} (GET /runs/${run.id}), its trials 0-${run.trials - 1}`,
+    );
+  }
+  return cell;
+}

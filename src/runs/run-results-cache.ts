@@ -1,0 +1,27 @@
+import { Injectable } from '@nestjs/common';
+
+/** How many complete runs' results stay in memory (each is a few kilobytes). */
+const CAPACITY = 256;
+
+/**
+ * The results of complete runs, least recently used out first. A complete run's cells never change again, and its
+ * results are a pure function of them (the bootstrap is seeded), so a kept copy is never stale.
+ */
+@Injectable()
+export class RunResultsCache {
+  private readonly entries = new Map<string, unknown>();
+
+  get<T>(tenantId: string, runId: string, compute: () => T): T {
+    const key = `${tenantId}\u0000${runId}`;
+    if (this.entries.has(key)) {
+      const value = this.entries.get(key) as T;
+      this.entries.delete(key);
+      this.entries.set(key, value);
+      return value;
+    }
+    const value = compute();
+    this.entries.set(key, value);
+    if (this.entries.size > CAPACITY) this.entries.delete(this.entries.keys().next().value!);
+    return value;
+  }
+}
