@@ -174,10 +174,31 @@ describe('filling cells', () => {
     const done = (await get(`/runs/${run.run_id}`, reader).expect(200)).body;
     expect(done.status).toBe('complete');
     expect(done.completed_at).toEqual(expect.any(String));
-    expect(done.results.terminations).toEqual({ resolved: 1, out_of_steps: 0, abandoned: 0, infrastructure_error: 0, retries: 1 });
+    expect(done.results.terminations).toEqual({ resolved: 1, out_of_steps: 0, gave_up: 0, abandoned: 0, infrastructure_error: 0, retries: 1 });
     expect(done.results.totals).toMatchObject({ input_tokens: 150, output_tokens: 7 });
     await post(`/runs/${run.run_id}/episodes/${retry.episode_id}/report`, agent, { input_tokens: -1 }).expect(422);
     await post(`/runs/${run.run_id}/episodes/no-such-episode/report`, agent, { input_tokens: 1 }).expect(404);
+  });
+});
+
+describe('giving up', () => {
+  it('an agent that gives up finishes its cell with the score the episode had; the cell is not handed out again', async () => {
+    const run = await createRun({ name: 'give-up', agent: 'quitter', families: [BILLING], seed_count: 1, trials: 1 });
+    const started = (await post('/reset', agent, { run_id: run.run_id }).expect(200)).body;
+    const [open] = solution(BILLING, 0);
+    await post('/step', agent, { episode_id: started.episode_id, action: open }).expect(200);
+    const both = (await post(`/runs/${run.run_id}/episodes/${started.episode_id}/report`, agent, { gave_up: true, infrastructure_error: 'x' }).expect(422)).body;
+    expect(both.details.map((d: any) => d.field).sort()).toEqual(['gave_up', 'infrastructure_error']);
+    await post(`/runs/${run.run_id}/episodes/${started.episode_id}/report`, agent, { gave_up: false }).expect(422);
+    const cell = (await post(`/runs/${run.run_id}/episodes/${started.episode_id}/report`, agent, { gave_up: true, output_tokens: 3 }).expect(200)).body;
+    expect(cell).toMatchObject({ status: 'finished', termination: 'gave_up', attempts: 1, output_tokens: 3, score: null });
+    await post('/step', agent, { episode_id: started.episode_id, action: open }).expect(409);
+    await post('/reset', agent, { run_id: run.run_id }).expect(409);
+    await post(`/runs/${run.run_id}/episodes/${started.episode_id}/report`, agent, { gave_up: true }).expect(409);
+    const scored = (await get(`/state/${started.episode_id}`, reader).expect(200)).body.score;
+    expect(scored).toBeGreaterThan(0);
+    const done = (await get(`/runs/${run.run_id}`, reader).expect(200)).body;
+    expect(done).toMatchObject({ status: 'complete', results: { terminations: { gave_up: 1, retries: 0 }, overall: { mean_score: { estimate: scored } } } });
   });
 });
 

@@ -163,4 +163,11 @@ export abstract class EpisodeRepository {
    * no longer its cell's current attempt (nothing changes then).
    */
   abstract failRunAttempt(tenantId: string, episodeId: string): Promise<boolean>;
+
+  /**
+   * Ends an active run episode whose agent gave up (stopped acting): the episode expires and its cell is finished with
+   * the score the episode had, termination "gave_up", counted like any finished cell. False (nothing changes) when the
+   * episode is not active or no longer its cell's current attempt.
+   */
+  abstract giveUpRunAttempt(tenantId: string, episodeId: string): Promise<boolean>;
 }

@@ -273,14 +273,16 @@ export class EpisodesService {
   }
 
   /**
-   * The agent's attempt at a run cell failed on infrastructure: the episode ends (expired) and the cell may be filled
-   * again. 409 when the episode has already ended or is no longer its cell's attempt.
+   * The agent's attempt at a run cell ends early: "failed" on infrastructure (the cell may be filled again) or
+   * "gave_up" (the agent stopped acting: the cell is finished with the score the episode had). Either way the episode
+   * ends. 409 when it has already ended or is no longer its cell's attempt.
    */
-  async failRunAttempt(caller: EpisodeCaller, episodeName: string): Promise<void> {
+  async endRunAttempt(caller: EpisodeCaller, episodeName: string, how: 'failed' | 'gave_up'): Promise<void> {
     const episode = await this.require(caller, episodeName);
-    // In step order: a step of this episode being applied finishes first, so the failure never overtakes it.
+    // In step order: a step of this episode being applied finishes first, so the ending never overtakes it.
     await this.stepsInOrder.run(`${caller.tenantId}\u0000${episodeName}`, async () => {
-      if (!(await this.episodes.failRunAttempt(caller.tenantId, episode.id))) {
+      const ended = how === 'failed' ? await this.episodes.failRunAttempt(caller.tenantId, episode.id) : await this.episodes.giveUpRunAttempt(caller.tenantId, episode.id);
+      if (!ended) {
         throw new ConflictError(`episode "${episodeName}" is not an active attempt at a run cell (it has ended, or its cell was filled again); nothing changed`);
       }
     });

@@ -13,7 +13,7 @@ import { CHAIN_SCHEMES, chainLink, chainStart, type ChainKey } from './hash-chai
 import { createdEntry, expiredEntry, stepEntry } from './ledger/ledger-entry';
 import { appendLedgerEntry } from './ledger/ledger-statements';
 import { componentColumns } from './score-columns';
-import { CellTakenError, claimCell, endCellAttempt, finishCellOf, selectCell, type CellKey } from './run-cells/run-cell-statements';
+import { CellTakenError, claimCell, endCellAttempt, finishCellOf, giveUpCellOf, selectCell, type CellKey } from './run-cells/run-cell-statements';
 import {
   countActiveEpisodes,
   expireEpisode,
@@ -260,10 +260,21 @@ export class SqliteEpisodeRepository extends EpisodeRepository {
   }
 
   failRunAttempt(tenantId: string, episodeId: string): Promise<boolean> {
+    return this.endRunAttempt(tenantId, episodeId, (sql, at) => endCellAttempt(sql, tenantId, episodeId, { status: 'failed', termination: 'infrastructure_error', at }));
+  }
+
+  giveUpRunAttempt(tenantId: string, episodeId: string): Promise<boolean> {
+    return this.endRunAttempt(tenantId, episodeId, (sql, at) => giveUpCellOf(sql, tenantId, episodeId, at));
+  }
+
+  /**
+   * Ends a run episode's attempt as `endCell` says, in one write: the attempt is over, so its episode ends too
+   * (expired, version moved on, like the idle sweep's), and can neither fill the cell later nor be stepped.
+   */
+  private endRunAttempt(tenantId: string, episodeId: string, endCell: (sql: SqlConnection, at: Date) => boolean): Promise<boolean> {
     return this.database.batched((sql) => {
       const at = this.clock.now();
-      if (!endCellAttempt(sql, tenantId, episodeId, { status: 'failed', termination: 'infrastructure_error', at })) return false;
-      // The attempt is over: its episode ends too (version moved on, like the idle sweep), so it cannot fill the cell later.
+      if (!endCell(sql, at)) return false;
       if (expireEpisode(sql, tenantId, episodeId)) appendLedgerEntry(sql, this.keys.current, tenantId, expiredEntry(episodeId, at));
       this.cache.forget(tenantId, episodeId);
       return true;

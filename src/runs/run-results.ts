@@ -94,6 +94,7 @@ function terminationsOf(cells: CellWithEpisodeRow[]): TerminationCountsDto {
   return {
     resolved: count('resolved'),
     out_of_steps: count('out_of_steps'),
+    gave_up: count('gave_up'),
     abandoned: count('abandoned'),
     infrastructure_error: count('infrastructure_error'),
     retries: sum(cells.map((cell) => Math.max(0, cell.attempts - 1))),

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Clock } from '../common/clock';
 import { canonicalJson } from '../common/canonical-json';
-import { ConflictError, InvalidFieldError, NotFoundError } from '../common/errors/domain-errors';
+import { ConflictError, InvalidFieldError, NotFoundError, ValidationFailedError } from '../common/errors/domain-errors';
 import type { Principal } from '../access/principal';
 import { EpisodesService } from '../episodes';
 import { TaskCatalog } from '../tasks/task-catalog.service';
@@ -116,7 +116,8 @@ export class RunsService {
 
   /**
    * The agent's report on one of its run episodes: token use (added to the cell's), and whether the attempt failed
-   * on infrastructure (the episode ends, the cell may be filled again). Checked whole before anything is written.
+   * on infrastructure (the episode ends, the cell may be filled again) or was given up (the episode ends, the cell
+   * counts with the score it had). Checked whole before anything is written.
    */
   async report(principal: Principal, runId: string, episodeName: string, report: CellReportRequestDto): Promise<CellDto> {
     const viewer = runViewerOf(principal);
@@ -124,7 +125,11 @@ export class RunsService {
     const caller = { tenantId: viewer.tenantId, keyId: viewer.keyId, seesWholeTenant: viewer.seesWholeTenant, seesTestGrades: viewer.seesScores };
     const episode = await this.episodes.runEpisode(caller, episodeName);
     if (episode.runId !== run.id) throw new NotFoundError(`episode "${episodeName}" is not an episode of run "${run.id}"`);
-    if (report.infrastructure_error !== undefined) await this.episodes.failRunAttempt(caller, episodeName);
+    if (report.infrastructure_error !== undefined && report.gave_up) {
+      throw new ValidationFailedError(['infrastructure_error', 'gave_up'].map((field) => ({ field, message: 'an attempt either failed on infrastructure or was given up, not both' })));
+    }
+    if (report.infrastructure_error !== undefined) await this.episodes.endRunAttempt(caller, episodeName, 'failed');
+    if (report.gave_up) await this.episodes.endRunAttempt(caller, episodeName, 'gave_up');
     if (report.input_tokens !== undefined || report.output_tokens !== undefined) {
       await this.runs.addTokens(viewer.tenantId, run.id, episode.id, report.input_tokens ?? null, report.output_tokens ?? null);
     }

@@ -63,6 +63,10 @@ export class InMemoryEpisodeRepository extends EpisodeRepository {
     return false;
   }
 
+  async giveUpRunAttempt(): Promise<boolean> {
+    return false;
+  }
+
   async find(tenantId: string, episodeId: string): Promise<EpisodeRecord | null> {
     const found = this.episodes.get(keyOf(tenantId, episodeId));
     return found ? copy(found) : null;

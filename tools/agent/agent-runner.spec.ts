@@ -80,6 +80,15 @@ class FakeRuns implements RunsPort {
     this.steps.push(episodeId);
     const cell = this.byEpisode.get(episodeId)!;
     if (cell.status !== 'active' || cell.episode_id !== episodeId) throw new HttpStatusError(409, { message: 'episode has ended' }, '/step');
+    if (action.type === 'open_ticket') {
+      return {
+        episode_id: episodeId,
+        reward: 0,
+        done: false,
+        observation: { task_id: cell.task_id, step_count: 1, score: null, last_action_error: null },
+        info: { score: null, status: 'active', last_action_error: null, task_id: cell.task_id, step_count: 1 },
+      } as never;
+    }
     if (action.type !== 'resolve_ticket') return { error: `action.type: ${String(action.type)} is not wanted here` };
     Object.assign(cell, { status: 'finished', termination: 'resolved' });
     cell.finishedBy.push(episodeId);
@@ -98,6 +107,11 @@ class FakeRuns implements RunsPort {
     if (body.infrastructure_error !== undefined) {
       if (cell.status !== 'active' || cell.episode_id !== episodeId) throw new HttpStatusError(409, { message: 'the episode has ended' }, '/report');
       Object.assign(cell, { status: 'failed', termination: 'infrastructure_error' });
+    }
+    if (body.gave_up) {
+      if (cell.status !== 'active' || cell.episode_id !== episodeId) throw new HttpStatusError(409, { message: 'the episode has ended' }, '/report');
+      Object.assign(cell, { status: 'finished', termination: 'gave_up' });
+      cell.finishedBy.push(episodeId);
     }
     if (body.input_tokens !== undefined) cell.input_tokens = (cell.input_tokens ?? 0) + body.input_tokens;
     if (body.output_tokens !== undefined) cell.output_tokens = (cell.output_tokens ?? 0) + body.output_tokens;
@@ -298,6 +312,18 @@ describe('runAgent fills a run', () => {
     expect(text).toContain('warning: the model answered without calling a tool in a seed 0 trial 0');
     expect(text).toContain(noToolCallsWarning(2));
     expect(noToolCallsWarning(2)).toBe('warning: the model never called a tool in 2 episodes — does the endpoint support tool calling?');
+  });
+
+  it('a model that acted and then stopped acting gives the cell up: it counts, with the score it had, and is not handed out again', async () => {
+    const api = new FakeRuns(['a'], [0], 1);
+    const OPEN = { role: 'assistant', content: null, tool_calls: [{ id: 'call_0', type: 'function', function: { name: 'open_ticket', arguments: '{"ticket_id":"T-1"}' } }] };
+    let calls = 0;
+    const { opts, stderr } = options(api, async () => completion(calls++ === 0 ? OPEN : PROSE), { concurrency: 1 });
+    const outcome = await runAgent(opts);
+    expect(outcome).toMatchObject({ ending: 'done', filled: 1, failedAttempts: 0, episodesWithoutToolCalls: 0 });
+    expect(api.reports.map((r) => r.body)).toEqual([{ input_tokens: 40, output_tokens: 8, gave_up: true }]);
+    expect(api.cells.map((c) => [c.status, c.termination, c.attempts])).toEqual([['finished', 'gave_up', 1]]);
+    expect(stderr.join('')).toMatch(/the model stopped acting: 3 turns in a row without a usable tool call in a seed 0 trial 0; the cell counts with the score it had/);
   });
 
   it('a malformed tool call is shown to the model and uses no step; the model may then act', async () => {

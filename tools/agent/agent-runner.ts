@@ -196,6 +196,20 @@ export async function runAgent(options: AgentRunOptions): Promise<AgentRunOutcom
         consecutiveFailures = 0;
         progress.cellFinished(cellName(started));
       } catch (error) {
+        if (error instanceof ModelStoppedActing && error.toolCalls > 0 && !stop.signal.aborted) {
+          // The model acted, then stopped: that is how it plays this cell, so the cell counts with the score the
+          // episode had (a retry would let a model that stalls on hard cases try them again until it does not).
+          try {
+            await api.report(run.run_id, started.episode_id, { ...usage.reportFields(), gave_up: true });
+            filled++;
+            consecutiveFailures = 0;
+            progress.note(`warning: ${error.message} in ${cellName(started)}; the cell counts with the score it had`);
+            progress.cellFinished(cellName(started));
+            continue;
+          } catch (reportError) {
+            progress.note(`warning: could not report that the model gave up on ${cellName(started)} (episode ${started.episode_id}): ${describe(reportError)}`);
+          }
+        }
         const stoppedHere = stop.signal.aborted && (error instanceof ModelCallAborted || error instanceof EpisodeInterrupted);
         const reason = stoppedHere ? stoppedReason() : describe(error);
         if (error instanceof ModelStoppedActing && error.toolCalls === 0) {

@@ -102,7 +102,7 @@ export interface Cell {
   status: 'pending' | 'active' | 'finished' | 'abandoned' | 'failed';
   episode_id: string | null;
   attempts: number;
-  termination: 'resolved' | 'out_of_steps' | 'abandoned' | 'infrastructure_error' | null;
+  termination: 'resolved' | 'out_of_steps' | 'gave_up' | 'abandoned' | 'infrastructure_error' | null;
   wall_ms: number | null;
   input_tokens: number | null;
   output_tokens: number | null;
@@ -119,6 +119,7 @@ export interface EpisodeReport {
   input_tokens?: number;
   output_tokens?: number;
   infrastructure_error?: string;
+  gave_up?: true;
 }
 
 /** POST /reset {run_id}'s answer: the episode, and the cell it fills. */

@@ -111,3 +111,16 @@ export const FLOOR_SERVER_COMMAND = declareCommand({
   environment: { PORT: 'The port to listen on (default: 0, any free port).' },
   examples: ['PORT=0 node build/tools/bench/floor-server.js express'],
 });
+
+export const RUNS_BENCH_COMMAND = declareCommand({
+  name: 'bench:runs',
+  invocation: 'npm run bench:runs --',
+  summary:
+    'Times the evaluation-run routes over HTTP on the real app (open mode), on a generated database (made once into ' +
+    'data/bench/runs.db; delete it to regenerate): GET /runs/{id} of a finished run of 15 families × 20 seeds × 4 trials ' +
+    '(1,200 episodes, 2,000 bootstrap resamples) uncached and cached, GET /runs for a tenant with 1,000 runs, and the ' +
+    'paired comparison of two such runs. Median and p95 of 30 requests after 5 warm-ups, each against GET /health timed ' +
+    'in the same run (the floor).',
+  flags: {},
+  examples: ['npm run bench:runs'],
+});

@@ -41,6 +41,15 @@ WHERE id = @runId AND tenant_id = @tenantId AND status = 'open'
 --   SCALAR SUBQUERY 1
 --   SEARCH run_cells USING COVERING INDEX run_cells_tenant_id_run_id_status_position_idx (tenant_id=? AND run_id=?)
 
+-- giveUpCell
+UPDATE run_cells SET status = 'finished', termination = 'gave_up', finished_at = @at, wall_ms = MAX(0, CAST(ROUND((julianday(@at) - julianday(started_at)) * 86400000) AS INTEGER)),
+  score_milli = (SELECT score_milli FROM episodes WHERE id = @episodeId AND tenant_id = @tenantId)
+WHERE tenant_id = @tenantId AND episode_id = @episodeId AND status = 'active' RETURNING run_id AS runId;
+-- plan:
+--   SEARCH run_cells USING INDEX run_cells_tenant_id_episode_id_idx (tenant_id=? AND episode_id=?)
+--   SCALAR SUBQUERY 1
+--   SEARCH episodes USING INDEX sqlite_autoindex_episodes_1 (id=? AND tenant_id=?)
+
 -- endCellAttempt
 UPDATE run_cells SET status = @status, termination = @termination, finished_at = @at, wall_ms = MAX(0, CAST(ROUND((julianday(@at) - julianday(started_at)) * 86400000) AS INTEGER))
 WHERE tenant_id = @tenantId AND episode_id = @episodeId AND status = 'active';

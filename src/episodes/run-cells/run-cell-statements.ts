@@ -33,6 +33,9 @@ WHERE tenant_id = @tenantId AND run_id = @runId AND episode_id = @episodeId AND 
   completeRunIfFilled: `UPDATE runs SET status = 'complete', completed_at = @at
 WHERE id = @runId AND tenant_id = @tenantId AND status = 'open'
   AND NOT EXISTS (SELECT 1 FROM run_cells WHERE tenant_id = @tenantId AND run_id = @runId AND status != 'finished')`,
+  giveUpCell: `UPDATE run_cells SET status = 'finished', termination = 'gave_up', finished_at = @at, wall_ms = ${WALL_MS},
+  score_milli = (SELECT score_milli FROM episodes WHERE id = @episodeId AND tenant_id = @tenantId)
+WHERE tenant_id = @tenantId AND episode_id = @episodeId AND status = 'active' RETURNING run_id AS runId`,
   endCellAttempt: `UPDATE run_cells SET status = @status, termination = @termination, finished_at = @at, wall_ms = ${WALL_MS}
 WHERE tenant_id = @tenantId AND episode_id = @episodeId AND status = 'active'`,
 } as const;
@@ -95,6 +98,18 @@ export function finishCellOf(
   const { runId, episodeId } = episode;
   const { changes } = sql.statement(RUN_CELL_STATEMENTS.finishCell).run({ termination: ending.termination, scoreMilli: ending.scoreMilli, at, tenantId, runId, episodeId });
   if (changes === 1) sql.statement(RUN_CELL_STATEMENTS.completeRunIfFilled).run({ at, runId, tenantId });
+}
+
+/**
+ * The agent gave up on the episode (it stopped acting): its cell is finished with the score the episode had, and the
+ * run completes when that was its last unfinished cell. False when the episode is not its cell's active attempt.
+ */
+export function giveUpCellOf(sql: SqlConnection, tenantId: string, episodeId: string, at: Date): boolean {
+  const stamp = sqliteTimestamp(at);
+  const row = sql.statement(RUN_CELL_STATEMENTS.giveUpCell).get({ at: stamp, tenantId, episodeId }) as { runId: string } | undefined;
+  if (!row) return false;
+  sql.statement(RUN_CELL_STATEMENTS.completeRunIfFilled).run({ at: stamp, runId: row.runId, tenantId });
+  return true;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { IsInt, IsOptional, IsString, Max, Min } from 'class-validator';
+import { IsIn, IsInt, IsOptional, IsString, Max, Min } from 'class-validator';
 import { MaxChars, MinChars } from '../../common/field-rules';
 
 /** The most tokens one report may add (far above any episode; keeps sums exact in a double). */
@@ -32,4 +32,16 @@ export class CellReportRequestDto {
   @IsString()
   @IsOptional()
   infrastructure_error?: string;
+
+  @ApiProperty({
+    required: false,
+    enum: [true],
+    description:
+      'The agent gave up (it stopped acting, e.g. the model answered turn after turn without a tool call): the episode ends and the cell is finished ' +
+      'with the score the episode had (termination "gave_up"), counted like any other; it is not filled again. Refused (409) once the episode has ended; ' +
+      'not with `infrastructure_error`.',
+  })
+  @IsIn([true], { message: 'gave_up must be true, or left out' })
+  @IsOptional()
+  gave_up?: true;
 }

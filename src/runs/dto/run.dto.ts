@@ -7,7 +7,7 @@ export const RUN_STATUSES = ['open', 'complete'] as const;
 export type RunStatus = (typeof RUN_STATUSES)[number];
 export const CELL_STATUSES = ['pending', 'active', 'finished', 'abandoned', 'failed'] as const;
 export type CellStatus = (typeof CELL_STATUSES)[number];
-export const TERMINATIONS = ['resolved', 'out_of_steps', 'abandoned', 'infrastructure_error'] as const;
+export const TERMINATIONS = ['resolved', 'out_of_steps', 'gave_up', 'abandoned', 'infrastructure_error'] as const;
 export type Termination = (typeof TERMINATIONS)[number];
 
 export class RunVersionsDto {
@@ -32,6 +32,8 @@ export class RunProgressDto {
 export class TerminationCountsDto {
   resolved!: number;
   out_of_steps!: number;
+  /** Cells finished because the agent gave up (stopped acting): counted with the score the episode had. */
+  gave_up!: number;
   /** Cells whose last attempt was abandoned (idle expiry), to be filled again. */
   abandoned!: number;
   /** Cells whose last attempt failed on infrastructure, to be filled again. */

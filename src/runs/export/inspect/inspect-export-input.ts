@@ -34,7 +34,7 @@ export interface InspectExportInput {
   samples: AsyncIterable<InspectSampleInput>;
 }
 
-export type InspectTermination = 'resolved' | 'out_of_steps' | 'abandoned' | 'infrastructure_error';
+export type InspectTermination = 'resolved' | 'out_of_steps' | 'gave_up' | 'abandoned' | 'infrastructure_error';
 
 export interface InspectSampleInput {
   task_id: string;
