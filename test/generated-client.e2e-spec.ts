@@ -43,11 +43,23 @@ it('surfaces the service error body on 4xx, typed', async () => {
   expect(missing.error).toMatchObject({ statusCode: 404, error: 'Not Found' });
 });
 
-it('the baseline in --url mode runs through the client and scores exactly as POST /baseline', async () => {
+it('the baseline in --url mode runs through the client, fills an evaluation run with its test split, and scores exactly as POST /baseline', async () => {
   const url = `http://127.0.0.1:${(ctx.app.getHttpServer().address() as AddressInfo).port}`;
   const remote = await remoteEnvironment(url);
-  const report = await runBaseline(remote.environment, remote.taskIds, remote.limits);
+  const runId = await remote.createRun(remote.taskIds);
+  const report = await runBaseline(remote.environment, remote.taskIds, remote.limits, runId);
   const local = await client.POST('/baseline', { body: {} });
   expect(report.episodes.map((r) => [r.task_id, r.seed, r.score, r.steps])).toEqual(local.data!.episodes.map((r) => [r.task_id, r.seed, r.score, r.steps]));
   expect(report.mean_score).toBe(local.data!.mean_score);
+
+  const run = (await client.GET('/runs/{run_id}', { params: { path: { run_id: runId } } })).data!;
+  expect(run).toMatchObject({ status: 'complete', agent: 'heuristic-reading-v3', split: 'test', trials: 1, progress: { cells: remote.taskIds.length * 10, finished: remote.taskIds.length * 10 } });
+  // The run's per-family mean is the table's test mean, episode for episode.
+  for (const result of report.results) {
+    const family = run.results!.families.find((f) => f.task_id === result.task_id)!;
+    expect([result.task_id, Number(family.mean_score.estimate!.toFixed(3))]).toEqual([result.task_id, result.test]);
+  }
+  const cells = (await client.GET('/runs/{run_id}/cells', { params: { path: { run_id: runId }, query: { limit: 100 } } })).data!.cells;
+  expect(cells.map((c) => c.episode_id).sort()).toEqual(report.episodes.filter((e) => e.split === 'test').map((e) => e.episode_id).sort());
 });
+

@@ -19,7 +19,8 @@ export const BASELINE_SEEDS_PER_SPLIT = 10;
  * local mode) or a running server reached through the generated client (the CLI's `--url` mode).
  */
 export interface BaselineEnvironment {
-  reset(taskId: string, seed: number, variant: Variant): Promise<{ episode_id: string; observation: Observation; done: boolean }>;
+  /** With `runId`, the episode fills that evaluation run's cell (the task, the seed, trial 0). */
+  reset(taskId: string, seed: number, variant: Variant, runId?: string): Promise<{ episode_id: string; observation: Observation; done: boolean }>;
   step(episodeId: string, action: Action): Promise<{ observation: Observation; done: boolean }>;
   grade(episodeId: string): Promise<{ score: number | null; components: ScoreComponentDto[] | null }>;
 }
@@ -29,15 +30,18 @@ export interface BaselineEnvironment {
  * as real, persisted episodes (test-split ones run with feedback "final", as every test episode does). Played with an
  * agent key, the test-split grades are withheld, as they are from any agent key: those episodes' scores and
  * components, the tasks' test means and the overall mean are null (a reader key reads them from the episodes).
+ * With `testRunId` (an evaluation run of these tasks on the first BASELINE_SEEDS_PER_SPLIT test seeds, one trial:
+ * `baselineRunRequest`), the test-split episodes fill that run's cells, so the baseline stands on the leaderboard.
  */
-export async function runBaseline(env: BaselineEnvironment, taskIds: string[], limits: PolicyLimits): Promise<BaselineResponseDto> {
+export async function runBaseline(env: BaselineEnvironment, taskIds: string[], limits: PolicyLimits, testRunId?: string): Promise<BaselineResponseDto> {
   const episodes: BaselineEpisodeResultDto[] = [];
   const results: BaselineTaskResultDto[] = [];
   for (const taskId of taskIds) {
     const canonical = await runEpisode(env, taskId, BASELINE_SEED, 'canonical', limits);
     const runs = { train: [] as BaselineEpisodeResultDto[], test: [] as BaselineEpisodeResultDto[] };
     for (const split of SPLITS) {
-      for (let n = 0; n < BASELINE_SEEDS_PER_SPLIT; n++) runs[split].push(await runEpisode(env, taskId, nthSeedOf(split, n), 'generated', limits));
+      const runId = split === 'test' ? testRunId : undefined;
+      for (let n = 0; n < BASELINE_SEEDS_PER_SPLIT; n++) runs[split].push(await runEpisode(env, taskId, nthSeedOf(split, n), 'generated', limits, runId));
     }
     episodes.push(canonical, ...runs.train, ...runs.test);
     results.push({
@@ -63,9 +67,14 @@ function shown(score: number | null): number {
   return score;
 }
 
-async function runEpisode(env: BaselineEnvironment, taskId: string, seed: number, variant: Variant, limits: PolicyLimits): Promise<BaselineEpisodeResultDto> {
+/** The evaluation run the baseline's test split fills (POST /runs): its tasks on the split's first seeds, one trial. */
+export function baselineRunRequest(taskIds: string[]) {
+  return { name: `${BASELINE_POLICY} baseline`, agent: BASELINE_POLICY, families: taskIds, split: 'test' as const, seed_count: BASELINE_SEEDS_PER_SPLIT, trials: 1 };
+}
+
+async function runEpisode(env: BaselineEnvironment, taskId: string, seed: number, variant: Variant, limits: PolicyLimits, runId?: string): Promise<BaselineEpisodeResultDto> {
   const agent = new HeuristicAgent(limits);
-  const started = await env.reset(taskId, seed, variant);
+  const started = await env.reset(taskId, seed, variant, runId);
   let { observation, done } = started;
   while (!done) ({ observation, done } = await env.step(started.episode_id, agent.act(observation)));
   const { score, components } = await env.grade(started.episode_id);

@@ -22,20 +22,24 @@ export class BaselineService {
     this.quota = new BaselineQuota(config.baselineRunsPerHour, () => clock.now().getTime());
   }
 
-  /** Runs the heuristic policy on each task (all when none are named) as real, persisted episodes of the tenant. */
-  run(caller: EpisodeCaller, taskIds?: string[]): Promise<BaselineResponseDto> {
+  /**
+   * Runs the heuristic policy on each task (all when none are named) as real, persisted episodes of the tenant; with
+   * `testRunId`, its test-split episodes fill that evaluation run (baselineRunRequest).
+   */
+  run(caller: EpisodeCaller, taskIds?: string[], testRunId?: string): Promise<BaselineResponseDto> {
     const known = this.catalog.list().map((entry) => entry.task.id);
     const ids = taskIds && taskIds.length > 0 ? [...new Set(taskIds)] : known;
     const unknown = ids.filter((id) => !known.includes(id));
     if (unknown.length > 0) {
       throw new InvalidFieldError('task_ids', `unknown task(s): ${unknown.join(', ')}; known tasks: ${known.join(', ')}`);
     }
-    return this.quota.run(caller.tenantId, () => runBaseline(this.environmentFor(caller), ids, this.config));
+    return this.quota.run(caller.tenantId, () => runBaseline(this.environmentFor(caller), ids, this.config, testRunId));
   }
 
   private environmentFor(caller: EpisodeCaller): BaselineEnvironment {
     return {
-      reset: (taskId, seed, variant) => this.episodes.reset(caller, { task_id: taskId, seed, variant, agent: BASELINE_POLICY }),
+      reset: (taskId, seed, variant, runId) =>
+        this.episodes.reset(caller, runId === undefined ? { task_id: taskId, seed, variant, agent: BASELINE_POLICY } : { run_id: runId, task_id: taskId, seed, trial: 0 }),
       step: (episodeId, action) => this.episodes.step(caller, episodeId, action),
       grade: (episodeId) => this.episodes.grade(caller, episodeId),
     };

@@ -1,6 +1,6 @@
 import { createSupportDeskClient } from '../../client/supportdesk-client';
 import type { BaselineEnvironment } from '../../src/baseline';
-import { BASELINE_POLICY } from '../../src/baseline';
+import { BASELINE_POLICY, baselineRunRequest } from '../../src/baseline';
 import type { Observation } from '../../src/engine/observation';
 
 /**
@@ -20,8 +20,9 @@ export async function remoteEnvironment(url: string, apiKey?: string, readerKey?
   // The wire observation is the engine's observation serialized; the policy reads it as such.
   const asObservation = (value: unknown) => value as Observation;
   const environment: BaselineEnvironment = {
-    async reset(taskId, seed, variant) {
-      const started = ok(await client.POST('/reset', { body: { task_id: taskId, seed, variant, agent: BASELINE_POLICY } }));
+    async reset(taskId, seed, variant, runId) {
+      const body = runId === undefined ? { task_id: taskId, seed, variant, agent: BASELINE_POLICY } : { run_id: runId, task_id: taskId, seed, trial: 0 };
+      const started = ok(await client.POST('/reset', { body }));
       return { episode_id: started.episode_id, observation: asObservation(started.observation), done: started.done };
     },
     async step(episodeId, action) {
@@ -34,8 +35,11 @@ export async function remoteEnvironment(url: string, apiKey?: string, readerKey?
       return ok(await reader.POST('/grader', { body: { episode_id: episodeId } }));
     },
   };
+  /** A new evaluation run for the baseline's test split (baselineRunRequest); its id. */
+  const createRun = async (taskIds: string[]): Promise<string> => ok(await client.POST('/runs', { body: baselineRunRequest(taskIds) })).run_id;
   return {
     environment,
+    createRun,
     taskIds: tasks.map((t) => t.id),
     difficulties: Object.fromEntries(tasks.map((t) => [t.id, t.difficulty])),
     limits: {
