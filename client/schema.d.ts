@@ -843,7 +843,7 @@ export interface components {
              * @description How the last attempt ended; null while none has.
              * @enum {string|null}
              */
-            termination: "resolved" | "out_of_steps" | "abandoned" | "infrastructure_error" | null;
+            termination: "resolved" | "out_of_steps" | "gave_up" | "abandoned" | "infrastructure_error" | null;
             trial: number;
             wall_ms: number | null;
         };
@@ -854,6 +854,11 @@ export interface components {
             next_cursor: string | null;
         };
         CellReportRequestDto: {
+            /**
+             * @description The agent gave up (it stopped acting, e.g. the model answered turn after turn without a tool call): the episode ends and the cell is finished with the score the episode had (termination "gave_up"), counted like any other; it is not filled again. Refused (409) once the episode has ended; not with `infrastructure_error`.
+             * @enum {boolean|null}
+             */
+            gave_up?: true | null;
             /**
              * @description The attempt failed on infrastructure (the model endpoint, the agent's host): the episode ends and the cell may be filled again. Refused (409) once the episode has ended.
              * @example model endpoint: 503 after 5 retries
@@ -1204,7 +1209,7 @@ export interface components {
             task_id: string;
             task_version: string;
             /** @enum {string} */
-            termination: "resolved" | "out_of_steps" | "abandoned" | "infrastructure_error";
+            termination: "resolved" | "out_of_steps" | "gave_up" | "abandoned" | "infrastructure_error";
             trial: number;
             wall_ms: number | null;
         };
@@ -1603,7 +1608,7 @@ export interface components {
             /** @description What the agent is told while the episode runs. "dense" (for training; the default, except on test-split instances, which refuse it): each step's reward and the score so far. "final" (for evaluation): every reward is 0 and the score, components, per-step rewards and explanations are withheld (null) until the episode ends; the step that ends it carries the whole score as its reward. */
             feedback?: (string & components["schemas"]["FeedbackMode"]) | null;
             /**
-             * @description Fill a cell of this evaluation run (POST /runs; docs/evaluating-agents.md). Alone, the server hands out the run's next cell to fill (every family and seed of trial 0 first); with `task_id`, `seed` and `trial`, that cell. The run decides the split, variant, feedback and agent: giving others is refused (422). 409 when the cell is finished or being filled, or the run has none left; 422 for a run or cell that does not exist.
+             * @description Fill a cell of this evaluation run (POST /runs; docs/evaluating-agents.md). Alone, the server hands out a cell to fill near the front of the run's order (every family and seed of trial 0 first); with `task_id`, `seed` and `trial`, that cell. The run decides the split, variant, feedback, agent and run label: giving any of them is refused (422). 409 when the cell is finished or being filled, or the run has none left; 422 for a cell the run does not have; 404 for a run this key cannot see.
              * @example run_5f0c2a9e4b7d1c3a8e6f0b2d
              */
             run_id?: string | null;
@@ -1950,6 +1955,8 @@ export interface components {
         TerminationCountsDto: {
             /** @description Cells whose last attempt was abandoned (idle expiry), to be filled again. */
             abandoned: number;
+            /** @description Cells finished because the agent gave up (stopped acting): counted with the score the episode had. */
+            gave_up: number;
             /** @description Cells whose last attempt failed on infrastructure, to be filled again. */
             infrastructure_error: number;
             out_of_steps: number;

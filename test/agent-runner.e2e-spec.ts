@@ -247,16 +247,14 @@ it('warns when the model answers without calling a tool, gives those cells back,
     const outcome = await runAgent(options);
     expect(outcome).toMatchObject({ ending: 'stopped', filled: 0, failedAttempts: 2, episodesWithoutToolCalls: 2, stopped: { endpoint: true } });
     const text = stderr.join('');
-    expect(text).toContain('warning: the model answered without calling a tool in billing_duplicate_charge seed 0 trial 0');
+    expect(text).toMatch(/warning: the model answered without calling a tool in billing_duplicate_charge seed [01] trial 0/);
     expect(text).toContain(noToolCallsWarning(2));
     expect(text).toContain('the model never called a tool in 2 episodes — does the endpoint support tool calling?');
     expect(log).toEqual([]);
-    // Both attempts were at the first cell (a failed cell is handed out again first), three turns each.
+    // Two attempts (at either cell: a reset takes one of the first unfilled cells at random), both failed, three turns each.
     const cells = await cellsOf(outcome.run.run_id);
-    expect(cells.map((c) => [c.status, c.termination, c.attempts])).toEqual([
-      ['failed', 'infrastructure_error', 2],
-      ['pending', null, 0],
-    ]);
+    expect(cells.reduce((n, c) => n + c.attempts, 0)).toBe(2);
+    for (const cell of cells) expect([cell.status, cell.termination]).toEqual(cell.attempts === 0 ? ['pending', null] : ['failed', 'infrastructure_error']);
     expect(model.requests).toHaveLength(6);
   } finally {
     await model.close();

@@ -76,17 +76,19 @@ describe('other transports', () => {
     const run = (await post('/runs', agent, { name: 'transports', agent: 'ws-agent', families: [BILLING], split: 'train', seed_count: 1, trials: 2 }).expect(201)).body;
     expect(run).toMatchObject({ split: 'train', feedback: 'final', seeds: [nthSeedOf('train', 0)] });
     const seed = run.seeds[0];
+    let wsTrial = -1;
 
     const client = await openWsClient(`ws://${host}/ws`, bearer(agent));
     try {
       const started = await client.ask({ type: 'reset', data: { run_id: run.run_id } });
-      expect(started.data.info).toMatchObject({ run: { run_id: run.run_id, task_id: BILLING, seed, trial: 0 }, feedback: 'final', split: 'train', score: null });
+      expect(started.data.info).toMatchObject({ run: { run_id: run.run_id, task_id: BILLING, seed }, feedback: 'final', split: 'train', score: null });
+      wsTrial = started.data.info.run.trial;
       let last: any;
       for (const action of solution(BILLING, seed)) last = await client.ask({ type: 'step', data: action });
       expect(last.data).toMatchObject({ done: true, reward: 0, observation: { score: null } });
       const state = await client.ask({ type: 'state' });
       expect(state.data).toMatchObject({ status: 'resolved', score: null, components: null });
-      const again = await client.ask({ type: 'reset', data: { run_id: run.run_id, task_id: BILLING, seed, trial: 0 } });
+      const again = await client.ask({ type: 'reset', data: { run_id: run.run_id, task_id: BILLING, seed, trial: wsTrial } });
       expect(again).toMatchObject({ type: 'error', data: { message: expect.stringMatching(/already filled/) } });
     } finally {
       client.close();
@@ -94,7 +96,7 @@ describe('other transports', () => {
 
     const rpc = async (method: string, params: object) => (await post('/mcp', agent, { jsonrpc: '2.0', id: 1, method, params }).expect(200)).body;
     const created = (await rpc('openenv/session/create', { run_id: run.run_id })).result;
-    expect(created.info.run).toEqual({ run_id: run.run_id, task_id: BILLING, seed, trial: 1 });
+    expect(created.info.run).toEqual({ run_id: run.run_id, task_id: BILLING, seed, trial: 1 - wsTrial });
     let last: any;
     for (const { type, ...args } of solution(BILLING, seed)) last = (await rpc('tools/call', { session_id: created.session_id, name: type, arguments: args })).result;
     expect(last.data).toMatchObject({ done: true, reward: 0, info: { score: null } });
@@ -248,8 +250,12 @@ describe('exports', () => {
   beforeAll(async () => {
     run = (await post('/runs', agent, { name: 'export', agent: 'exporter', model: 'm-1', families: [BILLING], seed_count: 2, trials: 2 }).expect(201)).body;
     // Three of four cells filled: one solved per seed, one wrong; the fourth left pending.
-    for (let i = 0; i < 3; i++) {
-      const started = (await post('/reset', agent, { run_id: run.run_id }).expect(200)).body;
+    for (const [seed, trial] of [
+      [0, 0],
+      [5, 0],
+      [0, 1],
+    ]) {
+      const started = (await post('/reset', agent, { run_id: run.run_id, task_id: BILLING, seed, trial }).expect(200)).body;
       const cell = started.info.run as Cell;
       const actions = cell.trial === 0 ? solution(BILLING, cell.seed) : wrong(cell);
       for (const action of actions) await post('/step', agent, { episode_id: started.episode_id, action }).expect(200);

@@ -124,9 +124,9 @@ describe('creating a run', () => {
 });
 
 describe('filling cells', () => {
-  it('hands out cells in order, refuses a cell being filled or filled (409) and one that does not exist (422)', async () => {
+  it('hands out each cell once, refuses a cell being filled or filled (409) and one that does not exist (422)', async () => {
     const run = await createRun({ name: 'cells', agent: 'scripted/1', families: [BILLING], seed_count: 1, trials: 2 });
-    const first = (await post('/reset', agent, { run_id: run.run_id }).expect(200)).body;
+    const first = (await post('/reset', agent, { run_id: run.run_id, task_id: BILLING, seed: 0, trial: 0 }).expect(200)).body;
     expect(first.info.run).toEqual({ run_id: run.run_id, task_id: BILLING, seed: 0, trial: 0 });
     expect(first.info).toMatchObject({ feedback: 'final', split: 'test', agent: 'scripted/1', run_label: `${run.run_id}/trial-0` });
     // The same cell again while it is being filled: 409, and nothing is created.
@@ -178,6 +178,19 @@ describe('filling cells', () => {
     expect(done.results.totals).toMatchObject({ input_tokens: 150, output_tokens: 7 });
     await post(`/runs/${run.run_id}/episodes/${retry.episode_id}/report`, agent, { input_tokens: -1 }).expect(422);
     await post(`/runs/${run.run_id}/episodes/no-such-episode/report`, agent, { input_tokens: 1 }).expect(404);
+  });
+});
+
+describe('concurrent workers', () => {
+  it('twelve resets at once on a run of ten cells: ten get distinct cells, two are told none is left', async () => {
+    const run = await createRun({ name: 'race', agent: 'racer', families: [BILLING, SECURITY], seed_count: 5, trials: 1 });
+    const answers = await Promise.all(Array.from({ length: 12 }, () => post('/reset', agent, { run_id: run.run_id })));
+    const started = answers.filter((a) => a.status === 200).map((a) => a.body.info.run);
+    expect(answers.map((a) => a.status).sort()).toEqual([...Array(10).fill(200), 409, 409]);
+    expect(new Set(started.map((c: any) => `${c.task_id}/${c.seed}/${c.trial}`)).size).toBe(10);
+    const cells = (await get(`/runs/${run.run_id}/cells?limit=20`, agent).expect(200)).body.cells;
+    expect(cells.every((c: any) => c.status === 'active' && c.attempts === 1)).toBe(true);
+    expect(new Set(cells.map((c: any) => c.episode_id)).size).toBe(10);
   });
 });
 

@@ -26,6 +26,9 @@ import { gradeViewFor, presentGrade, presentObservation, presentReset, presentSt
 /** How often a step raced by another writer is computed again before the client is told to retry (409). */
 const MAX_STEP_ATTEMPTS = 5;
 
+/** How often a reset taking a run's next cell tries another when a concurrent reset claimed its pick first. */
+const MAX_CLAIM_ATTEMPTS = 20;
+
 /** The task an empty `POST /reset` starts. */
 export const DEFAULT_TASK_ID = 'billing_duplicate_charge';
 
@@ -108,7 +111,7 @@ export class EpisodesService {
         );
         return presentReset(task, asSeenBy(caller, episode), gradeViewFor(caller, episode));
       } catch (error) {
-        if (!(error instanceof CellTakenError) || named !== null || attempt === MAX_STEP_ATTEMPTS) throw error;
+        if (!(error instanceof CellTakenError) || named !== null || attempt === MAX_CLAIM_ATTEMPTS) throw error;
       }
     }
   }

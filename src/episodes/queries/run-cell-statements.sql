@@ -13,9 +13,9 @@ SELECT status, episode_id AS episodeId FROM run_cells WHERE run_id = ? AND tenan
 -- plan:
 --   SEARCH run_cells USING INDEX sqlite_autoindex_run_cells_1 (run_id=? AND tenant_id=? AND task_id=? AND seed=? AND trial=?)
 
--- selectNextClaimableCell
+-- selectNextClaimableCells
 SELECT task_id AS taskId, seed, trial FROM run_cells
-  WHERE tenant_id = ? AND run_id = ? AND status IN ('pending', 'abandoned', 'failed') ORDER BY position LIMIT 1;
+  WHERE tenant_id = ? AND run_id = ? AND status IN ('pending', 'abandoned', 'failed') ORDER BY position LIMIT ?;
 -- plan:
 --   SEARCH run_cells USING INDEX run_cells_tenant_id_run_id_position_key (tenant_id=? AND run_id=?)
 

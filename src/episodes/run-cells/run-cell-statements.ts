@@ -23,8 +23,8 @@ export const RUN_CELL_STATEMENTS = {
        trials, grader_version AS graderVersion, generators_json AS generatorsJson, status
   FROM runs WHERE id = ? AND tenant_id = ?`,
   selectCell: `SELECT status, episode_id AS episodeId FROM run_cells WHERE run_id = ? AND tenant_id = ? AND task_id = ? AND seed = ? AND trial = ?`,
-  selectNextClaimableCell: `SELECT task_id AS taskId, seed, trial FROM run_cells
-  WHERE tenant_id = ? AND run_id = ? AND status IN ('pending', 'abandoned', 'failed') ORDER BY position LIMIT 1`,
+  selectNextClaimableCells: `SELECT task_id AS taskId, seed, trial FROM run_cells
+  WHERE tenant_id = ? AND run_id = ? AND status IN ('pending', 'abandoned', 'failed') ORDER BY position LIMIT ?`,
   claimCell: `UPDATE run_cells SET status = 'active', episode_id = ?, attempts = attempts + 1, termination = NULL, score_milli = NULL,
   started_at = ?, finished_at = NULL, wall_ms = NULL
 WHERE run_id = ? AND tenant_id = ? AND task_id = ? AND seed = ? AND trial = ? AND status IN ('pending', 'abandoned', 'failed')`,
@@ -71,9 +71,9 @@ export function selectCell(sql: SqlConnection, tenantId: string, cell: CellKey):
   return (row as { status: string; episodeId: string | null } | undefined) ?? null;
 }
 
-/** The first cell of the run, in hand-out order, that a reset may claim (null: none is left). */
-export function selectNextClaimableCell(sql: SqlConnection, tenantId: string, runId: string): Omit<CellKey, 'runId'> | null {
-  return (sql.statement(RUN_CELL_STATEMENTS.selectNextClaimableCell).get(tenantId, runId) as Omit<CellKey, 'runId'> | undefined) ?? null;
+/** The first `limit` cells of the run, in hand-out order, that a reset may claim (none: the run has none left). */
+export function selectNextClaimableCells(sql: SqlConnection, tenantId: string, runId: string, limit: number): Omit<CellKey, 'runId'>[] {
+  return sql.statement(RUN_CELL_STATEMENTS.selectNextClaimableCells).all(tenantId, runId, limit) as Omit<CellKey, 'runId'>[];
 }
 
 /** Makes `episodeId` the cell's current attempt, if the cell may be claimed; false when it may not (no row changed). */

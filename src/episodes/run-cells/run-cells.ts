@@ -1,10 +1,14 @@
+import { randomInt } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { InvalidFieldError, NotFoundError, ValidationFailedError } from '../../common/errors/domain-errors';
 import type { EpisodeCaller } from '../../access/principal';
 import { Database } from '../../database/database.service';
 import type { ResetRequestDto } from '../dto/reset-request.dto';
 import type { FeedbackMode } from '../episode.repository';
-import { selectNextClaimableCell, selectRunForReset, type CellKey } from './run-cell-statements';
+import { selectNextClaimableCells, selectRunForReset, type CellKey } from './run-cell-statements';
+
+/** How many of the first claimable cells a reset taking the next cell chooses among. */
+const CLAIM_WINDOW = 32;
 
 /** What a reset needs of the run whose cell it fills: everything that decides the instance. */
 export interface RunForCells {
@@ -50,10 +54,16 @@ export class RunCells {
     };
   }
 
-  /** The first cell, in hand-out order, a reset may claim now; null when none is left. */
+  /**
+   * A cell a reset may claim now, near the front of the hand-out order; null when none is left. Workers of one run
+   * ask at the same time and claim in the next write, so each takes one of the first CLAIM_WINDOW claimable cells at
+   * random rather than all the first: they rarely collide, and a partial run stays balanced (trial 0 of every cell
+   * before most of trial 1). A worker that still loses its cell to another asks again (EpisodesService).
+   */
   nextCell(tenantId: string, runId: string): CellKey | null {
-    const next = this.database.read((sql) => selectNextClaimableCell(sql, tenantId, runId));
-    return next === null ? null : { runId, ...next };
+    const candidates = this.database.read((sql) => selectNextClaimableCells(sql, tenantId, runId, CLAIM_WINDOW));
+    if (candidates.length === 0) return null;
+    return { runId, ...candidates[randomInt(candidates.length)] };
   }
 }
 
