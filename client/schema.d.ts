@@ -944,9 +944,9 @@ export interface components {
              * @example gpt-4.1 baseline, test split
              */
             name: string;
-            /** @description The first N seeds of the split (the same seeds for every agent, so runs pair up). Give `seeds` or `seed_count`, not both. With this server's 3 task(s) and up to 20 trials, at most 1666 seeds keep a run within 100000 cells. */
+            /** @description The first N seeds of the split (the same seeds for every agent, so runs pair up). Give `seeds` or `seed_count`, not both. With this server's 3 task(s) and up to 20 trials, at most 333 seeds keep a run within 20000 cells. */
             seed_count?: number | null;
-            /** @description The seeds, each of the split (a test seed for "test", a train seed for "train"). Give `seeds` or `seed_count`, not both. With this server's 3 task(s) and up to 20 trials, at most 1666 seeds keep a run within 100000 cells. */
+            /** @description The seeds, each of the split (a test seed for "test", a train seed for "train"). Give `seeds` or `seed_count`, not both. With this server's 3 task(s) and up to 20 trials, at most 333 seeds keep a run within 20000 cells. */
             seeds?: number[] | null;
             /** @description Where the cells' instances come from: "test" (default), "train", or "canonical" (each task file's fixed instance; the seed only orders the inbox). */
             split?: (string & components["schemas"]["RunSplit"]) | null;

@@ -29,6 +29,8 @@ export class RunComparisonService {
 export function compareRuns(a: RunRow, b: RunRow, runs: RunsRepository): ComparisonDto {
   const outcomes = (run: RunRow) => outcomesOf(runs.cellsWithEpisodes(run.tenantId, run.id), run.successMilli);
   const result = comparePaired(outcomes(a), outcomes(b), { resamples: RESULT_RESAMPLES, seed: RESULT_BOOTSTRAP_SEED });
+  // No pair, no comparison: "within noise" would read as a finding.
+  if (result.overall.pairs === 0) throw new ConflictError(`runs "${a.id}" and "${b.id}" have no finished cell in common yet: nothing to compare`);
   const families = (JSON.parse(a.familiesJson) as string[]).filter((id) => result.families[id] !== undefined);
   return {
     run_a: a.id,

@@ -18,6 +18,9 @@ import { RunResultsCache } from './run-results-cache';
 import type { RunRow } from './run-statements';
 import { RunsRepository } from './runs.repository';
 
+/** How long an open run's results are served from memory: at most this stale, while the run fills. */
+export const OPEN_RESULTS_MS = 2000;
+
 /** The most bytes of metadata a run keeps (as canonical JSON). */
 const MAX_METADATA_BYTES = 8192;
 
@@ -89,7 +92,10 @@ export class RunsService {
     return presentRun(run, progress, this.resultsOf(viewer, run), null);
   }
 
-  /** A run's results; a complete run's never change, so they are computed once and kept. */
+  /**
+   * A run's results. A complete run's never change, so they are computed once and kept; an open run's are kept for
+   * OPEN_RESULTS_MS, so readers polling a large run's progress cost one computation per interval, not one each.
+   */
   resultsOf(viewer: RunViewer, run: RunRow): RunResultsDto {
     const compute = () =>
       runResults({
@@ -98,7 +104,8 @@ export class RunsService {
         successMilli: run.successMilli,
         cells: this.runs.cellsWithEpisodes(viewer.tenantId, run.id),
       });
-    return run.status === 'complete' ? this.results.get(viewer.tenantId, run.id, compute) : compute();
+    if (run.status === 'complete') return this.results.get(viewer.tenantId, run.id, compute);
+    return this.results.get(viewer.tenantId, `${run.id}@${Math.floor(this.clock.now().getTime() / OPEN_RESULTS_MS)}`, compute);
   }
 
   cells(principal: Principal, runId: string, query: ListCellsQueryDto): CellPageDto {
