@@ -170,6 +170,9 @@ describe('comparison and leaderboard', () => {
     db.close();
     const refused = (await get(`/runs/${solver.run_id}/compare/${older.run_id}`, reader).expect(409)).body;
     expect(refused.message).toMatch(/grader version \(\d+ vs 15\)/);
+    // Pairable but nothing finished in common yet: no verdict to give.
+    const unfilled = await createRun({ name: 'unfilled', agent: 'unfilled/1', seed_count: 1, trials: 1 });
+    expect((await get(`/runs/${solver.run_id}/compare/${unfilled.run_id}`, reader).expect(409)).body.message).toMatch(/no finished cell in common/);
   });
 
   it("ranks each agent's most recent complete run, in tiers that hold twins together", async () => {
