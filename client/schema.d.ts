@@ -1608,7 +1608,7 @@ export interface components {
             /** @description What the agent is told while the episode runs. "dense" (for training; the default, except on test-split instances, which refuse it): each step's reward and the score so far. "final" (for evaluation): every reward is 0 and the score, components, per-step rewards and explanations are withheld (null) until the episode ends; the step that ends it carries the whole score as its reward. */
             feedback?: (string & components["schemas"]["FeedbackMode"]) | null;
             /**
-             * @description Fill a cell of this evaluation run (POST /runs; docs/evaluating-agents.md). Alone, the server hands out a cell to fill near the front of the run's order (every family and seed of trial 0 first); with `task_id`, `seed` and `trial`, that cell. The run decides the split, variant, feedback, agent and run label: giving any of them is refused (422). 409 when the cell is finished or being filled, or the run has none left; 422 for a cell the run does not have; 404 for a run this key cannot see.
+             * @description Fill a cell of this evaluation run (POST /runs; docs/evaluating-agents.md). Alone, the server hands out the run's next cell to fill (every family and seed of trial 0 first); with `task_id`, `seed` and `trial`, that cell. The run decides the split, variant, feedback, agent and run label: giving any of them is refused (422). 409 when the cell is finished or being filled, or the run has none left; 422 for a cell the run does not have; 404 for a run this key cannot see.
              * @example run_5f0c2a9e4b7d1c3a8e6f0b2d
              */
             run_id?: string | null;

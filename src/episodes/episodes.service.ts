@@ -83,7 +83,7 @@ export class EpisodesService {
     const run = this.runCells.runFor(caller, runId);
     const named = cellNamedBy(request, run);
     for (let attempt = 1; ; attempt++) {
-      const cell = named ?? this.runCells.nextCell(caller.tenantId, run.id);
+      const cell = named ?? this.runCells.nextCell(caller.tenantId, run.id, attempt);
       if (cell === null) throw new ConflictError(`run "${run.id}" has no cell left to fill: every cell is finished or being filled (GET /runs/${run.id})`);
       const task = await this.tasks.fetchInstance(cell.taskId, run.versions[cell.taskId], cell.seed, null);
       const state = reset(task, cell.seed, run.graderVersion as GraderVersion);

@@ -50,6 +50,7 @@ export async function startScriptedModel(
   options: ScriptedModelOptions = {},
 ): Promise<ScriptedModel> {
   const conversations = new Map<string, number>();
+  const conversationOfCall = new Map<string, number>();
   const requests: any[] = [];
   const calls: { name: string; arguments: string }[] = [];
   const served = { prompt_tokens: 0, completion_tokens: 0 };
@@ -80,8 +81,13 @@ export async function startScriptedModel(
       const taskId = observation.task_id as string;
       const instance = `${taskId}\u0000${body.messages[1].content}`;
       if (body.messages.length === 2) conversations.set(instance, (conversations.get(instance) ?? 0) + 1);
+      // The conversation a request belongs to: fixed at its first turn, and found again from the id of the first tool
+      // call this server answered in it, so episodes of one instance played at the same time keep their own numbers.
+      const firstCall = body.messages.find((m: any) => m.role === 'assistant' && m.tool_calls?.length)?.tool_calls[0].id as string | undefined;
+      const conversation = body.messages.length === 2 || firstCall === undefined ? conversations.get(instance)! : (conversationOfCall.get(firstCall) ?? conversations.get(instance)!);
       const steps = body.messages.filter((m: any) => m.role === 'tool' && !String(m.content).startsWith('error:')).length;
-      const action = script(taskId, conversations.get(instance)!, steps);
+      const action = script(taskId, conversation, steps);
+      if (action !== null && firstCall === undefined) conversationOfCall.set(`call_${requests.length}`, conversation);
       if (action !== null) calls.push({ name: action.type, arguments: JSON.stringify(asStrictModelSends(body.tools, action)) });
       const message =
         action === null

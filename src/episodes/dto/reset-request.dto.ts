@@ -114,8 +114,8 @@ export class ResetRequestDto {
     maxLength: 64,
     example: 'run_5f0c2a9e4b7d1c3a8e6f0b2d',
     description:
-      'Fill a cell of this evaluation run (POST /runs; docs/evaluating-agents.md). Alone, the server hands out a cell to fill near the front of ' +
-      'the run\'s order (every family and seed of trial 0 first); with `task_id`, `seed` and `trial`, that cell. The run decides the split, variant, ' +
+      'Fill a cell of this evaluation run (POST /runs; docs/evaluating-agents.md). Alone, the server hands out the run\'s next cell to fill ' +
+      '(every family and seed of trial 0 first); with `task_id`, `seed` and `trial`, that cell. The run decides the split, variant, ' +
       'feedback, agent and run label: giving any of them is refused (422). 409 when the cell is finished or being filled, or the run has none left; ' +
       '422 for a cell the run does not have; 404 for a run this key cannot see.',
   })

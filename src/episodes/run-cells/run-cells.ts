@@ -7,7 +7,7 @@ import type { ResetRequestDto } from '../dto/reset-request.dto';
 import type { FeedbackMode } from '../episode.repository';
 import { selectNextClaimableCells, selectRunForReset, type CellKey } from './run-cell-statements';
 
-/** How many of the first claimable cells a reset taking the next cell chooses among. */
+/** How many of the first claimable cells a reset that lost its first pick to a concurrent one chooses among. */
 const CLAIM_WINDOW = 32;
 
 /** What a reset needs of the run whose cell it fills: everything that decides the instance. */
@@ -55,13 +55,12 @@ export class RunCells {
   }
 
   /**
-   * A cell a reset may claim now, near the front of the hand-out order; null when none is left. Workers of one run
-   * ask at the same time and claim in the next write, so each takes one of the first CLAIM_WINDOW claimable cells at
-   * random rather than all the first: they rarely collide, and a partial run stays balanced (trial 0 of every cell
-   * before most of trial 1). A worker that still loses its cell to another asks again (EpisodesService).
+   * A cell a reset may claim now; null when none is left. The first attempt takes the first claimable cell in hand-out
+   * order (a lone worker fills a run in order); a retry, after a concurrent reset claimed that one first, takes one of
+   * the first CLAIM_WINDOW at random, so workers that collided once rarely collide again and the run stays balanced.
    */
-  nextCell(tenantId: string, runId: string): CellKey | null {
-    const candidates = this.database.read((sql) => selectNextClaimableCells(sql, tenantId, runId, CLAIM_WINDOW));
+  nextCell(tenantId: string, runId: string, attempt: number): CellKey | null {
+    const candidates = this.database.read((sql) => selectNextClaimableCells(sql, tenantId, runId, attempt === 1 ? 1 : CLAIM_WINDOW));
     if (candidates.length === 0) return null;
     return { runId, ...candidates[randomInt(candidates.length)] };
   }
