@@ -1,6 +1,6 @@
 /**
  * The import rules of ARCHITECTURE.md, checked in CI (`npm run lint:architecture`). Each rule is proven to fire
- * on a deliberate violation by test/medium/architecture-rules.spec.ts.
+ * on a deliberate violation by tools/architecture/architecture-rules.proof.spec.ts.
  *
  * The server's folders sit on layers; a file may import its own folder and folders on lower layers only. Folders
  * on the same layer do not import each other. The engine imports nothing but itself and a few pure libraries;

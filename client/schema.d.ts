@@ -6511,6 +6511,24 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
+            /** @description No run with this run_id in the caller's tenant */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "NOT_FOUND",
+                     *       "error": "Not Found",
+                     *       "message": "no run \"run_7Qm2\" (create one with POST /runs)",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 404
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
             /** @description The request (headers within HEADERS_TIMEOUT_MS, all of it within REQUEST_TIMEOUT_MS) took too long to arrive; the connection is closed */
             408: {
                 headers: {
@@ -6529,7 +6547,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description The caller already has an episode with this episode_id (an agent key: one it started under that id) */
+            /** @description The caller already has an episode with this episode_id (an agent key: one it started under that id); or, with a run_id, the cell is already finished or has an active episode, or every cell of the run is taken */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -6583,7 +6601,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description Validation failed; `details` names each bad field (a missing one as "<field> is required"); nothing was changed */
+            /** @description A field is invalid; or, with a run_id, the cell is not in the run or a field the run decides (split, variant, feedback, agent, run_label) was given */
             422: {
                 headers: {
                     [name: string]: unknown;

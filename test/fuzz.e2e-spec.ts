@@ -9,11 +9,11 @@ import { startTestApp } from './support/test-app';
  * Property: whatever a buggy agent or a hostile client sends, the server answers with a 4xx and the service's
  * error body (or a harmless 2xx for a read), never a 5xx or a crash, and the database stays byte-for-byte the
  * same. Every generated write is invalid by construction, so any change to the database is a bug.
- * FUZZ_RUNS (default 750, within npm test's time budget; CI runs it again at 5000) and FUZZ_SEED (default fixed,
+ * FUZZ_RUNS (default 500, within npm test's time budget; CI runs it again at 5000) and FUZZ_SEED (default fixed,
  * for reproducible CI runs) tune it.
  */
 
-const RUNS = Number(process.env.FUZZ_RUNS ?? 750);
+const RUNS = Number(process.env.FUZZ_RUNS ?? 500);
 const SEED = process.env.FUZZ_SEED === 'random' ? Date.now() : Number(process.env.FUZZ_SEED ?? 20261129);
 const TASK_IDS = Object.keys(SOLUTIONS);
 

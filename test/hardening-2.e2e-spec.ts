@@ -295,6 +295,26 @@ describe('B. failed authentications never lock out valid keys; client addresses 
     }
   });
 
+  it('keep-alive connections are held 72 s, as Fastify holds them, not the 5 s of Node that its server factory would leave', async () => {
+    const ctx = await listening();
+    const socket = connect({ host: '127.0.0.1', port: ctx.port });
+    try {
+      const head = await new Promise<string>((resolve, reject) => {
+        let text = '';
+        socket.on('data', (chunk) => {
+          text += chunk;
+          if (text.includes('\r\n\r\n')) resolve(text.slice(0, text.indexOf('\r\n\r\n')));
+        });
+        socket.once('error', reject);
+        socket.write('GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n');
+      });
+      expect(head.toLowerCase()).toContain('keep-alive: timeout=72');
+    } finally {
+      socket.destroy();
+      await ctx.app.close();
+    }
+  });
+
   it('when every connection is busy, a newcomer gets 503 in the service error body', async () => {
     const ctx = await listening({ MAX_CONNECTIONS: '2' });
     const busy: Socket[] = [];

@@ -141,9 +141,12 @@ describe('filling cells', () => {
     expect((await post('/reset', agent, { run_id: run.run_id, task_id: BILLING, seed: 0, trial: 2 }).expect(422)).body.details[0].field).toBe('run_id');
     expect((await post('/reset', agent, { run_id: 'run_000000000000000000000000' }).expect(404)).body.message).toMatch(/no run/);
     // Half a cell name, a clash with what the run decides, a trial without a run.
-    expect((await post('/reset', agent, { run_id: run.run_id, task_id: BILLING }).expect(422)).body.details.map((d: any) => d.field).sort()).toEqual(['seed', 'trial']);
-    expect((await post('/reset', agent, { run_id: run.run_id, feedback: 'dense' }).expect(422)).body.details[0].field).toBe('feedback');
+    expect((await post('/reset', agent, { run_id: run.run_id, task_id: BILLING }).expect(422)).body.message).toMatch(/seed and trial are missing/);
+    expect((await post('/reset', agent, { run_id: run.run_id, feedback: 'dense' }).expect(422)).body.details.map((d: any) => d.field).sort()).toEqual(['feedback', 'run_id']);
     expect((await post('/reset', agent, { trial: 0 }).expect(422)).body.details[0].field).toBe('trial');
+    // A malformed request is a 422 whether or not its run exists (the document's rules are about the body alone).
+    expect((await post('/reset', agent, { run_id: 'run_000000000000000000000000', feedback: 'dense' }).expect(422)).body.details.map((d: any) => d.field).sort()).toEqual(['feedback', 'run_id']);
+    expect((await post('/reset', agent, { run_id: 'run_000000000000000000000000', seed: 5 }).expect(422)).body.message).toMatch(/task_id and trial are missing/);
     // Another agent key of the tenant cannot fill (or see) this key's run.
     await post('/reset', otherAgent, { run_id: run.run_id }).expect(404);
     await get(`/runs/${run.run_id}`, otherAgent).expect(404);

@@ -19,7 +19,15 @@ export class EpisodesController {
   @HttpCode(200)
   @ApiOperation({ operationId: 'reset', summary: 'Start an episode (an empty body starts the easy task)' })
   @ApiOkResponse({ type: ResetResponseDto })
-  @ApiErrors({ status: 409, description: 'The caller already has an episode with this episode_id (an agent key: one it started under that id)' }, { status: 422, example: 'each tag must be 1-64 letters, digits, "_", "-", "." or ":"', field: 'tags' }, { status: 429, description: 'Over a rate limit, or the tenant already holds MAX_ACTIVE_EPISODES_PER_TENANT active episodes; `Retry-After` says when to come back (for the rate limits)' })
+  @ApiErrors(
+    { status: 404, description: 'No run with this run_id in the caller\'s tenant', example: 'no run "run_7Qm2" (create one with POST /runs)' },
+    {
+      status: 409,
+      description:
+        'The caller already has an episode with this episode_id (an agent key: one it started under that id); or, with a run_id, the cell is already finished or has an active episode, or every cell of the run is taken',
+    },
+    { status: 422, description: 'A field is invalid; or, with a run_id, the cell is not in the run or a field the run decides (split, variant, feedback, agent, run_label) was given', example: 'each tag must be 1-64 letters, digits, "_", "-", "." or ":"', field: 'tags' },
+    { status: 429, description: 'Over a rate limit, or the tenant already holds MAX_ACTIVE_EPISODES_PER_TENANT active episodes; `Retry-After` says when to come back (for the rate limits)' })
   reset(@CurrentCaller() caller: EpisodeCaller, @Body() body: ResetRequestDto): Promise<ResetResponseDto> {
     return this.episodes.reset(caller, body);
   }

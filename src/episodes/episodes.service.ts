@@ -16,7 +16,7 @@ import { privateSplitKeyIdOf } from '../tasks/private-split';
 import { TaskCatalog, UnknownTaskError } from '../tasks/task-catalog.service';
 import type { EpisodeStateDto, GradeResponseDto, ResetResponseDto, StepResponseDto } from './dto/episode-responses.dto';
 import { MAX_SEED, type ResetRequestDto } from './dto/reset-request.dto';
-import { cellNamedBy, RunCells } from './run-cells/run-cells';
+import { cellNamedBy, cellOfRun, RunCells } from './run-cells/run-cells';
 import { CellTakenError } from './run-cells/run-cell-statements';
 import type { GraderVersion } from '../engine/grader-version';
 import { EpisodeRepository, StaleEpisodeError, type EpisodeRecord, type FeedbackMode } from './episode.repository';
@@ -80,10 +80,11 @@ export class EpisodesService {
    * between the look and the write is passed over for the next one.
    */
   private async resetInRun(caller: EpisodeCaller, request: ResetRequestDto, runId: string): Promise<ResetResponseDto> {
+    const named = cellNamedBy(request, runId);
     const run = this.runCells.runFor(caller, runId);
-    const named = cellNamedBy(request, run);
+    const namedCell = named === null ? null : cellOfRun(named, run);
     for (let attempt = 1; ; attempt++) {
-      const cell = named ?? this.runCells.nextCell(caller.tenantId, run.id, attempt);
+      const cell = namedCell ?? this.runCells.nextCell(caller.tenantId, run.id, attempt);
       if (cell === null) throw new ConflictError(`run "${run.id}" has no cell left to fill: every cell is finished or being filled (GET /runs/${run.id})`);
       const task = await this.tasks.fetchInstance(cell.taskId, run.versions[cell.taskId], cell.seed, null);
       const state = reset(task, cell.seed, run.graderVersion as GraderVersion);

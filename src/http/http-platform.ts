@@ -40,12 +40,16 @@ export function createHttpAdapter(config: AppConfig, logger: Logger, clock: Cloc
     trustProxy: ProxyTrust.of(config).forFastify(),
     // Node checks the headers and request deadlines of open connections every `connectionsCheckingInterval`
     // (30 s by default), so a client trickling its headers was cut off up to 30 s late; checked every second here.
+    // A server factory also skips Fastify's keep-alive default (72 s), which would leave Node's 5 s: a client or
+    // proxy that reuses an idle connection just as the server closes it gets a reset instead of an answer. An idle
+    // keep-alive connection never crowds out a newcomer (limitConnections evicts the one idle the longest).
     serverFactory: (handler: RequestListener) =>
       createServer(
         {
           connectionsCheckingInterval: Math.min(1_000, config.headersTimeoutMs),
           headersTimeout: Math.min(config.headersTimeoutMs, config.requestTimeoutMs),
           requestTimeout: config.requestTimeoutMs,
+          keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS,
         },
         handler,
       ),
@@ -56,6 +60,9 @@ export function createHttpAdapter(config: AppConfig, logger: Logger, clock: Cloc
   registerJsonBodyParser(instance, config.bodyLimitBytes);
   return adapter;
 }
+
+/** Fastify's own default: longer than the idle timeouts of common proxies and load balancers (60 s). */
+const KEEP_ALIVE_TIMEOUT_MS = 72_000;
 
 const FRAMEWORK_ERRORS: Record<string, [number, string]> = {
   FST_ERR_MAX_PARAM_LENGTH: [414, 'a path segment of the URL is longer than 100 characters; no id is that long'],

@@ -71,21 +71,31 @@ export const RUN_DECIDED_FIELDS = ['split', 'variant', 'feedback', 'agent', 'run
 
 /**
  * The cell a reset names (`task_id`, `seed` and `trial`, all three), or null when it names none and takes the next
- * one. The fields the run decides must be left out (422), and a named cell must be one of the run's (422).
+ * one. What the body alone decides is checked before the run is looked up, so a malformed request is a 422 whether
+ * or not its run exists: the fields the run decides must be left out, and a cell is named by all three fields or
+ * none. `cellOfRun` then checks the named cell is one of the run's.
  */
-export function cellNamedBy(request: ResetRequestDto, run: RunForCells): CellKey | null {
+export function cellNamedBy(request: ResetRequestDto, runId: string): Omit<CellKey, 'runId'> | null {
+  // Each refusal names every field of the combination (run_id too), since changing any one of them mends it.
   const decided = RUN_DECIDED_FIELDS.filter((field) => request[field] !== undefined);
   if (decided.length > 0) {
-    throw new ValidationFailedError(decided.map((field) => ({ field, message: `run "${run.id}" decides ${field} for its episodes (GET /runs/${run.id}); omit it` })));
+    const message = `run "${runId}" decides ${decided.join(', ')} for its episodes (GET /runs/${runId}); omit ${decided.length > 1 ? 'them' : 'it'} when filling a cell`;
+    throw new ValidationFailedError(['run_id', ...decided].map((field) => ({ field, message })));
   }
   const named = { task_id: request.task_id, seed: request.seed, trial: request.trial };
   const given = Object.entries(named).filter(([, value]) => value !== undefined);
   if (given.length === 0) return null;
   if (given.length < 3) {
     const missing = Object.entries(named).filter(([, value]) => value === undefined).map(([field]) => field);
-    throw new ValidationFailedError(missing.map((field) => ({ field, message: `a run cell is named by task_id, seed and trial together; ${field} is missing` })));
+    const message = `a run cell is named by task_id, seed and trial together, or the run hands out its next one; ${missing.join(' and ')} ${missing.length > 1 ? 'are' : 'is'} missing`;
+    throw new ValidationFailedError(['run_id', ...Object.keys(named)].map((field) => ({ field, message })));
   }
-  const cell = { runId: run.id, taskId: request.task_id!, seed: request.seed!, trial: request.trial! };
+  return { taskId: request.task_id!, seed: request.seed!, trial: request.trial! };
+}
+
+/** The named cell as one of `run`'s (422 when the run has no such cell). */
+export function cellOfRun(named: Omit<CellKey, 'runId'>, run: RunForCells): CellKey {
+  const cell = { runId: run.id, ...named };
   if (!run.families.includes(cell.taskId) || !run.seeds.includes(cell.seed) || cell.trial >= run.trials) {
     throw new InvalidFieldError(
       'run_id',

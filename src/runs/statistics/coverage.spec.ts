@@ -19,8 +19,7 @@ import type { CellOutcome } from './types';
  * standard error of 0.7 points around the true one, so the 93-97% band is three of them either side of 95%.
  *
  * This file measured: pass^1 covered in 94.2% of runs, pass^4 in 94.0%; identical agents within noise in 94.6%
- * of pairs and the better agent called better in 99.8% (both at 1,000 pairs, before the verdict checks were cut to
- * 400 pairs for time). A wider check outside it (1,000 resamples a run; 3,000 runs
+ * of pairs and the better agent called better in 99.8% (both at 1,000 pairs). A wider check outside it (1,000 resamples a run; 3,000 runs
  * at these sizes, 2,000 at 5 families × 10 seeds, 2,000 with low-p families) measured 94.7%/95.7%, 94.1%/93.5%
  * and 94.6%/94.2% for pass^1/pass^4. The misses are lopsided (the truth lies above the interval about twice as
  * often as below): the percentile interval's known shortfall on a right-skewed estimate, small enough here.
@@ -39,12 +38,16 @@ interface Population {
   b: number;
 }
 
-const SIMULATED_RUNS = 1000;
 /**
- * The verdict checks are rates far from their bounds (about 95% and 99.8%), so fewer pairs decide them; the
- * coverage bar, the one with a two-sided band, keeps all 1,000 runs. Keeps `npm test` within its budget.
+ * COVERAGE_RUNS simulated runs (default 300, within npm test's budget; CI runs this file again at 1,000, the size
+ * the figures above were measured at). The coverage bar is a two-sided band of three standard errors of the
+ * measured rate around 95%: 91.2-98.8% at 300 runs, 93.0-97.0% at 1,000. Either catches the schemes rejected
+ * above (22% and 98.3% for pass^4 and pass^1), and 1,000 catches a scheme two points off.
  */
-const SIMULATED_PAIRS = 400;
+const SIMULATED_RUNS = Number(process.env.COVERAGE_RUNS ?? 300);
+const BAND = 3 * Math.sqrt((0.95 * 0.05) / SIMULATED_RUNS);
+/** The verdict checks are rates far from their bounds (about 95% and 99.8%), so fewer pairs decide them. */
+const SIMULATED_PAIRS = Math.round(SIMULATED_RUNS * 0.4);
 const RESAMPLES = 600;
 const TRIALS = 4;
 const MAX_K = 4;
@@ -95,7 +98,7 @@ function simulate(rng: Rng, populations: Population[], seeds: number, lift: numb
 const share = (count: number, of = SIMULATED_RUNS): number => count / of;
 
 describe('coverage of the intervals, by simulation with a known truth', () => {
-  it(`covers the true overall pass^1 and pass^${MAX_K} in 93-97% of ${SIMULATED_RUNS} runs (5-15 families × 10-20 seeds)`, () => {
+  it(`covers the true overall pass^1 and pass^${MAX_K} in 95% ± ${(BAND * 100).toFixed(1)} points of ${SIMULATED_RUNS} runs (5-15 families × 10-20 seeds)`, () => {
     const rng = xoroshiro128plus(20_251);
     let coveredPassOne = 0;
     let coveredPassK = 0;
@@ -109,10 +112,10 @@ describe('coverage of the intervals, by simulation with a known truth', () => {
       if (covers(1)) coveredPassOne++;
       if (covers(MAX_K)) coveredPassK++;
     }
-    expect(share(coveredPassOne)).toBeGreaterThanOrEqual(0.93);
-    expect(share(coveredPassOne)).toBeLessThanOrEqual(0.97);
-    expect(share(coveredPassK)).toBeGreaterThanOrEqual(0.93);
-    expect(share(coveredPassK)).toBeLessThanOrEqual(0.97);
+    expect(share(coveredPassOne)).toBeGreaterThanOrEqual(0.95 - BAND);
+    expect(share(coveredPassOne)).toBeLessThanOrEqual(0.95 + BAND);
+    expect(share(coveredPassK)).toBeGreaterThanOrEqual(0.95 - BAND);
+    expect(share(coveredPassK)).toBeLessThanOrEqual(0.95 + BAND);
   });
 
   it(`calls two identical agents within noise in at least 93% of ${SIMULATED_PAIRS} pairs of runs`, () => {
