@@ -254,6 +254,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/episodes/{episode_id}/steps/{step}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The episode just after one of its steps (0: as reset left it): the logged action, the observation the agent saw, what the step changed, and the grade then
+         * @description Needs a reader key (its tenant), the admin key (every tenant), or no key when the server does not require keys.
+         */
+        get: operations["getEpisodeStep"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/episodes/{episode_id}/verify": {
         parameters: {
             query?: never;
@@ -1100,6 +1120,27 @@ export interface components {
         };
         /** @enum {string} */
         EpisodeStatus: "active" | "resolved" | "out_of_steps" | "expired";
+        EpisodeStepDto: {
+            /** @description What this step changed in the environment, in a fixed order: the open ticket, then each ticket's fields, replies, the resolution, the search, the episode's status. Empty for step 0. */
+            changes: components["schemas"]["StateChangeDto"][];
+            /** @description The grade after this step: each component, what it earned and why. */
+            components: components["schemas"]["ScoreComponentDto"][];
+            done: boolean;
+            /** @description The action-log row of this step (the action, its outcome, reward, score after it and hash); null for step 0. */
+            entry: components["schemas"]["ActionLogEntryDto"] | null;
+            episode_id: string;
+            /** @description What the agent saw after this step, replayed through the engine from the logged actions (observations are not stored): its score as the episode's feedback mode showed it (null in "final" mode until the end; an agent key playing a test-split instance was shown none). */
+            observation: components["schemas"]["ObservationDto"];
+            penalties: components["schemas"]["PenaltyDto"][];
+            /** @description Each detail the reply must state, whether a sentence of a sent reply covered it (that sentence, and its step), or why not. */
+            reply_details: components["schemas"]["ReplyDetailGradeDto"][];
+            /** @description The score after this step, as the replay computes it (the verify route says whether it is the logged one). */
+            score: number;
+            /** @description 0: as reset left it; n: just after the n-th action. */
+            step: number;
+            /** @description The steps the episode has: 0 to step_count can be asked for. */
+            step_count: number;
+        };
         EpisodeSummaryDto: {
             agent: string | null;
             /** @description The name its agent key gives it, when that differs from episode_id: the key chose an id another agent key of the tenant already held, so the episode is stored under a fresh one. Null: its agent key calls it episode_id. */
@@ -1825,6 +1866,17 @@ export interface components {
          * @enum {string}
          */
         Split: "train" | "test" | "private";
+        StateChangeDto: {
+            after: string | null;
+            before: string | null;
+            /**
+             * @description What changed: the ticket open in front of the agent, a ticket's priority, team or status, a reply sent (after: its text), the resolution (after: its code, with the amount), the last search (its query), or the episode's status.
+             * @enum {string}
+             */
+            field: "active_ticket" | "priority" | "team" | "status" | "reply" | "resolution" | "search" | "episode_status";
+            /** @description The ticket changed; null for what belongs to the episode (the open ticket, the search, its status). */
+            ticket_id: string | null;
+        };
         StatisticsMethodDto: {
             /** @description What the intervals are about. */
             estimand: string;
@@ -3716,6 +3768,14 @@ export interface operations {
                 status?: components["schemas"]["EpisodeStatus"];
                 agent?: string;
                 run_label?: string;
+                /** @description Drawn instances ("generated") or the task file's fixed one ("canonical"). */
+                variant?: components["schemas"]["TaskVariant"];
+                /** @description Drawn instances of this split of seeds (a canonical instance is in none, so either value leaves it out); private-split plays are test-split plays. */
+                split?: "train" | "test";
+                /** @description What the agent was told while the episode ran. */
+                feedback?: components["schemas"]["FeedbackMode"];
+                /** @description The episodes that filled cells of this evaluation run (GET /runs), every attempt included. */
+                run_id?: string;
                 /** @description Episodes carrying this tag. */
                 tag?: string;
                 /** @description Created at or after this time. RFC 3339 with seconds and a time zone (Z or ±hh:mm); a date alone or a time without a zone is refused (422). */
@@ -3925,6 +3985,14 @@ export interface operations {
                 status?: components["schemas"]["EpisodeStatus"];
                 agent?: string;
                 run_label?: string;
+                /** @description Drawn instances ("generated") or the task file's fixed one ("canonical"). */
+                variant?: components["schemas"]["TaskVariant"];
+                /** @description Drawn instances of this split of seeds (a canonical instance is in none, so either value leaves it out); private-split plays are test-split plays. */
+                split?: "train" | "test";
+                /** @description What the agent was told while the episode ran. */
+                feedback?: components["schemas"]["FeedbackMode"];
+                /** @description The episodes that filled cells of this evaluation run (GET /runs), every attempt included. */
+                run_id?: string;
                 /** @description Episodes carrying this tag. */
                 tag?: string;
                 /** @description Created at or after this time. RFC 3339 with seconds and a time zone (Z or ±hh:mm); a date alone or a time without a zone is refused (422). */
@@ -4747,6 +4815,237 @@ export interface operations {
                      *       ],
                      *       "error": "Unprocessable Entity",
                      *       "message": "tenant must be a tenant slug",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 422
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Over the tenant’s rate limit (RATE_LIMIT_PER_MINUTE), or a failing key from an address with too many failed authentications; `Retry-After` says when to come back */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "RATE_LIMITED",
+                     *       "error": "Too Many Requests",
+                     *       "message": "this tenant's rate limit of 60000 requests a minute (RATE_LIMIT_PER_MINUTE) is used up; retry in 12 s",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 429
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description The request line and headers together are larger than the server reads (16 KB); the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "HEADERS_TOO_LARGE",
+                     *       "error": "Request Header Fields Too Large",
+                     *       "message": "the request headers are too large",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 431
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description The database is busy, or the server is shutting down; nothing was changed, retry after `Retry-After`; or every connection the server may hold is busy (MAX_CONNECTIONS, MAX_CONNECTIONS_PER_CLIENT) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "UNAVAILABLE",
+                     *       "error": "Service Unavailable",
+                     *       "message": "the database is busy; retry shortly",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 503
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    getEpisodeStep: {
+        parameters: {
+            query?: {
+                /** @description Admin key only (another key gets 403): the tenant (its slug) whose episode this is, when several tenants use the id. */
+                tenant?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The episode (its id in the tenant). */
+                episode_id: string;
+                /** @description 0: the episode as reset left it, before any action; n: just after its n-th action. */
+                step: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EpisodeStepDto"];
+                };
+            };
+            /** @description The request could not be read: the URL is malformed (a broken percent-encoding), or the request is not valid HTTP */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "MALFORMED_INPUT",
+                     *       "error": "Bad Request",
+                     *       "message": "the request body is not a valid JSON object",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 400
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description No key where one is required, a wrong or revoked key, a malformed Authorization header, or a key in the URL (?api_key=); answered with `WWW-Authenticate: Bearer realm="supportdesk"` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "UNAUTHENTICATED",
+                     *       "error": "Unauthorized",
+                     *       "message": "the API key is not valid",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 401
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description The key may not use this route (a reader key on a run, an agent key on an audit, a tenant key on /admin, the admin key on an episode), or the Host header or a browser Origin is not allowed (ALLOWED_HOSTS, ALLOWED_ORIGINS) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "FORBIDDEN",
+                     *       "error": "Forbidden",
+                     *       "message": "the Host header \"attacker.example\" is not one this server answers to (ALLOWED_HOSTS)",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 403
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description No such episode for the caller, or it has fewer steps */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "NOT_FOUND",
+                     *       "error": "Not Found",
+                     *       "message": "episode \"0b9c2f4e-5d6a-4f0e-9a51-2c0d3f7e8b11\" has no step 12: its steps are 0 (as reset left it) to 7",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 404
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description The request (headers within HEADERS_TIMEOUT_MS, all of it within REQUEST_TIMEOUT_MS) took too long to arrive; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "REQUEST_TIMEOUT",
+                     *       "error": "Request Timeout",
+                     *       "message": "the request took too long to arrive",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 408
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Several tenants have an episode with this id: name one with tenant=<slug> (admin key); or its instance was drawn from the private test split with a key this server no longer holds */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "CONFLICT",
+                     *       "error": "Conflict",
+                     *       "message": "episode \"0b9c2f4e-5d6a-4f0e-9a51-2c0d3f7e8b11\" is resolved; start a new one with POST /reset",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 409
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description A path segment of the URL (an id) is longer than 100 characters; no id is that long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "URI_TOO_LONG",
+                     *       "error": "URI Too Long",
+                     *       "message": "a path segment of the URL is longer than 100 characters; no id is that long",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 414
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description The step is not an integer from 0 to 100, or tenant is not a tenant slug; `details` names each */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "VALIDATION_FAILED",
+                     *       "details": [
+                     *         {
+                     *           "field": "step",
+                     *           "message": "step must be an integer from 0 to the episode's step count"
+                     *         }
+                     *       ],
+                     *       "error": "Unprocessable Entity",
+                     *       "message": "step must be an integer from 0 to the episode's step count",
                      *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
                      *       "statusCode": 422
                      *     }
@@ -9091,6 +9390,14 @@ export interface operations {
                 status?: components["schemas"]["EpisodeStatus"];
                 agent?: string;
                 run_label?: string;
+                /** @description Drawn instances ("generated") or the task file's fixed one ("canonical"). */
+                variant?: components["schemas"]["TaskVariant"];
+                /** @description Drawn instances of this split of seeds (a canonical instance is in none, so either value leaves it out); private-split plays are test-split plays. */
+                split?: "train" | "test";
+                /** @description What the agent was told while the episode ran. */
+                feedback?: components["schemas"]["FeedbackMode"];
+                /** @description The episodes that filled cells of this evaluation run (GET /runs), every attempt included. */
+                run_id?: string;
                 /** @description Episodes carrying this tag. */
                 tag?: string;
                 /** @description Created at or after this time. RFC 3339 with seconds and a time zone (Z or ±hh:mm); a date alone or a time without a zone is refused (422). */

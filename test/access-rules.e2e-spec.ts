@@ -61,6 +61,7 @@ it('the access rules are the intended ones (a new route must be added here, and 
     'GET /episodes/:episode_id': 'audit',
     'GET /episodes/:episode_id/actions': 'audit',
     'GET /episodes/:episode_id/rescore': 'audit',
+    'GET /episodes/:episode_id/steps/:step': 'audit',
     'GET /episodes/:episode_id/verify': 'audit',
     'GET /episodes/export': 'audit',
     'GET /health': 'public',

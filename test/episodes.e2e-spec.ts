@@ -325,6 +325,7 @@ describe('service routes', () => {
         '/episodes/{episode_id}',
         '/episodes/{episode_id}/actions',
         '/episodes/{episode_id}/rescore',
+        '/episodes/{episode_id}/steps/{step}',
         '/episodes/{episode_id}/verify',
         '/grader',
         '/health',

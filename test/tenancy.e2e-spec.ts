@@ -131,6 +131,7 @@ describe('tenant isolation', () => {
     ['GET /state/{id} (reader)', 'reader', (http, key, id) => request(http).get(`/state/${id}`).set(bearer(key))],
     ['GET /episodes/{id}', 'reader', (http, key, id) => request(http).get(`/episodes/${id}`).set(bearer(key))],
     ['GET /episodes/{id}/actions', 'reader', (http, key, id) => request(http).get(`/episodes/${id}/actions`).set(bearer(key))],
+    ['GET /episodes/{id}/steps/{n}', 'reader', (http, key, id) => request(http).get(`/episodes/${id}/steps/1`).set(bearer(key))],
     ['GET /episodes/{id}/verify', 'reader', (http, key, id) => request(http).get(`/episodes/${id}/verify`).set(bearer(key))],
     ['GET /episodes/{id}/rescore', 'reader', (http, key, id) => request(http).get(`/episodes/${id}/rescore`).set(bearer(key))],
   ];

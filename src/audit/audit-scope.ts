@@ -6,6 +6,12 @@ export interface EpisodeFilters {
   status?: string;
   agent?: string;
   runLabel?: string;
+  /** Drawn instances ("generated") or the task file's own ("canonical"). */
+  variant?: 'generated' | 'canonical';
+  /** Drawn instances of this split of seeds. */
+  split?: 'test' | 'train';
+  feedback?: string;
+  runId?: string;
   tag?: string;
   createdAfter?: Date;
   createdBefore?: Date;

@@ -20,6 +20,7 @@ import {
 } from './dto/audit-responses.dto';
 import { EpisodeRefQueryDto, ExportQueryDto, ListEpisodesQueryDto, StatsQueryDto } from './dto/episode-filters.dto';
 import { streamLines } from './stream-lines';
+import { EpisodeStepDto, EpisodeStepParamsDto, MAX_STEPS_EVER } from './dto/episode-step.dto';
 
 const FILTER_422 = queryValidation('created_after', 'created_after must be an RFC 3339 date-time with a time zone, e.g. 2026-01-31T00:00:00Z');
 const TENANT_422 = queryValidation('tenant', 'tenant must be a tenant slug');
@@ -101,6 +102,26 @@ export class AuditController {
   )
   actions(@CurrentPrincipal() principal: Principal, @Param('episode_id') episodeId: string, @Query() query: EpisodeRefQueryDto): Promise<EpisodeActionsDto> {
     return this.audit.actions(principal, episodeId, query.tenant);
+  }
+
+  @Access.Audit()
+  @Get('episodes/:episode_id/steps/:step')
+  @ApiOperation({
+    operationId: 'getEpisodeStep',
+    summary: 'The episode just after one of its steps (0: as reset left it): the logged action, the observation the agent saw, what the step changed, and the grade then',
+  })
+  @ApiOkResponse({ type: EpisodeStepDto })
+  @ApiErrors(
+    { status: 404, description: 'No such episode for the caller, or it has fewer steps', example: 'episode "0b9c2f4e-5d6a-4f0e-9a51-2c0d3f7e8b11" has no step 12: its steps are 0 (as reset left it) to 7' },
+    {
+      status: 409,
+      description:
+        'Several tenants have an episode with this id: name one with tenant=<slug> (admin key); or its instance was drawn from the private test split with a key this server no longer holds',
+    },
+    { status: 422, description: `The step is not an integer from 0 to ${MAX_STEPS_EVER}, or tenant is not a tenant slug; \`details\` names each`, example: "step must be an integer from 0 to the episode's step count", field: 'step' },
+  )
+  step(@CurrentPrincipal() principal: Principal, @Param() params: EpisodeStepParamsDto, @Query() query: EpisodeRefQueryDto): Promise<EpisodeStepDto> {
+    return this.audit.step(principal, params.episode_id, params.step, query.tenant);
   }
 
   @Access.Audit()

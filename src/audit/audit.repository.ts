@@ -162,7 +162,12 @@ export function repeatedTestPlaysSql(scope: AuditScope, filters: EpisodeFilters,
  * content hash) on a test seed (splitOf: divisible by 5). A spec holds this to instanceOf.
  */
 export function testPlaySql(a: string): string {
-  return `(${a}.seed % 5 = 0 AND ${a}.task_version GLOB 'g[1-9]*' AND length(${a}.task_version) <= 7 AND substr(${a}.task_version, 2) NOT GLOB '*[^0-9]*')`;
+  return `(${a}.seed % 5 = 0 AND ${generatedSql(a)})`;
+}
+
+/** Whether the episode `a` plays a drawn instance: its task version names a generator (parseGeneratorVersion). */
+export function generatedSql(a: string): string {
+  return `(${a}.task_version GLOB 'g[1-9]*' AND length(${a}.task_version) <= 7 AND substr(${a}.task_version, 2) NOT GLOB '*[^0-9]*')`;
 }
 
 /**
@@ -195,6 +200,11 @@ function sqlWhere(scope: AuditScope, f: EpisodeFilters): { clause: string; param
   if (f.status !== undefined) add('e.status = ?', f.status);
   if (f.agent !== undefined) add('e.agent = ?', f.agent);
   if (f.runLabel !== undefined) add('e.run_label = ?', f.runLabel);
+  if (f.variant !== undefined) parts.push(f.variant === 'generated' ? generatedSql('e') : `NOT ${generatedSql('e')}`);
+  // splitOf: a test seed is divisible by 5; only drawn instances are in a split.
+  if (f.split !== undefined) parts.push(`(${generatedSql('e')} AND e.seed % 5 ${f.split === 'test' ? '=' : '<>'} 0)`);
+  if (f.feedback !== undefined) add('e.feedback = ?', f.feedback);
+  if (f.runId !== undefined) add('e.run_id = ?', f.runId);
   if (f.tag !== undefined) {
     add('EXISTS (SELECT 1 FROM episode_tags t WHERE t.episode_id = e.id AND t.tenant_id = e.tenant_id AND t.tag = ?)', f.tag);
   }

@@ -28,6 +28,8 @@ import { summarizeHistogram } from './score-stats';
 import { instanceOf, presentActionLog, presentComponents, presentPenalties, presentReplyDetails, toPoints, type EpisodeRowStatus } from '../episodes';
 import type { Action } from '../engine/actions';
 import { replayUnder } from './replay';
+import { episodeStep } from './step-view';
+import type { EpisodeStepDto } from './dto/episode-step.dto';
 
 const EXPORT_PAGE_SIZE = 200;
 
@@ -65,6 +67,17 @@ export class AuditService {
     const episode = await this.require(principal, episodeId, tenantSlug);
     const rows = await this.audit.actionsOf(scopeOfEpisode(episode), [episode.id]);
     return { episode_id: episode.id, actions: presentActionLog(rows) };
+  }
+
+  /** The episode just after its `n`-th action (0: as reset left it), replayed from its log: see episodeStep. */
+  async step(principal: Principal, episodeId: string, n: number, tenantSlug?: string): Promise<EpisodeStepDto> {
+    const episode = await this.require(principal, episodeId, tenantSlug);
+    if (n > episode.stepCount) {
+      throw new NotFoundError(`episode "${episodeId}" has no step ${n}: its steps are 0 (as reset left it) to ${episode.stepCount}`);
+    }
+    const rows = await this.audit.actionsOf(scopeOfEpisode(episode), [episode.id]);
+    const task = await this.catalog.fetchInstance(episode.taskId, episode.taskVersion, episode.seed, privateSplitKeyIdOf(episode));
+    return episodeStep(task, episode, rows, n);
   }
 
   async verify(principal: Principal, episodeId: string, tenantSlug?: string): Promise<VerifyReportDto> {
@@ -211,6 +224,10 @@ function toFilters(query: EpisodeFiltersDto): EpisodeFilters {
     status: query.status,
     agent: query.agent,
     runLabel: query.run_label,
+    variant: query.variant,
+    split: query.split,
+    feedback: query.feedback,
+    runId: query.run_id,
     tag: query.tag,
     createdAfter: storedTimeBound(query.created_after),
     createdBefore: storedTimeBound(query.created_before),

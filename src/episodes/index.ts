@@ -14,6 +14,8 @@ export { ResetRequestDto, MAX_SEED, RUN_ID_PATTERN, TAG_PATTERN, VARIANTS, type 
 export { StepRequestDto } from './dto/step-request.dto';
 export { EPISODE_ID_MAX_LENGTH, EPISODE_ID_PATTERN } from './dto/episode-id';
 export { ScoreComponentDto, ActionLogEntryDto, PenaltyDto, EPISODE_STATUSES, SPLIT_KEY_ID_DESCRIPTION, SPLIT_SOURCE_DESCRIPTION } from './dto/episode-responses.dto';
+export { ObservationDto } from './dto/observation.dto';
+export { presentObservation } from './episode.presenter';
 export { ReplyDetailGradeDto } from './dto/reply-detail-grade.dto';
 export { presentReplyDetails } from './episode.presenter';
 export { LedgerCheckpoints, type Checkpoint } from './ledger/ledger-checkpoints';

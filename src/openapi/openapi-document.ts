@@ -217,8 +217,8 @@ function declareRunRules(schemas: Schemas, config: AppConfig): void {
       { type: 'object', allOf: [withSeeds, withSeedCount] },
       { type: 'object', not: { anyOf: [withSeeds, withSeedCount] } },
       { type: 'object', required: ['feedback'], properties: { feedback: { enum: ['dense'] } }, ...onTestSplit },
-      { type: 'object', required: ['seeds'], properties: { seeds: { type: 'array', contains: trainSeed } }, ...onTestSplit },
-      { type: 'object', required: ['split', 'seeds'], properties: { split: { enum: ['train'] }, seeds: { type: 'array', contains: testSeed } } },
+      { type: 'object', required: ['seeds'], properties: { seeds: containing(trainSeed) }, ...onTestSplit },
+      { type: 'object', required: ['split', 'seeds'], properties: { split: { enum: ['train'] }, seeds: containing(testSeed) } },
     ],
   };
   const ids = inCatalogueOrder(catalogueTasks(config.tasksDir)).map((entry) => entry.task.id);
@@ -228,6 +228,14 @@ function declareRunRules(schemas: Schemas, config: AppConfig): void {
   seedCount.maximum = Math.min(seedCount.maximum ?? mostSeeds, mostSeeds);
   const bound = `With this server's ${ids.length} task(s) and up to ${MAX_TRIALS} trials, at most ${mostSeeds} seeds keep a run within ${MAX_RUN_CELLS} cells.`;
   for (const field of [seeds, seedCount]) field.description = [field.description, bound].filter(Boolean).join(' ');
+}
+
+/**
+ * An array with at least one item of `item`'s schema: JSON Schema's `contains`, which OpenAPI 3.0 lacks, said as "not
+ * every item is something else" (an empty array contains nothing).
+ */
+function containing(item: object): object {
+  return { type: 'array', not: { type: 'array', items: { not: item } } };
 }
 
 /**

@@ -1,7 +1,8 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { IsIn, IsInt, IsNumber, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
 import { DATE_TIME_PATTERN, IsDateTime, MaxChars, QueryNumber } from '../../common/field-rules';
-import { EPISODE_STATUSES, TAG_PATTERN, type EpisodeRowStatus } from '../../episodes';
+import { SPLITS, type Split } from '../../families';
+import { EPISODE_STATUSES, FEEDBACK_MODES, RUN_ID_PATTERN, TAG_PATTERN, VARIANTS, type EpisodeRowStatus, type FeedbackMode, type Variant } from '../../episodes';
 
 export const TENANT_SLUG = /^[a-z0-9][a-z0-9-]{0,62}$/;
 
@@ -43,6 +44,31 @@ export class EpisodeFiltersDto {
   @IsString()
   @IsOptional()
   run_label?: string;
+
+  @ApiProperty({ required: false, enum: VARIANTS, enumName: 'TaskVariant', description: 'Drawn instances ("generated") or the task file\'s fixed one ("canonical").' })
+  @IsIn(VARIANTS, { message: `variant must be one of: ${VARIANTS.join(', ')}` })
+  @IsOptional()
+  variant?: Variant;
+
+  @ApiProperty({
+    required: false,
+    enum: SPLITS,
+    description: 'Drawn instances of this split of seeds (a canonical instance is in none, so either value leaves it out); private-split plays are test-split plays.',
+  })
+  @IsIn(SPLITS, { message: `split must be one of: ${SPLITS.join(', ')}` })
+  @IsOptional()
+  split?: Split;
+
+  @ApiProperty({ required: false, enum: FEEDBACK_MODES, enumName: 'FeedbackMode', description: 'What the agent was told while the episode ran.' })
+  @IsIn(FEEDBACK_MODES, { message: `feedback must be one of: ${FEEDBACK_MODES.join(', ')}` })
+  @IsOptional()
+  feedback?: FeedbackMode;
+
+  @ApiProperty({ required: false, pattern: RUN_ID_PATTERN.source, description: 'The episodes that filled cells of this evaluation run (GET /runs), every attempt included.' })
+  @Matches(RUN_ID_PATTERN, { message: 'run_id must be 1-64 letters, digits, "_" or "-"' })
+  @IsString()
+  @IsOptional()
+  run_id?: string;
 
   @ApiProperty({ required: false, pattern: TAG_PATTERN.source, description: 'Episodes carrying this tag.' })
   @Matches(TAG_PATTERN, { message: 'tag must be 1-64 letters, digits, "_", "-", "." or ":"' })
