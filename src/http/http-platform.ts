@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type RequestListener } from 'node:http';
 import { FastifyAdapter } from '@nestjs/platform-fastify';
-import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import { errorCodeOf, reasonPhrase } from '../common/errors/error-translator';
 import type { ErrorBodyDto } from '../common/error-body.dto';
@@ -58,7 +58,25 @@ export function createHttpAdapter(config: AppConfig, logger: Logger, clock: Cloc
   registerRequestLogging(instance, logger, clock);
   registerHostCheck(instance, config);
   registerJsonBodyParser(instance, config.bodyLimitBytes);
+  closeConnectionsWhenClosing(instance);
   return adapter;
+}
+
+/**
+ * Once the server is shutting down, every answer says `Connection: close`, so a keep-alive connection closes as soon
+ * as its request is answered instead of idling for KEEP_ALIVE_TIMEOUT_MS and holding the process open (connections
+ * idle when it starts are closed by Fastify itself).
+ */
+function closeConnectionsWhenClosing(instance: FastifyInstance): void {
+  let closing = false;
+  instance.addHook('preClose', (done) => {
+    closing = true;
+    done();
+  });
+  instance.addHook('onSend', (_request, reply, payload, done) => {
+    if (closing) void reply.header('connection', 'close');
+    done(null, payload);
+  });
 }
 
 /** Fastify's own default: longer than the idle timeouts of common proxies and load balancers (60 s). */
