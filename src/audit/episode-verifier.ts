@@ -3,8 +3,7 @@ import { canonicalJson } from '../common/canonical-json';
 import type { Action } from '../engine/actions';
 import { reset, step } from '../engine/engine';
 import { grade } from '../engine/grader';
-import type { GraderVersion } from '../engine/grader-version';
-import { graderModule, isGraderVersion } from '../engine/graders';
+import { replayableVersion } from './replay';
 import type { EpisodeState } from '../engine/state';
 import type { Task } from '../engine/task.schema';
 import type { Episode } from '../generated/prisma/client';
@@ -77,9 +76,9 @@ export class EpisodeVerifier {
   /** Replays every logged action (past the first mismatch too, so replayed_score is what the actions earn). */
   private replay(task: Task, episode: Episode, rows: ActionRow[]): { finding: ChainFinding | null; scoreMilli: number } {
     // The grader the episode was scored with, whatever the current one is: its record must follow from its actions.
-    const version = episode.graderVersion as GraderVersion;
-    if (!isGraderVersion(version) || !graderModule(version).grades(task)) {
-      return { finding: { index: 0, problem: `the task version cannot be graded with the stored grader version ${version}` }, scoreMilli: 0 };
+    const version = replayableVersion(task, episode.graderVersion);
+    if (version === null) {
+      return { finding: { index: 0, problem: `the task version cannot be graded with the stored grader version ${episode.graderVersion}` }, scoreMilli: 0 };
     }
     let state: EpisodeState = reset(task, episode.seed, version);
     let finding: ChainFinding | null = null;

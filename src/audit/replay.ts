@@ -1,4 +1,6 @@
 import type { Action } from '../engine/actions';
+import type { GraderVersion } from '../engine/grader-version';
+import { graderModule, isGraderVersion } from '../engine/graders';
 import { reset, step } from '../engine/engine';
 import type { EpisodeState } from '../engine/state';
 import type { Task } from '../engine/task.schema';
@@ -16,4 +18,13 @@ export function replayUnder(task: Task, seed: number, actions: Action[]): { stat
     steps++;
   }
   return { state, steps };
+}
+
+/**
+ * The grader version an episode was scored with, when it can grade the episode's task version (what a replay of the
+ * episode's own record needs); null when it cannot (an unknown version, or a task written for another grader).
+ */
+export function replayableVersion(task: Task, graderVersion: number): GraderVersion | null {
+  const version = graderVersion as GraderVersion;
+  return isGraderVersion(version) && graderModule(version).grades(task) ? version : null;
 }

@@ -2,12 +2,11 @@ import { ConflictError } from '../common/errors/domain-errors';
 import type { Action } from '../engine/actions';
 import { reset, step } from '../engine/engine';
 import { grade } from '../engine/grader';
-import type { GraderVersion } from '../engine/grader-version';
-import { graderModule, isGraderVersion } from '../engine/graders';
 import type { EpisodeState } from '../engine/state';
 import type { Task } from '../engine/task.schema';
 import { presentActionLog, presentComponents, presentObservation, presentPenalties, presentReplyDetails, toPoints, type ActionLogRecord, type FeedbackMode } from '../episodes';
 import type { EpisodeStepDto, StateChangeDto } from './dto/episode-step.dto';
+import { replayableVersion } from './replay';
 
 /** What an episode's step view needs of its row. */
 export interface SteppedEpisode {
@@ -25,9 +24,9 @@ export interface SteppedEpisode {
  * the agent saw (GET /episodes/{id}/verify says whether the log replays to the stored record).
  */
 export function episodeStep(task: Task, episode: SteppedEpisode, rows: ActionLogRecord[], n: number): EpisodeStepDto {
-  const version = episode.graderVersion as GraderVersion;
-  if (!isGraderVersion(version) || !graderModule(version).grades(task)) {
-    throw new ConflictError(`episode "${episode.id}" cannot be replayed: its task version cannot be graded with its grader version ${version}`);
+  const version = replayableVersion(task, episode.graderVersion);
+  if (version === null) {
+    throw new ConflictError(`episode "${episode.id}" cannot be replayed: its task version cannot be graded with its grader version ${episode.graderVersion}`);
   }
   let before: EpisodeState = reset(task, episode.seed, version);
   let after = before;
