@@ -111,6 +111,20 @@ module.exports = {
       to: { path: '^(src|tools|test)/' },
     },
     {
+      name: 'console-through-the-client',
+      severity: 'error',
+      comment: 'the console is a client like any other: it reaches the server only through the generated client, never its code (docs/console.md)',
+      from: { path: '^console/' },
+      to: { path: '^(src|tools|test)/' },
+    },
+    {
+      name: 'nothing-imports-the-console',
+      severity: 'error',
+      comment: 'the console is built and served as files; no code imports it',
+      from: { path: '^(src|tools|client|test)/' },
+      to: { path: '^console/' },
+    },
+    {
       name: 'tools-not-tests',
       severity: 'error',
       comment: 'tools ship nothing from the test suite',
@@ -123,7 +137,7 @@ module.exports = {
     doNotFollow: { path: '(^|/)node_modules/' },
     // The repository's own declaration files (client/schema.d.ts) only: a package's .d.ts is what a type-only
     // import of it resolves to, and must stay in the graph for the rules to see it.
-    exclude: { path: ['^src/generated/', '^(src|tools|client|test)/.*\\.d\\.ts$'] },
+    exclude: { path: ['^src/generated/', '^(src|tools|client|test|console)/.*\\.d\\.ts$'] },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.test.json' },
     enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default'] },

@@ -19,6 +19,9 @@ COPY src/config/database-url.ts ./src/config/database-url.ts
 RUN npm ci
 COPY tsconfig.json nest-cli.json ./
 COPY src ./src
+# The console (served at /console) is built from its own folder and talks to the server through the generated client.
+COPY client ./client
+COPY console ./console
 RUN npm run build && npm prune --omit=dev
 
 FROM ${NODE_IMAGE}

@@ -726,6 +726,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/tasks/{task_id}/instances/{seed}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The instance a seed draws, as an agent meets it (the first observation and every ticket opened), without playing it and without its answers
+         * @description Needs any key: an agent key, a reader key or the admin key (or no key when the server does not require keys).
+         */
+        get: operations["previewTaskInstance"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/tools": {
         parameters: {
             query?: never;
@@ -1341,6 +1361,25 @@ export interface components {
             status: components["schemas"]["TicketStatus"];
             subject: string;
             ticket_id: string;
+        };
+        InstancePreviewDto: {
+            difficulty: components["schemas"]["Difficulty"];
+            /** @description The generator version that drew it (the one new episodes are drawn with). */
+            generator_version: string;
+            /** @description The step budget of this instance. */
+            max_steps: number;
+            /** @description The observation reset gives (its score null: nothing has been done). */
+            observation: components["schemas"]["ObservationDto"];
+            seed: number;
+            /**
+             * @description The seed's split. Test-split instances are previewed for reader keys, the admin key and the open-mode user only; the private test split never.
+             * @enum {string}
+             */
+            split: "train" | "test";
+            task_id: string;
+            /** @description Every ticket of the inbox, in inbox order, as open_ticket shows it. */
+            tickets: components["schemas"]["ActiveTicketDto"][];
+            title: string;
         };
         IntervalDto: {
             estimate: number | null;
@@ -9954,6 +9993,216 @@ export interface operations {
                 };
             };
             /** @description Every connection the server may hold is busy (MAX_CONNECTIONS, MAX_CONNECTIONS_PER_CLIENT), or the server is shutting down; retry after `Retry-After` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "UNAVAILABLE",
+                     *       "error": "Service Unavailable",
+                     *       "message": "the database is busy; retry shortly",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 503
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    previewTaskInstance: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A task with a family (GET /tasks lists them; a task without one has only its canonical instance). */
+                task_id: string;
+                /** @description The seed to draw the instance from; its split follows the split rule (GET /tasks, family.split_rule). */
+                seed: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InstancePreviewDto"];
+                };
+            };
+            /** @description The request could not be read: the URL is malformed (a broken percent-encoding), or the request is not valid HTTP */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "MALFORMED_INPUT",
+                     *       "error": "Bad Request",
+                     *       "message": "the request body is not a valid JSON object",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 400
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description No key where one is required, a wrong or revoked key, a malformed Authorization header, or a key in the URL (?api_key=); answered with `WWW-Authenticate: Bearer realm="supportdesk"` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "UNAUTHENTICATED",
+                     *       "error": "Unauthorized",
+                     *       "message": "the API key is not valid",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 401
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description The seed is a test seed and the key is an agent key; or the Host header or a browser Origin is not allowed (ALLOWED_HOSTS, ALLOWED_ORIGINS) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "FORBIDDEN",
+                     *       "error": "Forbidden",
+                     *       "message": "seed 10 is a test seed: an agent key previews train-split instances only (a reader key sees test ones)",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 403
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description No such task */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "NOT_FOUND",
+                     *       "error": "Not Found",
+                     *       "message": "unknown task \"nope\"; known tasks: billing_duplicate_charge, …",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 404
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description The request (headers within HEADERS_TIMEOUT_MS, all of it within REQUEST_TIMEOUT_MS) took too long to arrive; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "REQUEST_TIMEOUT",
+                     *       "error": "Request Timeout",
+                     *       "message": "the request took too long to arrive",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 408
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description A path segment of the URL (an id) is longer than 100 characters; no id is that long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "URI_TOO_LONG",
+                     *       "error": "URI Too Long",
+                     *       "message": "a path segment of the URL is longer than 100 characters; no id is that long",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 414
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description The seed is not an integer from 0 to 2147483647, or the task has no family */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "VALIDATION_FAILED",
+                     *       "details": [
+                     *         {
+                     *           "field": "seed",
+                     *           "message": "seed must be an integer from 0 to 2147483647"
+                     *         }
+                     *       ],
+                     *       "error": "Unprocessable Entity",
+                     *       "message": "seed must be an integer from 0 to 2147483647",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 422
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Over the tenant’s rate limit (RATE_LIMIT_PER_MINUTE), or a failing key from an address with too many failed authentications; `Retry-After` says when to come back */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "RATE_LIMITED",
+                     *       "error": "Too Many Requests",
+                     *       "message": "this tenant's rate limit of 60000 requests a minute (RATE_LIMIT_PER_MINUTE) is used up; retry in 12 s",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 429
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description The request line and headers together are larger than the server reads (16 KB); the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "HEADERS_TOO_LARGE",
+                     *       "error": "Request Header Fields Too Large",
+                     *       "message": "the request headers are too large",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 431
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description The database is busy, or the server is shutting down; nothing was changed, retry after `Retry-After`; or every connection the server may hold is busy (MAX_CONNECTIONS, MAX_CONNECTIONS_PER_CLIENT) */
             503: {
                 headers: {
                     [name: string]: unknown;

@@ -80,6 +80,7 @@ it('the access rules are the intended ones (a new route must be added here, and 
     'GET /state/:episode_id': 'episode',
     'GET /stats': 'audit',
     'GET /tasks': 'public',
+    'GET /tasks/:task_id/instances/:seed': 'catalogue',
     'GET /tools': 'public',
     'POST /admin/ledger/enroll': 'admin',
     'POST /admin/tenants': 'admin',

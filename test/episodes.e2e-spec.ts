@@ -348,6 +348,7 @@ describe('service routes', () => {
         '/stats',
         '/step',
         '/tasks',
+        '/tasks/{task_id}/instances/{seed}',
         '/tools',
       ].sort(),
     );

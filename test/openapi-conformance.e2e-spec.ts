@@ -10,7 +10,7 @@ import { Late, SchemaArbitraries, type Hint } from './support/openapi/schema-arb
 import { SchemaValidator } from './support/openapi/schema-validator';
 import { ADMIN_KEY, CHAIN_KEY, tenantWithKey } from './support/tenants';
 import { startTestApp } from './support/test-app';
-import { families } from '../src/families';
+import { families, familyIds } from '../src/families';
 
 /*
  * The OpenAPI document served at /openapi.json describes the server exactly. Requests are generated from the
@@ -124,6 +124,8 @@ function hintsFor(op: OperationRef): Hint {
         return fc.oneof({ weight: 8, arbitrary: late('episodes') }, { weight: 1, arbitrary: late('foreignEpisodes') }, { weight: 1, arbitrary: fromSchema() });
       case 'body:action.ticket_id':
         return mostly(late('tickets'), fromSchema);
+      case 'path:task_id':
+        return mostly(fc.constantFrom(...familyIds()), fromSchema);
       case 'path:slug':
         return id === 'revokeApiKey' ? mostly(late('spareKeys', 'slug'), fromSchema) : mostly(late('tenants'), fromSchema);
       case 'path:key_id':

@@ -6,13 +6,15 @@ import { MergeRouteConfig } from './route-config';
 /**
  * Who may call a route. Every route declares one (a test fails otherwise):
  * - public: anyone, no key looked at (health, discovery);
+ * - catalogue: any key (agent, reader or admin), or no key in open mode: previews of task instances, where what
+ *   the caller may see depends on its key;
  * - agent: runs episodes (reset, step, baseline, MCP): an agent key, or no key as the public tenant in open mode;
  * - episode: reads one episode (state, grade): an agent key (the episodes it started), a reader key (its tenant's),
  *   or no key in open mode;
  * - audit: audits, exports and statistics: a reader key, no key in open mode, or the admin key (every tenant);
  * - admin: the admin key only.
  */
-export type AccessLevel = 'public' | 'agent' | 'episode' | 'audit' | 'admin';
+export type AccessLevel = 'public' | 'catalogue' | 'agent' | 'episode' | 'audit' | 'admin';
 
 export const ACCESS_METADATA = 'supportdesk:access';
 /** The same rule in the route's platform config, where authentication reads it before the body is parsed. */
@@ -29,6 +31,7 @@ export const ACCESS_EXTENSION = 'x-access';
 /** What each level asks of the caller, in words, for the document. */
 export const ACCESS_DESCRIPTIONS: Record<AccessLevel, string> = {
   public: 'No key needed.',
+  catalogue: 'Needs any key: an agent key, a reader key or the admin key (or no key when the server does not require keys).',
   agent: 'Needs an agent key (or no key, as the public tenant, when the server does not require keys).',
   episode: 'Needs an agent key (the episodes it started) or a reader key (its tenant’s), or no key when the server does not require keys.',
   audit: 'Needs a reader key (its tenant), the admin key (every tenant), or no key when the server does not require keys.',
@@ -37,6 +40,7 @@ export const ACCESS_DESCRIPTIONS: Record<AccessLevel, string> = {
 
 /** The key scopes (and the anonymous open-mode user) each level admits; the admin key is decided separately. */
 const SCOPES: Record<Exclude<AccessLevel, 'public' | 'admin'>, ReadonlyArray<KeyScope | 'anonymous'>> = {
+  catalogue: ['agent', 'reader', 'anonymous'],
   agent: ['agent', 'anonymous'],
   episode: ['agent', 'reader', 'anonymous'],
   audit: ['reader', 'anonymous'],
@@ -46,7 +50,7 @@ const SCOPES: Record<Exclude<AccessLevel, 'public' | 'admin'>, ReadonlyArray<Key
 export function accessRefusal(level: AccessLevel, principal: Principal): string | null {
   if (level === 'public') return null;
   if (principal.kind === 'admin') {
-    if (level === 'admin' || level === 'audit') return null;
+    if (level === 'admin' || level === 'audit' || level === 'catalogue') return null;
     return 'the admin key manages tenants and reads audits; run episodes with a tenant key';
   }
   if (level === 'admin') return 'this route needs the admin key';
@@ -71,6 +75,7 @@ function rule(level: AccessLevel): MethodDecorator {
 
 export const Access = {
   Public: () => rule('public'),
+  Catalogue: () => rule('catalogue'),
   Agent: () => rule('agent'),
   Episode: () => rule('episode'),
   Audit: () => rule('audit'),

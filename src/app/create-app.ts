@@ -7,6 +7,7 @@ import { SystemClock, type Clock } from '../common/clock';
 import type { AppConfig } from '../config/app-config';
 import { RequestAuthentication } from '../auth/request-authentication';
 import { registerAuthentication } from '../http/authentication-hook';
+import { registerConsolePages } from '../http/console-pages';
 import { limitConnections } from '../http/connection-limits';
 import { createHttpAdapter } from '../http/http-platform';
 import { ProxyTrust } from '../http/proxy-trust';
@@ -22,6 +23,8 @@ export interface CreateAppOptions {
   logDestination?: DestinationStream;
   /** The time the server acts on (the machine's clock by default; tests state theirs). */
   clock?: Clock;
+  /** Where the built console is (dist/console by default; tests serve a folder of their own). */
+  consoleDir?: string;
 }
 
 /** Builds the full application for a configuration, ready to serve but not listening (main.ts, tests and tools). */
@@ -45,6 +48,7 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
   const document = buildOpenApiDocument(app);
   app.get(ApiDocumentService).set(document);
   SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'openapi.json', yamlDocumentUrl: 'openapi.yaml' });
+  await registerConsolePages(app.getHttpAdapter().getInstance(), options.consoleDir);
   await app.init();
   await app.getHttpAdapter().getInstance().ready();
   // Nest holds the start-up log until listen(); an app that is never listened on (tests, tools) gets it now.

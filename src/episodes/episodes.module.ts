@@ -12,12 +12,15 @@ import { EpisodesService } from './episodes.service';
 import { GraderController } from './grader.controller';
 import { SqliteEpisodeRepository } from './sqlite-episode.repository';
 import { RunCells } from './run-cells/run-cells';
+import { InstancePreviewController } from './instance-preview/instance-preview.controller';
+import { InstancePreviewService } from './instance-preview/instance-preview.service';
 
 @Module({
   imports: [TasksModule],
-  controllers: [EpisodesController, GraderController, AdminLedgerController],
+  controllers: [EpisodesController, GraderController, AdminLedgerController, InstancePreviewController],
   providers: [
     EpisodesService,
+    InstancePreviewService,
     RunCells,
     EpisodeExpiryService,
     ChainKeys,

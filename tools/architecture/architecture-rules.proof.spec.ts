@@ -91,6 +91,12 @@ const PROBES: Probe[] = [
   probe('client/imports-tools.ts', '../tools/thing', 'client-alone'),
   probe('client/imports-test.ts', '../test/thing', 'client-alone'),
 
+  probe('console/src/imports-src.ts', '../../src/common/index', 'console-through-the-client'),
+  probe('console/src/imports-tools.ts', '../../tools/thing', 'console-through-the-client'),
+  probe('console/src/imports-client.ts', '../../client/thing', null),
+  probe('src/common/imports-console.ts', '../../console/thing', 'nothing-imports-the-console'),
+  probe('tools/imports-console.ts', '../console/thing', 'nothing-imports-the-console'),
+
   probe('tools/imports-test.ts', '../test/thing', 'tools-not-tests'),
   probe('tools/imports-episodes-inside.ts', '../src/episodes/inside', null),
 ];
@@ -108,6 +114,7 @@ const TARGETS = [
   'tools/thing.ts',
   'client/thing.ts',
   'test/thing.ts',
+  'console/thing.ts',
 ];
 
 /** The other half of the probed cycle (dependency-cruiser reports a cycle once, at the file it meets first). */
@@ -120,7 +127,7 @@ interface Cruise {
 /** dependency-cruiser's CLI with the project's configuration, as `npm run lint:architecture` runs it. */
 function cruise(cwd: string): Promise<Cruise> {
   return new Promise((resolve, reject) => {
-    const args = ['src', 'tools', 'client', 'test', '--config', CONFIG, '--output-type', 'json'];
+    const args = ['src', 'tools', 'client', 'test', 'console', '--config', CONFIG, '--output-type', 'json'];
     // It exits non-zero when it finds violations; its report is on stdout either way.
     execFile(DEPCRUISE, args, { cwd, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
       if (!stdout) reject(error ?? new Error(stderr));

@@ -38,6 +38,7 @@ export interface PlannedRequest {
 /** The access rule an operation documents (`x-access`) → which keys may call it. */
 const ROLES_OF_ACCESS: Record<string, Role[]> = {
   public: ['none'],
+  catalogue: ['agent', 'reader', 'admin'],
   agent: ['agent'],
   episode: ['agent', 'reader'],
   audit: ['reader', 'admin'],
@@ -46,6 +47,7 @@ const ROLES_OF_ACCESS: Record<string, Role[]> = {
 /** A key that is valid but not allowed on a route of this access rule (403). */
 const WRONG_ROLES_OF_ACCESS: Record<string, Role[]> = {
   public: [],
+  catalogue: [],
   agent: ['reader', 'admin'],
   episode: ['admin'],
   audit: ['agent'],

@@ -1,0 +1,71 @@
+import { useLocation, useParams, useSearch } from 'wouter';
+import type { Schemas } from '../api';
+import { ErrorState, Loading } from '../components/states';
+import { shortId } from '../format';
+import { GradeView } from './trajectory/GradeView';
+import { SideBySide } from './trajectory/SideBySide';
+import { StepDetail, useStep } from './trajectory/StepDetail';
+import { StepList } from './trajectory/StepList';
+import { ReplyDetailsTable } from './trajectory/ReplyDetailsTable';
+import { EpisodeHeader, useEpisode } from './trajectory/EpisodeHeader';
+
+export function TrajectoryPage() {
+  const { episodeId } = useParams<{ episodeId: string }>();
+  const params = new URLSearchParams(useSearch());
+  const [, navigate] = useLocation();
+  const vs = params.get('vs');
+  const requested = Number.parseInt(params.get('step') ?? '0', 10);
+  const { detail, actions } = useEpisode(episodeId);
+  if (detail.isPending || actions.isPending) return <Loading label="the episode" minHeight={800} />;
+  if (detail.isError) return <ErrorState error={detail.error} retry={() => detail.refetch()} />;
+  if (actions.isError) return <ErrorState error={actions.error} retry={() => actions.refetch()} />;
+  const episode = detail.data;
+  const entries = actions.data.actions;
+  const step = Number.isFinite(requested) ? Math.min(Math.max(0, requested), entries.length) : 0;
+  const hrefOf = (n: number) => `/episodes/${episodeId}?step=${n}${vs ? `&vs=${encodeURIComponent(vs)}` : ''}`;
+  if (vs) return <SideBySide a={episode} aEntries={entries} b={vs} step={step} hrefOf={hrefOf} onSelect={(n) => navigate(hrefOf(n), { replace: true })} />;
+  return (
+    <section>
+      <h1>
+        Episode <span className="subtle">{shortId(episode.episode_id)}</span>
+      </h1>
+      <EpisodeHeader episode={episode} />
+      <div className="trajectory">
+        <aside className="steps-pane">
+          <h2>Steps</h2>
+          <StepList entries={entries} selected={step} hrefOf={hrefOf} onSelect={(n) => navigate(hrefOf(n), { replace: true })} />
+          <CopyLink />
+        </aside>
+        <div className="step-pane">
+          <StepDetail episodeId={episode.episode_id} step={step} />
+        </div>
+      </div>
+      <FinalGrade episode={episode} steps={entries.length} hrefOf={hrefOf} />
+    </section>
+  );
+}
+
+function FinalGrade({ episode, steps, hrefOf }: { episode: Schemas['EpisodeDetailDto']; steps: number; hrefOf(step: number): string }) {
+  // The reply details of the final grade come with the last step's view.
+  const last = useStep(episode.episode_id, steps);
+  return (
+    <section className="final-grade">
+      <h2>Final grade</h2>
+      <GradeView score={episode.score} components={episode.components} penalties={episode.penalties} caption={episode.status === 'active' ? 'Score so far' : 'Final score'} />
+      <h3>Reply details</h3>
+      {last.isPending ? <Loading label="the reply details" minHeight={120} /> : last.isError ? <ErrorState error={last.error} /> : <ReplyDetailsTable details={last.data.reply_details} hrefOf={hrefOf} />}
+    </section>
+  );
+}
+
+function CopyLink() {
+  const copy = () => void navigator.clipboard?.writeText(window.location.href);
+  return (
+    <p className="subtle">
+      This step has its own address.{' '}
+      <button type="button" onClick={copy}>
+        Copy link
+      </button>
+    </p>
+  );
+}
