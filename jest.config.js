@@ -51,7 +51,7 @@ module.exports = {
     {
       ...shared,
       displayName: 'unit',
-      testMatch: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/tools/**/*.spec.ts', '<rootDir>/client/**/*.spec.ts'],
+      testMatch: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/tools/**/*.spec.ts', '<rootDir>/client/**/*.spec.ts', '<rootDir>/console/src/**/*.spec.ts'],
       // Proofs and full-size measurements (jest.slow.config.js): CI runs them once, npm test does not.
       testPathIgnorePatterns: ['/node_modules/', '\\.proof\\.spec\\.ts$'],
     },

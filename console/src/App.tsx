@@ -28,6 +28,8 @@ export function App() {
       first.current = false;
       return;
     }
+    // A new page starts at its top, as a page load would (wouter keeps the scroll position).
+    window.scrollTo(0, 0);
     main.current?.focus({ preventScroll: true });
   }, [path]);
   return (
@@ -43,7 +45,7 @@ export function App() {
           <ul>
             {SECTIONS.map((section) => (
               <li key={section.href}>
-                <Link href={section.href} aria-current={section.matches(path) ? 'page' : undefined}>
+                <Link href={section.href} aria-current={path === section.href ? 'page' : section.matches(path) ? 'true' : undefined}>
                   {section.label}
                 </Link>
               </li>
@@ -54,7 +56,7 @@ export function App() {
           {apiKey ? (
             <>
               <span className="key-label" title="The API key is kept in this tab's session storage">
-                Key …{apiKey.slice(-4)}
+                Signed in
               </span>
               <button type="button" onClick={signOut}>
                 Sign out

@@ -11,8 +11,8 @@ export const CONSOLE_DIR = join(PROJECT_ROOT, 'dist', 'console');
 
 /*
  * The page may load only its own scripts and styles and talk only to this server (the console reaches the API
- * through the generated client, same origin). Observable Plot sets inline style attributes on its SVG, hence
- * 'unsafe-inline' for styles only; no inline script runs.
+ * through the generated client, same origin). Observable Plot puts a <style> element and style attributes in each
+ * chart it draws, hence 'unsafe-inline' for styles only; no inline script runs.
  */
 const PAGE_HEADERS = {
   'content-type': 'text/html; charset=utf-8',

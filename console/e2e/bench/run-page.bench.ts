@@ -3,8 +3,9 @@ import { readFileSync } from 'node:fs';
 
 /*
  * Time to first render of a 1,200-episode run page: from navigation to the page showing the run's results (the
- * overall figures, the three charts and the first cells), in a fresh browser context each time (nothing cached).
- * Beside it, in the same run, the floor: the two API calls the page needs, made directly from Node.
+ * overall figures, the three charts and the first rows of cells), in a fresh browser context each time (nothing
+ * cached). Beside it, in the same run, the floor: the API calls the page makes (the run, and every page of its
+ * cells), made directly from Node.
  */
 const REPEATS = 7;
 
@@ -20,7 +21,14 @@ test('first render of a 1,200-episode run page', async ({ browser }) => {
   for (let i = 0; i < REPEATS; i++) {
     const headers = { authorization: `Bearer ${readerKey}` };
     const t0 = performance.now();
-    await Promise.all([fetch(`${url}/runs/${runId}`, { headers }).then((r) => r.json()), fetch(`${url}/runs/${runId}/cells?limit=300`, { headers }).then((r) => r.json())]);
+    const cellPages = async () => {
+      for (let cursor = ''; ; ) {
+        const page = (await (await fetch(`${url}/runs/${runId}/cells?limit=1000${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, { headers })).json()) as { next_cursor: string | null };
+        if (!page.next_cursor) return;
+        cursor = page.next_cursor;
+      }
+    };
+    await Promise.all([fetch(`${url}/runs/${runId}`, { headers }).then((r) => r.json()), cellPages()]);
     floors.push(performance.now() - t0);
 
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
@@ -34,6 +42,6 @@ test('first render of a 1,200-episode run page', async ({ browser }) => {
     renders.push(await page.evaluate(() => performance.now()));
     await context.close();
   }
-  const line = `run page with ${cells} episodes: first render median ${median(renders).toFixed(0)} ms (runs: ${renders.map((r) => r.toFixed(0)).join(', ')}); the two API calls alone: median ${median(floors).toFixed(0)} ms; ratio ${(median(renders) / median(floors)).toFixed(2)}`;
+  const line = `run page with ${cells} episodes: first render median ${median(renders).toFixed(0)} ms (runs: ${renders.map((r) => r.toFixed(0)).join(', ')}); its API calls alone: median ${median(floors).toFixed(0)} ms; ratio ${(median(renders) / median(floors)).toFixed(2)}`;
   console.log(line);
 });

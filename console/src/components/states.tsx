@@ -23,13 +23,13 @@ export function ErrorState({ error, retry }: { error: unknown; retry?: () => voi
   if (status === 401) {
     next = (
       <>
-        This server needs an API key. <Link href="/sign-in">Sign in with a key</Link>.
+        This server needs an API key. <Link href={signInHere()}>Sign in with a key</Link>.
       </>
     );
   } else if (status === 403) {
     next = (
       <>
-        Your key may not see this. Audits, episodes and scores need a reader key of the tenant: <Link href="/sign-in">sign in with one</Link>.
+        Your key may not see this. Audits, episodes and scores need a reader key of the tenant: <Link href={signInHere()}>sign in with one</Link>.
       </>
     );
   } else if (status === 404) {
@@ -38,6 +38,8 @@ export function ErrorState({ error, retry }: { error: unknown; retry?: () => voi
         Check the address, or go back to the <Link href="/">leaderboard</Link>.
       </>
     );
+  } else if (status === 409) {
+    next = <>This conflicts with the data as it stands (the message says how); change the request rather than retrying it.</>;
   } else if (status === 422) {
     next = <>Change the value the message names and try again.</>;
   } else {
@@ -61,6 +63,12 @@ export function ErrorState({ error, retry }: { error: unknown; retry?: () => voi
       <p>{next}</p>
     </div>
   );
+}
+
+/** The sign-in page, coming back here afterwards. */
+function signInHere(): string {
+  const here = window.location.pathname.replace(/^\/console/, '') + window.location.search;
+  return `/sign-in?next=${encodeURIComponent(here || '/')}`;
 }
 
 export function Empty({ children }: { children: ReactNode }) {

@@ -1,10 +1,10 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import type { FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import { Link, useLocation, useSearch } from 'wouter';
 import { unwrap } from '../api';
-import { Pager } from '../components/Pager';
+import { CursorPager } from '../components/Pager';
 import { Empty, Loaded } from '../components/states';
-import { dateTime, num, shortId } from '../format';
+import { dateTime, num } from '../format';
 import { useSession } from '../session';
 import { ColumnHeads } from '../components/ColumnHeads';
 
@@ -29,7 +29,8 @@ export function EpisodesPage() {
     ...(filters.min_score ? { min_score: Number(filters.min_score) } : {}),
     ...(filters.max_score ? { max_score: Number(filters.max_score) } : {}),
     ...(filters.created_after ? { created_after: `${filters.created_after}T00:00:00Z` } : {}),
-    ...(filters.created_before ? { created_before: `${filters.created_before}T23:59:59Z` } : {}),
+    // The API's bound is exclusive: up to the end of the chosen day is before the next day's start (UTC).
+    ...(filters.created_before ? { created_before: nextDayStart(filters.created_before) } : {}),
     ...(cursors.length ? { cursor: cursors[cursors.length - 1] } : {}),
     limit: 50,
   };
@@ -45,18 +46,22 @@ export function EpisodesPage() {
     for (const page of pages) search.append('page', page);
     navigate(`/episodes${search.size ? `?${search}` : ''}`);
   };
+  // The form's fields follow the address (Back, Forward, a shared link) and keep focus when applied.
+  const [draft, setDraft] = useState<Record<string, string>>(filters);
+  const filtersKey = JSON.stringify(filters);
+  useEffect(() => setDraft(JSON.parse(filtersKey) as Record<string, string>), [filtersKey]);
+  const field = (name: string) => ({ name, value: draft[name] ?? '', onChange: (event: { target: { value: string } }) => setDraft({ ...draft, [name]: event.target.value }) });
   const apply = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    const form = new FormData(event.currentTarget);
-    show(Object.fromEntries(FILTER_NAMES.map((name) => [name, String(form.get(name) ?? '').trim()])));
+    show(Object.fromEntries(FILTER_NAMES.map((name) => [name, (draft[name] ?? '').trim()])));
   };
   return (
     <section>
       <h1>Episodes</h1>
-      <form className="filters" onSubmit={apply} key={params.toString()} aria-label="Episode filters">
+      <form className="filters" onSubmit={apply} aria-label="Episode filters">
         <label>
           Family
-          <select name="task_id" defaultValue={filters.task_id ?? ''}>
+          <select {...field('task_id')}>
             <option value="">any</option>
             {tasks.data?.tasks.map((t) => (
               <option key={t.id} value={t.id}>
@@ -69,7 +74,7 @@ export function EpisodesPage() {
         {Object.entries(CHOICES).map(([name, values]) => (
           <label key={name}>
             {name.replace('_', ' ')}
-            <select name={name} defaultValue={filters[name] ?? ''}>
+            <select {...field(name)}>
               <option value="">any</option>
               {values.map((v) => (
                 <option key={v} value={v}>
@@ -82,24 +87,24 @@ export function EpisodesPage() {
         {TEXT_FILTERS.map((name) => (
           <label key={name}>
             {name.replace('_', ' ')}
-            <input name={name} defaultValue={filters[name] ?? ''} />
+            <input {...field(name)} />
           </label>
         ))}
         <label>
           min score
-          <input name="min_score" type="number" min={0} max={1} step={0.01} defaultValue={filters.min_score ?? ''} />
+          <input {...field('min_score')} type="number" min={0} max={1} step={0.01} />
         </label>
         <label>
           max score
-          <input name="max_score" type="number" min={0} max={1} step={0.01} defaultValue={filters.max_score ?? ''} />
+          <input {...field('max_score')} type="number" min={0} max={1} step={0.01} />
         </label>
         <label>
-          created from
-          <input name="created_after" type="date" defaultValue={filters.created_after ?? ''} />
+          created from (UTC)
+          <input {...field('created_after')} type="date" />
         </label>
         <label>
-          created to
-          <input name="created_before" type="date" defaultValue={filters.created_before ?? ''} />
+          created to (UTC)
+          <input {...field('created_before')} type="date" />
         </label>
         <div className="filter-actions">
           <button type="submit">Apply filters</button>
@@ -114,20 +119,22 @@ export function EpisodesPage() {
             <Empty>{Object.keys(filters).length ? 'No episode matches these filters. Widen or clear them.' : 'No episodes yet. Agents create them with POST /reset.'}</Empty>
           ) : (
             <>
-              <div className="table-wrap" tabIndex={0}>
+              <div className="table-wrap" tabIndex={0} role="region" aria-label="Episodes">
                 <table className="episodes-table">
                   <ColumnHeads names={['Episode', 'Family', 'Seed', 'Split', 'Variant', 'Feedback', 'Agent', 'Status', 'Score', 'Steps', 'Created']} />
                   <tbody>
                     {page.items.map((e) => (
-                      <tr key={e.episode_id} data-episode={e.episode_id}>
+                      <tr key={`${e.tenant_id}:${e.episode_id}`} data-episode={e.episode_id}>
                         <td>
-                          <Link href={`/episodes/${e.episode_id}`}>{shortId(e.episode_id)}</Link>
+                          <Link href={`/episodes/${e.episode_id}`} className="episode-id" title={e.episode_id}>
+                              {e.episode_id}
+                            </Link>
                         </td>
                         <td>{e.task_id}</td>
                         <td className="num">{e.seed}</td>
-                        <td>{e.split ?? '—'}</td>
+                        <td data-field="split">{e.split ?? '—'}</td>
                         <td>{e.variant}</td>
-                        <td>{e.feedback}</td>
+                        <td data-field="feedback">{e.feedback}</td>
                         <td>{e.agent ?? '—'}</td>
                         <td>{e.status.replaceAll('_', ' ')}</td>
                         <td className="num" data-field="score">{num(e.score)}</td>
@@ -138,11 +145,17 @@ export function EpisodesPage() {
                   </tbody>
                 </table>
               </div>
-              <Pager cursors={cursors} next={page.next_cursor} shown={page.items.length} onChange={(pages) => show(filters, pages)} />
+              <CursorPager cursors={cursors} next={page.next_cursor} shown={page.items.length} onChange={(pages) => show(filters, pages)} />
             </>
           )
         }
       </Loaded>
     </section>
   );
+}
+
+/** The start of the day after a YYYY-MM-DD date, UTC, as the API takes a time. */
+function nextDayStart(date: string): string {
+  const start = Date.parse(`${date}T00:00:00Z`);
+  return Number.isNaN(start) ? `${date}T00:00:00Z` : new Date(start + 86_400_000).toISOString();
 }

@@ -94,7 +94,7 @@ function BoardView({ board }: { board: Board }) {
         against others of the same configuration only.
       </p>
       <PlotFigure options={options} height={100 + board.entries.length * 36} label={`pass^1 and pass^${k} with intervals per agent`} />
-      <div className="table-wrap" tabIndex={0}>
+      <div className="table-wrap" tabIndex={0} role="region" aria-label="Agents ranked">
         <table className="leaderboard-table">
           <caption className="visually-hidden">Agents ranked by pass^1</caption>
           <thead>

@@ -39,7 +39,7 @@ export function RunPage() {
       <ComparePicker run={r} selected={compareWith} />
       {compareWith && <CompareView runA={r.run_id} runB={compareWith} />}
       <h2>Cells</h2>
-      <CellsTable runId={r.run_id} live={r.status === 'open'} />
+      <CellsTable key={r.run_id} run={r} />
     </section>
   );
 }
@@ -108,7 +108,7 @@ function ResultsView({ run, results }: { run: Run; results: Results }) {
       </p>
       <FamilyCharts results={results} trials={k} />
       <h3>By family</h3>
-      <div className="table-wrap" tabIndex={0}>
+      <div className="table-wrap" tabIndex={0} role="region" aria-label="Results by family">
         <table className="family-table">
           <ColumnHeads names={['Family', 'Cells', 'Mean score', 'Success rate', ...(results.families[0]?.pass_hat_k.map((p) => `pass^${p.k}`) ?? []), 'Flip rate', 'Mean penalty']} />
           <tbody>
@@ -184,7 +184,7 @@ function ComponentsTable({ results }: { results: Results }) {
   return (
     <>
       <h3>Grade components, mean earned</h3>
-      <div className="table-wrap" tabIndex={0}>
+      <div className="table-wrap" tabIndex={0} role="region" aria-label="Grade components by family">
         <table data-section="components">
           <ColumnHeads names={['Family', ...names.map((name) => name.replaceAll('_', ' '))]} />
           <tbody>
@@ -221,7 +221,8 @@ function ComparePicker({ run, selected }: { run: Run; selected: string | null })
     queryKey: ['runs', { split: run.split, limit: 200 }],
     queryFn: () => unwrap(client.GET('/runs', { params: { query: { split: run.split, limit: 200 } } })),
   });
-  const others = (candidates.data?.runs ?? []).filter((c) => c.run_id !== run.run_id);
+  // Only runs of the same configuration pair cell by cell (the API answers 409 for others).
+  const others = (candidates.data?.runs ?? []).filter((c) => c.run_id !== run.run_id && c.config_hash === run.config_hash);
   return (
     <div className="toolbar">
       <label htmlFor="compare-with">Compare {run.name} with</label>
@@ -231,7 +232,7 @@ function ComparePicker({ run, selected }: { run: Run; selected: string | null })
         disabled={candidates.isPending}
         onChange={(event) => navigate(`/runs/${run.run_id}${event.target.value ? `?compare=${encodeURIComponent(event.target.value)}` : ''}`)}
       >
-        <option value="">{candidates.isPending ? 'loading runs…' : others.length ? 'choose a run' : `no other ${run.split}-split run`}</option>
+        <option value="">{candidates.isPending ? 'loading runs…' : others.length ? 'choose a run' : 'no other run of this configuration'}</option>
         {others.map((c) => (
           <option key={c.run_id} value={c.run_id}>
             {c.name} — {c.agent} ({c.status}, {shortId(c.run_id)})

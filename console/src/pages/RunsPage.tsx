@@ -1,7 +1,7 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Link, useLocation, useSearch } from 'wouter';
 import { unwrap, type Schemas } from '../api';
-import { Pager } from '../components/Pager';
+import { CursorPager } from '../components/Pager';
 import { Progress } from '../components/Progress';
 import { Empty, Loaded } from '../components/states';
 import { dateTime } from '../format';
@@ -62,7 +62,7 @@ export function RunsPage() {
         ))}
         <label>
           Agent
-          <input defaultValue={agent} onBlur={(event) => event.target.value !== agent && go({ agent: event.target.value })} onKeyDown={(event) => event.key === 'Enter' && go({ agent: event.currentTarget.value })} />
+          <input key={agent} defaultValue={agent} onBlur={(event) => event.target.value !== agent && go({ agent: event.target.value })} onKeyDown={(event) => event.key === 'Enter' && go({ agent: event.currentTarget.value })} />
         </label>
       </form>
       <Loaded query={runs} label="runs" minHeight={300}>
@@ -74,7 +74,7 @@ export function RunsPage() {
             </Empty>
           ) : (
             <>
-              <div className="table-wrap" tabIndex={0}>
+              <div className="table-wrap" tabIndex={0} role="region" aria-label="Runs">
                 <table>
                   <ColumnHeads names={['Name', 'Agent', 'Split', 'Cells', 'Progress', 'Created']} />
                   <tbody>
@@ -100,7 +100,7 @@ export function RunsPage() {
                   </tbody>
                 </table>
               </div>
-              <Pager cursors={cursors} next={page.next_cursor} shown={page.runs.length} onChange={(pages) => go({}, pages)} />
+              <CursorPager cursors={cursors} next={page.next_cursor} shown={page.runs.length} onChange={(pages) => go({}, pages)} />
             </>
           )
         }

@@ -1,5 +1,5 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import { Link, useLocation, useParams, useSearch } from 'wouter';
 import { unwrap } from '../api';
 import { Loaded } from '../components/states';
@@ -16,6 +16,8 @@ export function TaskPreviewPage() {
   const requested = Number.parseInt(new URLSearchParams(useSearch()).get('seed') ?? '', 10);
   const seed = Number.isInteger(requested) && requested >= 0 ? requested : DEFAULT_SEED;
   const [draft, setDraft] = useState(String(seed));
+  // The box follows the address (Next seed, Back and Forward change it).
+  useEffect(() => setDraft(String(seed)), [seed]);
   const preview = useQuery({
     queryKey: ['preview', taskId, seed],
     queryFn: () => unwrap(client.GET('/tasks/{task_id}/instances/{seed}', { params: { path: { task_id: taskId, seed } } })),

@@ -16,7 +16,7 @@ export function TasksPage() {
   return (
     <section>
       <h1>Tasks</h1>
-      {splitRule && <p className="note">Split rule: {splitRule}. Train-split instances can be previewed with any key; test-split ones with a reader key only.</p>}
+      {splitRule && <p className="note">Split rule: {splitRule}. Train-split instances can be previewed with any key; test-split ones with a reader key or the admin key (or in open mode).</p>}
       <div className="task-grid">
         {tasks.data.tasks.map((task) => (
           <article key={task.id} className="card task" data-task={task.id}>

@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { useLocation, useParams, useSearch } from 'wouter';
 import type { Schemas } from '../api';
 import { ErrorState, Loading } from '../components/states';
@@ -21,9 +22,11 @@ export function TrajectoryPage() {
   if (actions.isError) return <ErrorState error={actions.error} retry={() => actions.refetch()} />;
   const episode = detail.data;
   const entries = actions.data.actions;
-  const step = Number.isFinite(requested) ? Math.min(Math.max(0, requested), entries.length) : 0;
+  const wanted = Number.isFinite(requested) ? Math.max(0, requested) : 0;
   const hrefOf = (n: number) => `/episodes/${episodeId}?step=${n}${vs ? `&vs=${encodeURIComponent(vs)}` : ''}`;
-  if (vs) return <SideBySide a={episode} aEntries={entries} b={vs} step={step} hrefOf={hrefOf} onSelect={(n) => navigate(hrefOf(n), { replace: true })} />;
+  // Two episodes side by side are stepped to the end of the longer one (it clamps the step itself).
+  if (vs) return <SideBySide a={episode} aEntries={entries} b={vs} wanted={wanted} hrefOf={hrefOf} onSelect={(n) => navigate(hrefOf(n), { replace: true })} />;
+  const step = Math.min(wanted, entries.length);
   return (
     <section>
       <h1>
@@ -59,13 +62,23 @@ function FinalGrade({ episode, steps, hrefOf }: { episode: Schemas['EpisodeDetai
 }
 
 function CopyLink() {
-  const copy = () => void navigator.clipboard?.writeText(window.location.href);
+  const [said, say] = useState('');
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(window.location.href);
+      say('Copied.');
+    } catch {
+      // The clipboard is only given to pages served over https or from localhost.
+      say(`Copy it from the address bar: ${window.location.href}`);
+    }
+  };
   return (
     <p className="subtle">
       This step has its own address.{' '}
-      <button type="button" onClick={copy}>
+      <button type="button" onClick={() => void copy()}>
         Copy link
-      </button>
+      </button>{' '}
+      <span aria-live="polite">{said}</span>
     </p>
   );
 }

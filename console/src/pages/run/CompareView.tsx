@@ -47,7 +47,7 @@ export function CompareView({ runA, runB }: { runA: string; runB: string }) {
         <span data-field="difference">{interval(c.overall.difference)}</span> over {c.overall.pairs} paired cells ({c.unpaired_a} of A and {c.unpaired_b} of B unpaired).
       </p>
       {options && <PlotFigure options={options} height={60 + (c.families.length + 1) * 28} label="Paired differences by family with 95% intervals" />}
-      <div className="table-wrap" tabIndex={0}>
+      <div className="table-wrap" tabIndex={0} role="region" aria-label="Paired differences by family">
         <table>
           <ColumnHeads names={['Family', 'Pairs', 'Mean A', 'Mean B', 'A − B', 'Smallest detectable', 'Sign test (A/B/ties, p)', 'Verdict']} />
           <tbody>

@@ -19,9 +19,9 @@ export function EpisodeHeader({ episode }: { episode: Schemas['EpisodeDetailDto'
       <dl className="facts">
         <dt>Task</dt>
         <dd>
-          <Link href={`/tasks/${episode.task_id}?seed=${episode.seed}`}>{episode.task_id}</Link> (seed {episode.seed}, {episode.variant}
+          <TaskLink episode={episode} /> (seed {episode.seed}, {episode.variant}
           {episode.split ? `, ${episode.split} split` : ''}
-          {episode.split_source === 'private' ? ', private' : ''})
+          {episode.split_source === 'private' ? ', private' : ''}, task version {episode.task_version})
         </dd>
         <dt>Agent</dt>
         <dd>{episode.agent ?? '—'}</dd>
@@ -46,6 +46,25 @@ export function EpisodeHeader({ episode }: { episode: Schemas['EpisodeDetailDto'
       </dl>
       <VerifyStatus episodeId={episode.episode_id} />
     </div>
+  );
+}
+
+/**
+ * The task, linked to the preview of this episode's instance where the preview draws the same one: a generated,
+ * public-split instance of the generator new episodes use. A canonical, private-split or older-generator episode
+ * ran an instance the preview would not show, so its task is not linked.
+ */
+function TaskLink({ episode }: { episode: Schemas['EpisodeDetailDto'] }) {
+  const { client } = useSession();
+  const tasks = useQuery({ queryKey: ['tasks'], queryFn: () => unwrap(client.GET('/tasks')) });
+  const current = tasks.data?.tasks.find((t) => t.id === episode.task_id)?.family?.generator_version;
+  const previewable = episode.variant === 'generated' && episode.split_source !== 'private' && current === episode.task_version;
+  return previewable ? (
+    <Link href={`/tasks/${episode.task_id}?seed=${episode.seed}`} title="Preview this instance">
+      {episode.task_id}
+    </Link>
+  ) : (
+    <>{episode.task_id}</>
   );
 }
 

@@ -13,7 +13,7 @@ type Entry = Schemas['ActionLogEntryDto'];
  * Two episodes (two trials of one family and seed) aligned by step: a row per step with each one's action, reward
  * and score after it, rows where they did different things marked; then the chosen step of both, side by side.
  */
-export function SideBySide({ a, aEntries, b, step, hrefOf, onSelect }: { a: Schemas['EpisodeDetailDto']; aEntries: Entry[]; b: string; step: number; hrefOf(step: number): string; onSelect(step: number): void }) {
+export function SideBySide({ a, aEntries, b, wanted, hrefOf, onSelect }: { a: Schemas['EpisodeDetailDto']; aEntries: Entry[]; b: string; wanted: number; hrefOf(step: number): string; onSelect(step: number): void }) {
   const other = useEpisode(b);
   if (other.detail.isPending || other.actions.isPending) return <Loading label="the second episode" minHeight={800} />;
   if (other.detail.isError) return <ErrorState error={other.detail.error} retry={() => other.detail.refetch()} />;
@@ -21,8 +21,9 @@ export function SideBySide({ a, aEntries, b, step, hrefOf, onSelect }: { a: Sche
   const bDetail = other.detail.data;
   const bEntries = other.actions.data.actions;
   const rows = Math.max(aEntries.length, bEntries.length);
+  const step = Math.min(wanted, rows);
   const onKeyDown = (event: KeyboardEvent) => {
-    const next = { ArrowDown: step + 1, j: step + 1, ArrowUp: step - 1, k: step - 1 }[event.key];
+    const next = ({ ArrowDown: step + 1, j: step + 1, ArrowUp: step - 1, k: step - 1, Home: 0, End: rows } as Record<string, number>)[event.key];
     if (next === undefined) return;
     event.preventDefault();
     onSelect(Math.min(rows, Math.max(0, next)));
@@ -45,18 +46,21 @@ export function SideBySide({ a, aEntries, b, step, hrefOf, onSelect }: { a: Sche
         <EpisodeHeader episode={a} />
         <EpisodeHeader episode={bDetail} />
       </div>
-      <div className="table-wrap" tabIndex={0} onKeyDown={onKeyDown}>
+      <div className="table-wrap" tabIndex={0} role="region" aria-label="Steps of both episodes" onKeyDown={onKeyDown}>
         <table className="aligned" aria-label="Steps of both episodes, aligned (arrow keys move between them)">
           <ColumnHeads names={['Step', 'A: action', 'A: reward → score', 'B: action', 'B: reward → score']} />
           <tbody>
             {Array.from({ length: rows + 1 }, (_, n) => {
               const left = n === 0 ? null : aEntries[n - 1];
               const right = n === 0 ? null : bEntries[n - 1];
-              const differ = n > 0 && describeAction(left?.action) !== describeAction(right?.action);
+              // Compared whole: two replies that open alike and part later differ.
+              const differ = n > 0 && JSON.stringify(left?.action ?? null) !== JSON.stringify(right?.action ?? null);
               return (
-                <tr key={n} data-step={n} className={`${n === step ? 'selected' : ''} ${differ ? 'differ' : ''}`} aria-current={n === step ? 'step' : undefined}>
+                <tr key={n} data-step={n} className={`${n === step ? 'selected' : ''} ${differ ? 'differ' : ''}`}>
                   <th scope="row">
-                    <Link href={hrefOf(n)}>{n}</Link>
+                    <Link href={hrefOf(n)} aria-current={n === step ? 'step' : undefined}>
+                      {n}
+                    </Link>
                     {differ && <span className="visually-hidden"> (the trials differ)</span>}
                   </th>
                   <td>{n === 0 ? 'reset' : left ? <code>{describeAction(left.action)}</code> : <span className="subtle">ended</span>}</td>

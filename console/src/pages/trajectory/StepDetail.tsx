@@ -65,7 +65,7 @@ export function StepDetail({ episodeId, step }: { episodeId: string; step: numbe
           </tbody>
         </table>
       )}
-      <h4>What the agent saw</h4>
+      <h4>What the agent saw after this step</h4>
       <ObservationView observation={s.observation} />
       <h4>Grade after this step</h4>
       <GradeView score={s.score} components={s.components} penalties={s.penalties} caption={`Score after step ${s.step}`} />

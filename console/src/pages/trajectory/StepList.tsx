@@ -31,7 +31,11 @@ export function StepList({ entries, selected, hrefOf, onSelect }: { entries: Sch
       {entries.map((entry) => (
         <li key={entry.step}>
           <Link href={hrefOf(entry.step)} data-step={entry.step} aria-current={selected === entry.step ? 'step' : undefined} className={entry.error ? 'refused' : undefined}>
-            <span className="step-no">{entry.step}</span> <span className="step-action">{describeAction(entry.action)}</span>
+            <span className="step-no">{entry.step}</span>{' '}
+            <span className="step-action">
+              {describeAction(entry.action)}
+              {entry.error && ' (refused)'}
+            </span>
             <span className="step-score">
               {entry.reward === null ? 'reward —' : `${entry.reward >= 0 ? '+' : ''}${num(entry.reward)}`} → {num(entry.score_after)}
             </span>

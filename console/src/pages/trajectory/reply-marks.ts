@@ -1,4 +1,7 @@
-import type { Schemas } from '../../api';
+import type { components } from '../../../../client/schema';
+
+// The schema types straight from the generated client, so this file (and its spec) needs no browser.
+type Schemas = components['schemas'];
 
 export type MarkKind = 'covered' | 'missed' | 'penalty';
 
@@ -50,35 +53,73 @@ export function marksFor(step: number, details: Schemas['ReplyDetailGradeDto'][]
 }
 
 /**
- * Splits a reply's text into segments, each sentence a mark names carrying its marks. A sentence is found where
- * it occurs in the text (the grader reports sentences as they were written, trimmed); overlapping marks of the same
- * sentence share its segment. Linear in the text for each mark.
+ * The reply as the grader reads its sentences (the grader's clean-up: Unicode form NFKC, dashes and curly quotes
+ * made plain, Markdown emphasis and code marks dropped, runs of spaces made one), with, for each character, the
+ * span of the written text it came from; so a sentence the grade quotes is found in the text as written. What the
+ * clean-up does beyond this (Markdown tables and headings rewritten) is left to `unplaced`.
  */
-export function markReply(text: string, marks: Array<Mark & { sentence: string }>): MarkedReply {
-  const spans: Array<{ start: number; end: number; marks: Mark[] }> = [];
-  const unplaced: MarkedReply['unplaced'] = [];
-  for (const mark of marks) {
-    const sentence = mark.sentence.trim();
-    const start = sentence === '' ? -1 : text.indexOf(sentence);
-    if (start === -1) {
-      unplaced.push(mark);
+export function readAsGraded(text: string): { text: string; from: number[]; to: number[] } {
+  let out = '';
+  const from: number[] = [];
+  const to: number[] = [];
+  let i = 0;
+  while (i < text.length) {
+    if (text.startsWith('**', i) || text.startsWith('__', i)) {
+      i += 2;
       continue;
     }
-    const end = start + sentence.length;
-    const same = spans.find((s) => s.start === start && s.end === end);
-    if (same) same.marks.push({ kind: mark.kind, label: mark.label });
-    else if (spans.some((s) => start < s.end && s.start < end)) unplaced.push(mark);
-    else spans.push({ start, end, marks: [{ kind: mark.kind, label: mark.label }] });
+    const point = String.fromCodePoint(text.codePointAt(i)!);
+    const next = i + point.length;
+    if (point !== '`') {
+      for (const ch of point.normalize('NFKC')) {
+        const plain = /[\u2010-\u2015\u2212]/.test(ch) ? '-' : /[\u2018\u2019\u02bc]/.test(ch) ? "'" : /[\u201c\u201d]/.test(ch) ? '"' : /[ \t\u00a0]/.test(ch) ? ' ' : ch;
+        if (plain === ' ' && out.endsWith(' ')) {
+          to[to.length - 1] = next;
+          continue;
+        }
+        out += plain;
+        from.push(i);
+        to.push(next);
+      }
+    }
+    i = next;
+  }
+  return { text: out, from, to };
+}
+
+/**
+ * Splits a reply's written text into segments, each sentence a mark names carrying its marks. A sentence is looked
+ * for in the reply as the grader read it (readAsGraded), at its first place that no other sentence's mark holds
+ * (a sentence written twice is marked where it first stands); the marks of one sentence share its segment.
+ * Each search is linear in the text.
+ */
+export function markReply(text: string, marks: Array<Mark & { sentence: string }>): MarkedReply {
+  const graded = readAsGraded(text);
+  const spans: Array<{ start: number; end: number; sentence: string; marks: Mark[] }> = [];
+  const unplaced: MarkedReply['unplaced'] = [];
+  for (const mark of marks) {
+    const sentence = readAsGraded(mark.sentence).text.trim();
+    const same = spans.find((s) => s.sentence === sentence);
+    if (same) {
+      same.marks.push({ kind: mark.kind, label: mark.label });
+      continue;
+    }
+    let at = sentence === '' ? -1 : graded.text.indexOf(sentence);
+    while (at !== -1 && spans.some((s) => at < s.end && s.start < at + sentence.length)) at = graded.text.indexOf(sentence, at + 1);
+    if (at === -1) unplaced.push(mark);
+    else spans.push({ start: at, end: at + sentence.length, sentence, marks: [{ kind: mark.kind, label: mark.label }] });
   }
   spans.sort((a, b) => a.start - b.start);
   const segments: Segment[] = [];
-  let at = 0;
+  let written = 0;
   for (const span of spans) {
-    if (span.start > at) segments.push({ text: text.slice(at, span.start), marks: [] });
-    segments.push({ text: text.slice(span.start, span.end), marks: span.marks });
-    at = span.end;
+    const start = graded.from[span.start];
+    const end = graded.to[span.end - 1];
+    if (start > written) segments.push({ text: text.slice(written, start), marks: [] });
+    segments.push({ text: text.slice(start, end), marks: span.marks });
+    written = end;
   }
-  if (at < text.length) segments.push({ text: text.slice(at), marks: [] });
+  if (written < text.length) segments.push({ text: text.slice(written), marks: [] });
   return { segments, unplaced };
 }
 
