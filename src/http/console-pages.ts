@@ -6,7 +6,7 @@ import { PROJECT_ROOT } from '../common/project-root';
 import type { ErrorBodyDto } from '../common/error-body.dto';
 import { errorCodeOf, reasonPhrase } from '../common/errors/error-translator';
 
-/** Where `npm run build` puts the console (console/vite.config.ts); the image copies dist/ whole. */
+/** Where `npm run build` puts the console (console/vite.config.mts); the image copies dist/ whole. */
 export const CONSOLE_DIR = join(PROJECT_ROOT, 'dist', 'console');
 
 /*

@@ -23,7 +23,9 @@ export class InstancePreviewService {
       throw new ForbiddenError(`seed ${seed} is a test seed: an agent key previews train-split instances only (a reader key sees test ones)`);
     }
     const version = generatorVersionId(family.generatorVersion);
-    const task = this.tasks.instance(taskId, version, seed, null);
+    // Drawn here, not through the catalogue's instance cache: a reader paging through seeds must not evict the
+    // instances of running episodes (each eviction is a redraw, and a new search index, on their next step).
+    const task = family.generate(seed);
     return previewInstance({ task, taskId, seed, split, generatorVersion: version });
   }
 
