@@ -706,6 +706,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/step/batch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Apply many steps in one request (a vector of environments): each item answered as POST /step would answer it
+         * @description Needs an agent key (or no key, as the public tenant, when the server does not require keys).
+         */
+        post: operations["stepBatch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/tasks": {
         parameters: {
             query?: never;
@@ -1933,6 +1953,22 @@ export interface components {
             repeated_test_plays: number;
             tasks: components["schemas"]["TaskStatsDto"][];
             threshold: number;
+        };
+        StepBatchRequestDto: {
+            /** @description The steps, each exactly a `POST /step` body. Items of one episode are applied in the order given; items of different episodes are applied together. Each item is validated and answered on its own: a bad item fails only itself (its result has status 422 naming `items.<i>.<field>`). At most STEP_BATCH_MAX_ITEMS items (256 unless the operator lowered it). */
+            items: components["schemas"]["StepRequestDto"][];
+        };
+        StepBatchResponseDto: {
+            /** @description One result per item, in the order of the items. */
+            results: components["schemas"]["StepBatchResultDto"][];
+        };
+        StepBatchResultDto: {
+            /** @description Otherwise: the error body `POST /step` would have answered. */
+            error?: components["schemas"]["ErrorBodyDto"];
+            /** @description With status 200: the step's response, as `POST /step` gives it. */
+            result?: components["schemas"]["StepResponseDto"];
+            /** @description What `POST /step` would have answered for this item: 200, or the status of its error. */
+            status: number;
         };
         StepBudgetRangeDto: {
             max: number;
@@ -9830,6 +9866,215 @@ export interface operations {
                 };
             };
             /** @description Over the tenant’s rate limit (RATE_LIMIT_PER_MINUTE), or a failing key from an address with too many failed authentications; `Retry-After` says when to come back */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "RATE_LIMITED",
+                     *       "error": "Too Many Requests",
+                     *       "message": "this tenant's rate limit of 60000 requests a minute (RATE_LIMIT_PER_MINUTE) is used up; retry in 12 s",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 429
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description The request line and headers together are larger than the server reads (16 KB); the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "HEADERS_TOO_LARGE",
+                     *       "error": "Request Header Fields Too Large",
+                     *       "message": "the request headers are too large",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 431
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description The database is busy, or the server is shutting down; nothing was changed, retry after `Retry-After`; or every connection the server may hold is busy (MAX_CONNECTIONS, MAX_CONNECTIONS_PER_CLIENT) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "UNAVAILABLE",
+                     *       "error": "Service Unavailable",
+                     *       "message": "the database is busy; retry shortly",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 503
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    stepBatch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StepBatchRequestDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StepBatchResponseDto"];
+                };
+            };
+            /** @description The body is not a JSON object: malformed JSON, nested more than 16 levels, a lone UTF-16 surrogate, or a `__proto__` (or `constructor.prototype`) key; or the URL is malformed (a broken percent-encoding), or the request is not valid HTTP */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "MALFORMED_INPUT",
+                     *       "error": "Bad Request",
+                     *       "message": "the request body is not a valid JSON object",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 400
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description No key where one is required, a wrong or revoked key, a malformed Authorization header, or a key in the URL (?api_key=); answered with `WWW-Authenticate: Bearer realm="supportdesk"` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "UNAUTHENTICATED",
+                     *       "error": "Unauthorized",
+                     *       "message": "the API key is not valid",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 401
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description The key may not use this route (a reader key on a run, an agent key on an audit, a tenant key on /admin, the admin key on an episode), or the Host header or a browser Origin is not allowed (ALLOWED_HOSTS, ALLOWED_ORIGINS) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "FORBIDDEN",
+                     *       "error": "Forbidden",
+                     *       "message": "the Host header \"attacker.example\" is not one this server answers to (ALLOWED_HOSTS)",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 403
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description The request (headers within HEADERS_TIMEOUT_MS, all of it within REQUEST_TIMEOUT_MS) took too long to arrive; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "REQUEST_TIMEOUT",
+                     *       "error": "Request Timeout",
+                     *       "message": "the request took too long to arrive",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 408
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description The body is larger than BODY_LIMIT_BYTES */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "PAYLOAD_TOO_LARGE",
+                     *       "error": "Payload Too Large",
+                     *       "message": "the request body is larger than this server accepts (BODY_LIMIT_BYTES)",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 413
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description The body is not UTF-8 JSON (every body is application/json, or a +json type) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "error": "Unsupported Media Type",
+                     *       "message": "the request body must be JSON (content-type: application/json), got text/plain",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 415
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description The batch itself is invalid: `items` missing, empty, not an array, or longer than STEP_BATCH_MAX_ITEMS (an invalid item is answered in its own result) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "VALIDATION_FAILED",
+                     *       "details": [
+                     *         {
+                     *           "field": "items",
+                     *           "message": "items must contain at most 256 elements (STEP_BATCH_MAX_ITEMS); this batch has 300"
+                     *         }
+                     *       ],
+                     *       "error": "Unprocessable Entity",
+                     *       "message": "items must contain at most 256 elements (STEP_BATCH_MAX_ITEMS); this batch has 300",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 422
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Over a rate limit: each item counts as a request against the tenant's rate, and a batch is taken whole or refused whole; `Retry-After` says when to come back */
             429: {
                 headers: {
                     [name: string]: unknown;

@@ -11,6 +11,9 @@ export type Action = components['schemas']['StepRequestDto']['action'];
 export type Observation = components['schemas']['ObservationDto'];
 export type StepResponse = components['schemas']['StepResponseDto'];
 export type ResetRequest = components['schemas']['ResetRequestDto'];
+/** `POST /step/batch`: many steps in one request, each item a `POST /step` body, each answered on its own. */
+export type StepBatchRequest = components['schemas']['StepBatchRequestDto'];
+export type StepBatchResult = components['schemas']['StepBatchResultDto'];
 
 export interface ClientOptions {
   /** A SupportDesk API key, if the server requires one. */

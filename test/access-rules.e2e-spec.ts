@@ -93,6 +93,7 @@ it('the access rules are the intended ones (a new route must be added here, and 
     'POST /runs/:run_id/episodes/:episode_id/report': 'agent',
     'POST /runs/:run_id/regrade': 'audit',
     'POST /step': 'agent',
+    'POST /step/batch': 'agent',
   });
 });
 

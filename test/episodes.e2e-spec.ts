@@ -347,6 +347,7 @@ describe('service routes', () => {
         '/state/{episode_id}',
         '/stats',
         '/step',
+        '/step/batch',
         '/tasks',
         '/tasks/{task_id}/instances/{seed}',
         '/tools',

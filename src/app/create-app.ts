@@ -14,6 +14,9 @@ import { ProxyTrust } from '../http/proxy-trust';
 import { createLogger, PinoNestLogger } from '../http/request-logging';
 import { ApiDocumentService } from '../openapi/api-document.service';
 import { buildOpenApiDocument } from '../openapi/openapi-document';
+import { compileBodyCheck } from '../openapi/body-check';
+import { registerBodyCheck } from '../common/compiled-body-checks';
+import { StepRequestDto } from '../episodes';
 import { AppModule } from './app.module';
 
 export interface CreateAppOptions {
@@ -47,6 +50,8 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
   limitConnections(server, config, ProxyTrust.of(config));
   const document = buildOpenApiDocument(app);
   app.get(ApiDocumentService).set(document);
+  // The step body is checked by a validator compiled from its schema; class-validator words the refusals.
+  registerBodyCheck(StepRequestDto, compileBodyCheck(document, 'StepRequestDto'));
   SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'openapi.json', yamlDocumentUrl: 'openapi.yaml' });
   await registerConsolePages(app.getHttpAdapter().getInstance(), options.consoleDir);
   await app.init();

@@ -1,17 +1,24 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { Inject, Injectable } from '@nestjs/common';
-import type { Principal } from '../access/principal';
+import type { Principal, TenantPrincipal } from '../access/principal';
 import { Clock } from '../common/clock';
 import { UnauthenticatedError } from '../common/errors/domain-errors';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { sameSecret, hashApiKey } from '../tenants/api-key-secret';
 import { PUBLIC_TENANT } from '../tenants/tenant.constants';
+import { KeyRevocations } from '../tenants/key-revocations';
 import { TenantRepository } from '../tenants/tenant.repository';
 
 /** last_used_at is written at most this often per key, so busy keys do not add a write to every request. */
 const LAST_USED_RESOLUTION_MS = 60_000;
-/** How long a key's "still valid" answer is reused for messages of open sessions (revocations by another process). */
+/**
+ * How long a key's "still valid" answer is reused: for messages of open sessions, and for requests presenting the
+ * key (its lookup by hash). Revocations in this process are seen at once (KeyRevocations); those made by another
+ * process on the same file within this time.
+ */
 const VALIDITY_CHECK_MS = 2_000;
+/** Keys whose lookup is remembered at once; past it the oldest is forgotten (an attacker's keys are never remembered: only valid ones are). */
+const REMEMBERED_KEYS = 10_000;
 
 /**
  * Turns the credentials of a request (HTTP, a WebSocket upgrade) into a principal. Wrong and revoked keys are a
@@ -21,12 +28,17 @@ const VALIDITY_CHECK_MS = 2_000;
 export class Authenticator {
   private readonly lastTouched = new Map<string, number>();
   private readonly validity = new Map<string, { valid: boolean; at: number }>();
+  /** Valid keys by hash, as last looked up: a busy key costs one database read every VALIDITY_CHECK_MS, not one a request. */
+  private readonly lookedUp = new Map<string, { principal: TenantPrincipal & { keyId: string }; at: number }>();
 
   constructor(
     private readonly tenants: TenantRepository,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly clock: Clock,
-  ) {}
+    revocations: KeyRevocations,
+  ) {
+    revocations.onRevoked((keyId) => this.forget(keyId));
+  }
 
   /** Whether this is the admin key (compared in constant time; no database involved). */
   isAdminKey(key: string): boolean {
@@ -41,10 +53,25 @@ export class Authenticator {
       return { kind: 'tenant', tenantId: PUBLIC_TENANT.id, keyId: null, scope: 'anonymous' };
     }
     if (this.isAdminKey(key)) return { kind: 'admin' };
-    const record = await this.tenants.findKeyByHash(hashApiKey(key));
-    if (!record || record.revokedAt !== null) throw new UnauthenticatedError('the API key is not valid');
+    const hash = hashApiKey(key);
+    const now = this.clock.now().getTime();
+    const remembered = this.lookedUp.get(hash);
+    if (remembered && now - remembered.at < VALIDITY_CHECK_MS) return remembered.principal;
+    const record = await this.tenants.findKeyByHash(hash);
+    if (!record || record.revokedAt !== null) {
+      this.lookedUp.delete(hash);
+      throw new UnauthenticatedError('the API key is not valid');
+    }
     await this.touch(record.id);
-    return { kind: 'tenant', tenantId: record.tenantId, keyId: record.id, scope: record.scope === 'reader' ? 'reader' : 'agent' };
+    const principal = { kind: 'tenant', tenantId: record.tenantId, keyId: record.id, scope: record.scope === 'reader' ? 'reader' : 'agent' } as const;
+    this.remember(hash, principal, now);
+    return principal;
+  }
+
+  private remember(hash: string, principal: TenantPrincipal & { keyId: string }, at: number): void {
+    this.lookedUp.delete(hash);
+    if (this.lookedUp.size >= REMEMBERED_KEYS) this.lookedUp.delete(this.lookedUp.keys().next().value!);
+    this.lookedUp.set(hash, { principal, at });
   }
 
   /**
@@ -61,9 +88,10 @@ export class Authenticator {
     return valid;
   }
 
-  /** Told by TenantsService when a key is revoked here. */
+  /** A key revoked in this process: refused from the next request on. */
   forget(keyId: string): void {
     this.validity.set(keyId, { valid: false, at: this.clock.now().getTime() });
+    for (const [hash, { principal }] of this.lookedUp) if (principal.keyId === keyId) this.lookedUp.delete(hash);
   }
 
   private async touch(keyId: string): Promise<void> {

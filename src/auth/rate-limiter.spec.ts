@@ -23,3 +23,16 @@ it('0 per minute means no limit, and full buckets are forgotten', () => {
   limiter.prune();
   expect((limiter as unknown as { buckets: Map<string, unknown> }).buckets.size).toBe(0);
 });
+
+it('takes several tokens at once, all or none (a step batch), and never more than a full bucket', () => {
+  let now = 0;
+  const limiter = new RateLimiter(60, () => now);
+  expect(limiter.take('a', 50)).toBe(0);
+  expect(limiter.take('a', 11)).toBe(1); // 10 left: none taken
+  expect(limiter.take('a', 10)).toBe(0); // so all ten are still there
+  expect(limiter.take('a', 5)).toBe(5); // empty: five seconds until five tokens
+  now += 5_000;
+  expect(limiter.take('a', 5)).toBe(0);
+  expect(limiter.take('b', 61)).toBe(Infinity);
+  expect(limiter.take('b', 60)).toBe(0);
+});

@@ -14,22 +14,26 @@ export class RateLimiter {
     this.perMs = perMinute / 60_000;
   }
 
-  /** Spends one token; returns 0 when it was there, otherwise the seconds until one will be. */
-  take(name: string): number {
-    if (this.perMinute === 0) return 0;
+  /**
+   * Spends `count` tokens (one by default), all or none; returns 0 when they were there, otherwise the seconds until
+   * they will be (Infinity for more than a full bucket holds).
+   */
+  take(name: string, count = 1): number {
+    if (this.perMinute === 0 || count <= 0) return 0;
+    if (count > this.perMinute) return Infinity;
     const bucket = this.refilled(name);
-    if (bucket.tokens >= 1) {
-      bucket.tokens -= 1;
+    if (bucket.tokens >= count) {
+      bucket.tokens -= count;
       return 0;
     }
-    return this.secondsUntilOne(bucket);
+    return this.secondsUntil(bucket, count);
   }
 
   /** Seconds until `name` has a token (0: it has one now), without spending it. */
   wait(name: string): number {
     if (this.perMinute === 0) return 0;
     const bucket = this.refilled(name);
-    return bucket.tokens >= 1 ? 0 : this.secondsUntilOne(bucket);
+    return bucket.tokens >= 1 ? 0 : this.secondsUntil(bucket, 1);
   }
 
   /** Forgets buckets that are full again, so the map holds only recently active callers. */
@@ -51,7 +55,7 @@ export class RateLimiter {
     return bucket;
   }
 
-  private secondsUntilOne(bucket: { tokens: number }): number {
-    return Math.max(1, Math.ceil((1 - bucket.tokens) / this.perMs / 1000));
+  private secondsUntil(bucket: { tokens: number }, count: number): number {
+    return Math.max(1, Math.ceil((count - bucket.tokens) / this.perMs / 1000));
   }
 }

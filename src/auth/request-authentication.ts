@@ -111,6 +111,27 @@ export class RequestAuthentication implements OnModuleDestroy {
     this.count(principal);
   }
 
+  /**
+   * The steps of a batch beyond the first (its request or message was counted as one), against the tenant's rate:
+   * all of them, or none and a 429, so a batch is never cut short by the rate.
+   */
+  countBatchSteps(principal: Principal, further: number): void {
+    if (principal.kind === 'admin' || further <= 0 || this.config.rateLimitPerMinute === 0) return;
+    const wait = further + 1 > this.config.rateLimitPerMinute ? Infinity : this.requests.take(`tenant:${principal.tenantId}`, further);
+    if (wait === Infinity) {
+      throw new TooManyError(
+        `a batch of ${further + 1} steps is more than this tenant's rate limit of ${this.config.rateLimitPerMinute} requests a minute (RATE_LIMIT_PER_MINUTE) allows at once; send smaller batches`,
+        60,
+      );
+    }
+    if (wait > 0) {
+      throw new TooManyError(
+        `this tenant's rate limit of ${this.config.rateLimitPerMinute} requests a minute (RATE_LIMIT_PER_MINUTE) has fewer than the batch's ${further + 1} steps left; retry in ${wait} s`,
+        wait,
+      );
+    }
+  }
+
   /** Tenants share the server and have a rate; the admin key (the operator) does not. */
   private count(principal: Principal): void {
     if (principal.kind === 'admin') return;

@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { ERROR_CODES, type ErrorCode } from './errors/error-translator';
+import { ERROR_CODES, reasonPhrase, type ErrorCode, type TranslatedError } from './errors/error-translator';
 
 export class ErrorDetailDto {
   /** Dotted path of the offending field, e.g. "action.ticket_id". */
@@ -25,4 +25,16 @@ export class ErrorBodyDto {
   details?: ErrorDetailDto[];
   @ApiProperty({ description: 'The request id (also in the x-request-id response header), to find the request in the server log.' })
   request_id!: string;
+}
+
+/** The error body of a translated error, for the request `requestId` (HTTP answers, and each failed item of a batch). */
+export function errorBodyOf(translated: TranslatedError, requestId: string): ErrorBodyDto {
+  return {
+    statusCode: translated.status,
+    error: reasonPhrase(translated.status),
+    code: translated.code,
+    message: translated.message,
+    ...(translated.details && translated.details.length > 0 ? { details: translated.details } : {}),
+    request_id: requestId,
+  };
 }

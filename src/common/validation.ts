@@ -1,4 +1,5 @@
 import { ValidationPipe, type ArgumentMetadata, type ValidationError } from '@nestjs/common';
+import { bodyCheckOf } from './compiled-body-checks';
 import { ValidationFailedError, type FieldProblem } from './errors/domain-errors';
 
 /**
@@ -50,6 +51,10 @@ const INHERITED_NAMES = new Set(Object.getOwnPropertyNames(Object.prototype));
  */
 class StrictValidationPipe extends ValidationPipe {
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    // A body the compiled check accepts is one class-validator accepts too: taken as it is (nulls as absent).
+    if (metadata.type === 'body' && value !== null && typeof value === 'object' && bodyCheckOf(metadata.metatype)?.(value)) {
+      return withoutNullFields(value);
+    }
     if (metadata.type === 'body' || metadata.type === 'query') {
       const details = inheritedNameFields(value);
       if (details.length > 0) {

@@ -22,6 +22,12 @@ export const DEFAULT_SHARED_RATE_LIMIT_PER_MINUTE = 60_000;
  */
 export const DEFAULT_TASKS_DIR = join(PROJECT_ROOT, 'src', 'families');
 
+/**
+ * Most items a step batch may hold; STEP_BATCH_MAX_ITEMS may lower it. The OpenAPI document states this ceiling, so a
+ * batch a client builds from the document is never refused for its size on a server with the default.
+ */
+export const STEP_BATCH_CEILING = 256;
+
 const envSchema = z.object({
   PORT: z.coerce.number().int().min(1).max(65535).default(7860),
   HOST: z.string().min(1).default('127.0.0.1'),
@@ -48,6 +54,7 @@ const envSchema = z.object({
   AUTH_FAILURES_PER_MINUTE: z.coerce.number().int().min(0).max(1_000_000).default(30),
   MAX_MESSAGE_LENGTH: z.coerce.number().int().min(1).max(LIMITS.messageLengthCeiling).default(2000),
   MAX_QUERY_LENGTH: z.coerce.number().int().min(1).max(LIMITS.queryLengthCeiling).default(200),
+  STEP_BATCH_MAX_ITEMS: z.coerce.number().int().min(1).max(STEP_BATCH_CEILING).default(STEP_BATCH_CEILING),
   MAX_ACTIVE_EPISODES_PER_TENANT: z.coerce.number().int().min(0).max(10_000_000).default(1000),
   EPISODE_IDLE_TIMEOUT_MINUTES: z.coerce.number().int().min(0).max(525_600).default(1440),
   REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(30_000),
@@ -106,6 +113,8 @@ export interface AppConfig {
   /** Failed authentications per minute per client address before it gets 429 without a lookup; 0: no limit. */
   authFailuresPerMinute: number;
   /** Longest accepted reply and search query (the action schema's ceilings are hard upper bounds). */
+  /** Most items a `POST /step/batch` (or a /ws step_batch message) may hold. */
+  stepBatchMaxItems: number;
   maxMessageLength: number;
   maxQueryLength: number;
   /** Active episodes a tenant may hold at once; 0 means no cap. */
@@ -214,6 +223,7 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE ?? (e.REQUIRE_API_KEY ? DEFAULT_SHARED_RATE_LIMIT_PER_MINUTE : 0),
     authFailuresPerMinute: e.AUTH_FAILURES_PER_MINUTE,
     maxMessageLength: e.MAX_MESSAGE_LENGTH,
+    stepBatchMaxItems: e.STEP_BATCH_MAX_ITEMS,
     maxQueryLength: e.MAX_QUERY_LENGTH,
     maxActiveEpisodesPerTenant: e.MAX_ACTIVE_EPISODES_PER_TENANT,
     episodeIdleTimeoutMinutes: e.EPISODE_IDLE_TIMEOUT_MINUTES,

@@ -1,12 +1,13 @@
 import { Inject, Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import { PrismaBetterSQLite3 } from '@prisma/adapter-better-sqlite3';
 import { Mutex } from 'async-mutex';
+import { closeSync, fdatasync, openSync } from 'node:fs';
 import BetterSqlite3 from 'better-sqlite3';
 import { UnavailableError } from '../common/errors/domain-errors';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { prepareDatabaseFile } from '../config/database-url';
 import { PrismaClient } from '../generated/prisma/client';
-import { GroupCommit, type SqlConnection, type WriteWork } from './group-commit';
+import { GroupCommit, type DurableSync, type SqlConnection, type WriteWork } from './group-commit';
 
 /**
  * The one database layer: the SQLite file and its two faces, which share one lock.
@@ -26,6 +27,7 @@ export class Database implements OnModuleInit, OnApplicationShutdown {
   private readonly client: PrismaClient;
   private direct: BetterSqlite3.Database | null = null;
   private groupCommit: GroupCommit | null = null;
+  private walSync: WalSync | null = null;
   private readonly rollbackListeners: Array<() => void> = [];
   /** Set once the connections are closed: Prisma would otherwise reopen one on the next query. */
   private closed = false;
@@ -49,15 +51,23 @@ export class Database implements OnModuleInit, OnApplicationShutdown {
     await this.client.$queryRawUnsafe(`PRAGMA busy_timeout = ${this.config.sqliteBusyTimeoutMs}`);
     await this.client.$executeRawUnsafe('PRAGMA foreign_keys = ON');
     // The same settings on the direct connection (journal_mode is a property of the file, set above).
-    this.direct = new BetterSqlite3(this.config.databaseUrl.slice('file:'.length), { timeout: this.config.sqliteBusyTimeoutMs });
-    this.direct.pragma(`synchronous = ${this.config.sqliteSynchronous}`);
+    const file = this.config.databaseUrl.slice('file:'.length);
+    this.direct = new BetterSqlite3(file, { timeout: this.config.sqliteBusyTimeoutMs });
+    // FULL on the direct connection is kept by syncing its WAL after each batch off the event loop (GroupCommit):
+    // the connection itself commits as NORMAL, without the fsync that would hold the loop.
+    // A first read opens the WAL file (SQLite creates it with the connection's first transaction).
+    this.direct.prepare('SELECT COUNT(*) FROM sqlite_master').get();
+    const walSync = this.config.sqliteSynchronous === 'FULL' ? walSyncOf(file, this.logger) : null;
+    this.direct.pragma(`synchronous = ${walSync ? 'NORMAL' : this.config.sqliteSynchronous}`);
     this.direct.pragma('foreign_keys = ON');
     this.groupCommit = new GroupCommit(
       this.direct,
       (flush) => this.mutex.runExclusive(flush),
       () => this.rollbackListeners.forEach((listener) => listener()),
+      walSync?.sync ?? null,
     );
-    this.logger.debug(`SQLite ready: ${this.config.databaseUrl.slice('file:'.length)} (WAL, synchronous=${this.config.sqliteSynchronous})`);
+    this.walSync = walSync;
+    this.logger.debug(`SQLite ready: ${this.config.databaseUrl.slice('file:'.length)} (WAL, synchronous=${this.config.sqliteSynchronous}${walSync ? ', steps synced off the event loop' : ''})`);
   }
 
   /**
@@ -71,6 +81,7 @@ export class Database implements OnModuleInit, OnApplicationShutdown {
       await this.mutex.runExclusive(async () => {
         this.closed = true;
         this.direct?.close();
+        this.walSync?.close();
         await this.client.$disconnect();
       });
     })();
@@ -112,6 +123,15 @@ export class Database implements OnModuleInit, OnApplicationShutdown {
     return work(this.commits());
   }
 
+  /**
+   * Resolves once every step committed so far is durable. Readers see a batch as soon as it is committed, a moment
+   * before its sync returns (its writers are answered only after): a reader that publishes what it read outside
+   * the database (the ledger checkpoint file) waits for this first.
+   */
+  durable(): Promise<void> {
+    return this.groupCommit?.durable() ?? Promise.resolve();
+  }
+
   /** `listener` runs when a whole batch was rolled back, before the next batch: drop state cached from it. */
   onBatchRollback(listener: () => void): void {
     this.rollbackListeners.push(listener);
@@ -121,4 +141,37 @@ export class Database implements OnModuleInit, OnApplicationShutdown {
     if (!this.groupCommit) throw new Error('the database is not connected yet');
     return this.groupCommit;
   }
+}
+
+interface WalSync {
+  sync: DurableSync;
+  close(): void;
+}
+
+/**
+ * Syncs the database's WAL file (`<file>-wal`, which SQLite keeps while connections are open) with fdatasync on
+ * libuv's thread pool: everything the direct connection committed before the call is on disk when it calls back.
+ * A failed sync is fatal, as in PostgreSQL: after it the page cache can no longer be trusted to reach the disk, and
+ * the batch is committed but not known durable, so the process exits (a supervisor restarts it; the database
+ * recovers from its WAL). Null when the WAL file cannot be opened: the connection then syncs every COMMIT itself.
+ */
+function walSyncOf(file: string, logger: Logger): WalSync | null {
+  let fd: number;
+  try {
+    fd = openSync(`${file}-wal`, 'r+');
+  } catch {
+    return null;
+  }
+  return {
+    sync: (done) =>
+      fdatasync(fd, (error) => {
+        if (error) {
+          logger.error(`could not sync the database's WAL (${error.code ?? error.message}); stopping, since committed steps may not be durable`);
+          process.exitCode = 70;
+          setImmediate(() => process.exit(70));
+        }
+        done(error);
+      }),
+    close: () => closeSync(fd),
+  };
 }

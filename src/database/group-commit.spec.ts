@@ -104,4 +104,69 @@ describe('GroupCommit', () => {
     expect(flushes).toBe(1);
     await expect(commits.write(() => 1)).rejects.toThrow(/shutting down/);
   });
+
+  describe('with a sync off the event loop', () => {
+    /** A group commit whose syncs are held until the test releases them, one by one. */
+    function withHeldSyncs() {
+      const file = join(mkdtempSync(join(tmpdir(), 'group-commit-')), 'db.sqlite');
+      const db = new Database(file);
+      db.pragma('journal_mode = WAL');
+      db.exec('CREATE TABLE rows (id INTEGER PRIMARY KEY, label TEXT NOT NULL)');
+      const syncs: Array<(error: Error | null) => void> = [];
+      let rollbacks = 0;
+      const commits = new GroupCommit(db, async (flush) => flush(), () => rollbacks++, (done) => syncs.push(done));
+      const insert = (id: number) => commits.write((sql) => sql.statement('INSERT INTO rows (id, label) VALUES (?, ?)').run(id, 'x').changes);
+      const turn = () => new Promise((resolve) => setImmediate(resolve));
+      return { db, commits, syncs, insert, turn, rollbacks: () => rollbacks };
+    }
+
+    it('answers a batch only once a sync that started after its commit has returned; one sync covers every batch committed while another ran', async () => {
+      const { db, commits, syncs, insert, turn } = withHeldSyncs();
+      const answered: number[] = [];
+      const first = insert(1).then(() => answered.push(1));
+      await turn();
+      expect(ids(db)).toEqual([1]); // committed (visible to this connection)...
+      expect(syncs).toHaveLength(1);
+      expect(answered).toEqual([]); // ...but not answered before it is durable
+      const second = insert(2).then(() => answered.push(2));
+      await turn();
+      const third = insert(3).then(() => answered.push(3));
+      await turn();
+      expect(syncs).toHaveLength(1); // two more batches committed while the first sync runs: no second sync yet
+      let durable = false;
+      void commits.durable().then(() => (durable = true));
+      syncs[0](null);
+      await first;
+      expect(answered).toEqual([1]);
+      expect(syncs).toHaveLength(2); // one sync for both waiting batches
+      expect(durable).toBe(false);
+      syncs[1](null);
+      await Promise.all([second, third]);
+      expect(answered).toEqual([1, 2, 3]);
+      await turn();
+      expect(durable).toBe(true);
+    });
+
+    it('a failed sync refuses its batches (503) and drops what was cached from them', async () => {
+      const { syncs, insert, turn, rollbacks } = withHeldSyncs();
+      const write = insert(1);
+      await turn();
+      syncs[0](new Error('EIO'));
+      await expect(write).rejects.toThrow(/could not be made durable/);
+      expect(rollbacks()).toBe(1);
+    });
+
+    it('close waits for the syncs in flight', async () => {
+      const { commits, syncs, insert, turn } = withHeldSyncs();
+      const write = insert(1);
+      await turn();
+      let closed = false;
+      const closing = commits.close().then(() => (closed = true));
+      await turn();
+      expect(closed).toBe(false);
+      syncs[0](null);
+      await Promise.all([write, closing]);
+      expect(closed).toBe(true);
+    });
+  });
 });

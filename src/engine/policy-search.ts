@@ -4,27 +4,56 @@ import type { Article, Task } from './task.schema';
 import { LIMITS } from './vocabulary';
 import type { SearchHit } from './state';
 
-/** One BM25 index per task object; tasks are immutable once loaded, so the cache never goes stale. */
-const indexes = new WeakMap<Task, MiniSearch<Article>>();
+/**
+ * One BM25 index per task object, and the latest searches on it; tasks are immutable once loaded (instances are
+ * cached by the catalogue), so neither ever goes stale. Searches repeat: the trials of an evaluation run play the
+ * same instance, and agents search again for what they searched before.
+ */
+interface TaskSearch {
+  index: MiniSearch<Article>;
+  articles: Map<string, Article>;
+  /** Results by limit and query, the most recent last; at most RECENT_SEARCHES. */
+  recent: Map<string, SearchHit[]>;
+}
 
-function indexFor(task: Task): MiniSearch<Article> {
-  let index = indexes.get(task);
-  if (!index) {
-    index = new MiniSearch<Article>({
+const searches = new WeakMap<Task, TaskSearch>();
+
+/** Searches remembered per task: a search takes a fraction of a millisecond, and an instance lives a few episodes. */
+const RECENT_SEARCHES = 32;
+
+function searchOf(task: Task): TaskSearch {
+  let search = searches.get(task);
+  if (!search) {
+    const index = new MiniSearch<Article>({
       fields: ['title', 'body'],
       idField: 'id',
       searchOptions: { boost: { title: 2 }, prefix: true, fuzzy: 0.15, combineWith: 'OR' },
     });
     index.addAll(task.knowledge_base);
-    indexes.set(task, index);
+    search = { index, articles: new Map(task.knowledge_base.map((a) => [a.id, a])), recent: new Map() };
+    searches.set(task, search);
   }
-  return index;
+  return search;
 }
 
 /** Ranked search over the task's knowledge base: top-k by BM25 score, ties broken by article id. */
 export function searchPolicies(task: Task, query: string, limit: number = LIMITS.searchResults): SearchHit[] {
-  const articles = new Map(task.knowledge_base.map((a) => [a.id, a]));
-  return indexFor(task)
+  const search = searchOf(task);
+  const key = `${limit}\u0000${query}`;
+  let hits = search.recent.get(key);
+  if (hits) {
+    search.recent.delete(key);
+  } else {
+    hits = ranked(search, query, limit);
+    if (search.recent.size >= RECENT_SEARCHES) search.recent.delete(search.recent.keys().next().value!);
+  }
+  search.recent.set(key, hits);
+  // Copies: the hits go into an episode's state, which is the episode's own.
+  return hits.map((hit) => ({ ...hit }));
+}
+
+function ranked({ index, articles }: TaskSearch, query: string, limit: number): SearchHit[] {
+  return index
     .search(query)
     .sort((a, b) => b.score - a.score || String(a.id).localeCompare(String(b.id)))
     .slice(0, limit)

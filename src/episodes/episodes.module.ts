@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { AuthModule } from '../auth/auth.module';
 import { TasksModule } from '../tasks/tasks.module';
 import { AdminLedgerController } from './admin-ledger.controller';
 import { ChainKeys } from './chain-keys';
@@ -12,14 +13,17 @@ import { EpisodesService } from './episodes.service';
 import { GraderController } from './grader.controller';
 import { SqliteEpisodeRepository } from './sqlite-episode.repository';
 import { RunCells } from './run-cells/run-cells';
+import { StepBatch } from './step-batch/step-batch';
+import { StepBatchController } from './step-batch/step-batch.controller';
 import { InstancePreviewController } from './instance-preview/instance-preview.controller';
 import { InstancePreviewService } from './instance-preview/instance-preview.service';
 
 @Module({
-  imports: [TasksModule],
-  controllers: [EpisodesController, GraderController, AdminLedgerController, InstancePreviewController],
+  imports: [TasksModule, AuthModule],
+  controllers: [EpisodesController, StepBatchController, GraderController, AdminLedgerController, InstancePreviewController],
   providers: [
     EpisodesService,
+    StepBatch,
     InstancePreviewService,
     RunCells,
     EpisodeExpiryService,
@@ -29,6 +33,6 @@ import { InstancePreviewService } from './instance-preview/instance-preview.serv
     LedgerCheckpoints,
     { provide: EpisodeRepository, useClass: SqliteEpisodeRepository },
   ],
-  exports: [EpisodesService, ChainKeys, LedgerCheckpoints],
+  exports: [EpisodesService, StepBatch, ChainKeys, LedgerCheckpoints],
 })
 export class EpisodesModule {}

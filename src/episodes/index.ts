@@ -12,6 +12,8 @@ export { COMPONENT_COLUMN_NAMES, componentColumns, type ComponentColumns } from 
 export { instanceOf, presentActionLog, presentComponents, presentPenalties, toPoints } from './episode.presenter';
 export { ResetRequestDto, MAX_SEED, RUN_ID_PATTERN, TAG_PATTERN, VARIANTS, type Variant } from './dto/reset-request.dto';
 export { StepRequestDto } from './dto/step-request.dto';
+export { StepBatchRequestDto } from './dto/step-batch.dto';
+export { StepBatch } from './step-batch/step-batch';
 export { EPISODE_ID_MAX_LENGTH, EPISODE_ID_PATTERN } from './dto/episode-id';
 export { ScoreComponentDto, ActionLogEntryDto, PenaltyDto, EPISODE_STATUSES, SPLIT_KEY_ID_DESCRIPTION, SPLIT_SOURCE_DESCRIPTION } from './dto/episode-responses.dto';
 export { ObservationDto } from './dto/observation.dto';

@@ -1,7 +1,7 @@
 import { Catch, Logger, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { reasonPhrase, translateError, type TranslatedError } from '../common/errors/error-translator';
-import type { ErrorBodyDto } from '../common/error-body.dto';
+import { translateError, type TranslatedError } from '../common/errors/error-translator';
+import { errorBodyOf } from '../common/error-body.dto';
 import { JSON_RPC, JSON_RPC_ROUTE, rpcError } from '../common/json-rpc';
 import { JsonParseError } from './json-body-parser';
 
@@ -33,14 +33,7 @@ export class GlobalExceptionFilter implements ExceptionFilter {
       reply.code(status).send(envelope);
       return;
     }
-    const body: ErrorBodyDto = {
-      statusCode: translated.status,
-      error: reasonPhrase(translated.status),
-      code: translated.code,
-      message: translated.message,
-      ...(translated.details && translated.details.length > 0 ? { details: translated.details } : {}),
-      request_id: request.id,
-    };
+    const body = errorBodyOf(translated, request.id);
     reply.code(translated.status).send(body);
   }
 }

@@ -24,7 +24,9 @@ export function createLogger(config: AppConfig, destination?: pino.DestinationSt
   const options = { level: PINO_LEVELS[config.logLevel] };
   if (destination) return pino(options, destination);
   const pretty = config.logFormat === 'pretty' || (config.logFormat === 'auto' && process.stdout.isTTY === true);
-  if (!pretty) return pino(options);
+  // Written asynchronously: a busy server's request lines are gathered into few writes, and a slow stdout (a pipe
+  // a collector drains late) never blocks the event loop. Pending lines are flushed synchronously at exit.
+  if (!pretty) return pino(options, pino.destination({ dest: 1, sync: false }));
   // In-process and synchronous (no worker thread): lines stay in order with everything else on the terminal.
   return pino(options, pinoPretty({ sync: true, translateTime: 'SYS:HH:MM:ss', ignore: FIELDS_THE_MESSAGE_SAYS, colorize: process.stdout.isTTY === true }));
 }

@@ -11,16 +11,16 @@ const COMPONENT_PREFIX = '#/components/schemas/';
  * `x-max-decimal-places`, which the description also states) are left out, since strict validators and tool-use
  * modes refuse keywords they do not know.
  */
-export function toJsonSchema(document: OpenAPIObject, schema: Json, title: string): Record<string, Json> {
+export function toJsonSchema(document: OpenAPIObject, schema: Json, title: string, keptExtensions: readonly string[] = []): Record<string, Json> {
   const components = (document.components?.schemas ?? {}) as Record<string, Json>;
   const defs: Record<string, Json> = {};
   const include = (name: string): void => {
     if (name in defs) return;
     if (components[name] === undefined) throw new Error(`schema ${name} is not in the OpenAPI document`);
     defs[name] = {}; // placeholder first, so a schema that refers to itself terminates
-    defs[name] = convert(components[name], include);
+    defs[name] = convert(components[name], include, keptExtensions);
   };
-  const root = convert(schema, include) as Record<string, Json>;
+  const root = convert(schema, include, keptExtensions) as Record<string, Json>;
   return {
     $schema: 'https://json-schema.org/draft/2020-12/schema',
     title,
@@ -29,8 +29,8 @@ export function toJsonSchema(document: OpenAPIObject, schema: Json, title: strin
   };
 }
 
-function convert(node: Json, include: (name: string) => void): Json {
-  if (Array.isArray(node)) return node.map((n) => convert(n, include));
+function convert(node: Json, include: (name: string) => void, kept: readonly string[]): Json {
+  if (Array.isArray(node)) return node.map((n) => convert(n, include, kept));
   if (node === null || typeof node !== 'object') return node;
   const out: Record<string, Json> = {};
   for (const [key, value] of Object.entries(node)) {
@@ -38,7 +38,13 @@ function convert(node: Json, include: (name: string) => void): Json {
       const name = value.slice(COMPONENT_PREFIX.length);
       include(name);
       out.$ref = `#/$defs/${name}`;
-    } else if (key === 'nullable' || key.startsWith('x-')) {
+    } else if (key === 'nullable' || (key.startsWith('x-') && !kept.includes(key))) {
+      continue;
+    } else if ((key === 'exclusiveMinimum' || key === 'exclusiveMaximum') && typeof value === 'boolean') {
+      // OpenAPI 3.0's flag on `minimum`/`maximum` is a bound of its own in JSON Schema.
+      const bound = (node as Record<string, Json>)[key === 'exclusiveMinimum' ? 'minimum' : 'maximum'];
+      if (value && typeof bound === 'number') out[key] = bound;
+    } else if ((key === 'minimum' || key === 'maximum') && (node as Record<string, Json>)[key === 'minimum' ? 'exclusiveMinimum' : 'exclusiveMaximum'] === true) {
       continue;
     } else if (key === 'example') {
       out.examples = [value];
@@ -47,7 +53,7 @@ function convert(node: Json, include: (name: string) => void): Json {
       // implied by each branch's single-value `type` enum.
       out.discriminator = { propertyName: (value as { propertyName: string }).propertyName };
     } else {
-      out[key] = convert(value, include);
+      out[key] = convert(value, include, kept);
     }
   }
   if ((node as { nullable?: boolean }).nullable === true) {

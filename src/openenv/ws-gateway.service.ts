@@ -8,7 +8,7 @@ import { RequestAuthentication } from '../auth/request-authentication';
 import { Clock } from '../common/clock';
 import { translateError } from '../common/errors/error-translator';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
-import { EpisodesService } from '../episodes';
+import { EpisodesService, StepBatch } from '../episodes';
 import { hostOrOriginRefusal } from '../http/host-allow-list';
 import { ProxyTrust } from '../http/proxy-trust';
 import { answerRawAndClose } from '../http/raw-http-answer';
@@ -40,6 +40,7 @@ export class WsGateway implements OnApplicationBootstrap, BeforeApplicationShutd
     private readonly adapterHost: HttpAdapterHost,
     private readonly authentication: RequestAuthentication,
     private readonly episodes: EpisodesService,
+    private readonly batch: StepBatch,
     private readonly tools: EpisodeTools,
     revocations: KeyRevocations,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -97,10 +98,10 @@ export class WsGateway implements OnApplicationBootstrap, BeforeApplicationShutd
       if (translated.unexpected) this.logger.error(`WebSocket authentication failed: ${error instanceof Error ? error.stack : String(error)}`);
       return answerRawAndClose(socket, translated.status, translated.message, { headers: translated.headers, requestId });
     }
-    this.wss!.handleUpgrade(request, socket, head, (ws) => this.accept(ws, principal));
+    this.wss!.handleUpgrade(request, socket, head, (ws) => this.accept(ws, principal, requestId));
   }
 
-  private accept(ws: WebSocket, principal: TenantPrincipal): void {
+  private accept(ws: WebSocket, principal: TenantPrincipal, upgradeRequestId: string): void {
     const active = [...this.sessions.values()].filter((s) => s.caller.tenantId === principal.tenantId).length;
     if (active >= this.config.maxSessionsPerTenant) {
       ws.send(
@@ -114,7 +115,7 @@ export class WsGateway implements OnApplicationBootstrap, BeforeApplicationShutd
       ws.close(1013, 'capacity reached');
       return;
     }
-    const session = new WsSession(principal, ws, this.episodes, this.tools, this.authentication, this.config, this.clock);
+    const session = new WsSession(principal, ws, { episodes: this.episodes, batch: this.batch, tools: this.tools, authentication: this.authentication }, this.config, this.clock, upgradeRequestId);
     this.sessions.set(ws, session);
     ws.on('message', (data: Buffer, isBinary) => {
       if (data.length > this.config.bodyLimitBytes) {

@@ -8,12 +8,20 @@ import { APP_VERSION } from '../common/app-version';
 import { translateError } from '../common/errors/error-translator';
 import { jsonInputProblem } from '../common/json-input';
 import { validateBody } from '../common/validate-body';
-import { ResetRequestDto, StepRequestDto, type EpisodesService } from '../episodes';
+import { ResetRequestDto, StepBatchRequestDto, StepRequestDto, type EpisodesService, type StepBatch } from '../episodes';
 import { isJsonRpcMessage, JSON_RPC, rpcError } from '../common/json-rpc';
 import { parseToolSchemaVariant, toToolResult, type EpisodeTools } from '../mcp';
 import { parseToolMessage, type ToolMessage } from './tool-messages';
 import { WsFlowControl, type Incoming, type WsFlowLimits } from './ws-flow-control';
 import { errorMessage, WS_ERROR_CODES, type WsErrorCode } from './ws-protocol';
+
+/** What a session serves its messages with. */
+export interface SessionServices {
+  episodes: EpisodesService;
+  batch: StepBatch;
+  tools: EpisodeTools;
+  authentication: RequestAuthentication;
+}
 
 /**
  * One OpenEnv WebSocket session: bound to the principal of its upgrade request (tenant and key) and to its current
@@ -31,15 +39,21 @@ export class WsSession {
   private readonly logger = new Logger('WsSession');
   private readonly flow: WsFlowControl;
 
+  private readonly episodes: EpisodesService;
+  private readonly batch: StepBatch;
+  private readonly tools: EpisodeTools;
+  private readonly authentication: RequestAuthentication;
+
   constructor(
     private readonly principal: TenantPrincipal,
     private readonly socket: WebSocket,
-    private readonly episodes: EpisodesService,
-    private readonly tools: EpisodeTools,
-    private readonly authentication: RequestAuthentication,
+    services: SessionServices,
     limits: WsFlowLimits,
     private readonly clock: Clock,
+    /** The id of the upgrade request (in the server log): error bodies of batch items carry it. */
+    private readonly upgradeRequestId: string,
   ) {
+    ({ episodes: this.episodes, batch: this.batch, tools: this.tools, authentication: this.authentication } = services);
     this.lastActive = clock.now().getTime();
     this.caller = callerOf(principal);
     this.flow = new WsFlowControl(socket, limits, clock, (incoming) => this.handle(incoming), this.logger);
@@ -94,6 +108,8 @@ export class WsSession {
           return await this.reset(message.data);
         case 'step':
           return await this.step(message.data);
+        case 'step_batch':
+          return await this.stepBatch(message.data);
         case 'state':
           return await this.state();
         case 'mcp':
@@ -103,7 +119,7 @@ export class WsSession {
           return;
         default:
           return this.send(
-            errorMessage(WS_ERROR_CODES.unknownType, `unknown message type ${JSON.stringify(message.type)}; use reset, step, state, mcp or close`),
+            errorMessage(WS_ERROR_CODES.unknownType, `unknown message type ${JSON.stringify(message.type)}; use reset, step, step_batch, state, mcp or close`),
           );
       }
     } catch (error) {
@@ -124,6 +140,18 @@ export class WsSession {
     if (this.episodeId === null) throw new SessionError('no episode in this session: send a reset first');
     const body = await validateBody(StepRequestDto, { episode_id: this.episodeId, action: data });
     this.send({ type: 'observation', data: await this.episodes.step(this.caller, body.episode_id, body.action) });
+  }
+
+  /**
+   * Many steps in one message, on any episodes the session's key may step (not only the session's own): the body
+   * of `POST /step/batch`, answered `{type: "step_batch", data: {results}}` with one result per item. The message
+   * counted as one request; its other items count too, all or none.
+   */
+  private async stepBatch(data: unknown): Promise<void> {
+    const body = await validateBody(StepBatchRequestDto, data ?? {});
+    this.batch.checkSize(body.items);
+    this.authentication.countBatchSteps(this.principal, body.items.length - 1);
+    this.send({ type: 'step_batch', data: { results: await this.batch.apply(this.caller, body.items, this.upgradeRequestId) } });
   }
 
   /**

@@ -16,8 +16,9 @@ export const BENCH_COMMAND = declareCommand({
   name: 'bench',
   invocation: 'npm run bench --',
   summary:
-    'Builds the server and the tools if they changed, then runs both server benchmarks one after the other: ' +
-    'bench:steps, then bench:server (see their --help). Figures go to data/bench/steps.json and data/bench/server.json.',
+    'Builds the server and the tools if they changed, then runs the server benchmarks one after the other: ' +
+    'bench:steps, bench:side-by-side, then bench:server (see their --help). Figures go to data/bench/steps.json, ' +
+    'data/bench/side-by-side.json and data/bench/server.json.',
   flags: {},
   environment: STEP_BENCH_ENVIRONMENT,
   examples: ['npm run bench', 'BENCH_SECONDS=4 BENCH_RUNS=1 npm run bench'],
@@ -123,4 +124,49 @@ export const RUNS_BENCH_COMMAND = declareCommand({
     'in the same run (the floor).',
   flags: {},
   examples: ['npm run bench:runs'],
+});
+
+export const SIDE_BY_SIDE_COMMAND = declareCommand({
+  name: 'bench:side-by-side',
+  invocation: 'npm run bench:side-by-side --',
+  summary:
+    'This server against the anchor (tools/bench/anchor: a stand-in for the original stack, FastAPI + uvicorn with ' +
+    'episodes in a dict) under the same closed-loop loads, alternating, BENCH_RUNS rounds, medians reported: the ' +
+    "shared kit's load (its own load generator, loadgen.mjs) at 32 and 1 clients, in open mode and with an agent key; " +
+    'the realistic mix at 32 clients on both; and on this server alone the mix over /ws and /mcp, the kit load over /ws, ' +
+    'and the batch step (32 clients x batches of BATCH_SIZE). Needs Debian\'s python3-fastapi and python3-uvicorn. ' +
+    'Prints a table and writes data/bench/side-by-side.json.',
+  flags: {},
+  environment: {
+    BENCH_SECONDS: 'Seconds of load per point (default: 8).',
+    BENCH_RUNS: 'Alternating rounds; the median of each point is reported (default: 3).',
+    BATCH_SIZE: 'Environments per client in the batch point (default: 16).',
+  },
+  examples: ['npm run bench:side-by-side', 'BENCH_SECONDS=4 BENCH_RUNS=1 npm run bench:side-by-side'],
+});
+
+export const MIX_LOAD_PLANS = ['kit', 'mix', 'mix-anchor'] as const;
+export type MixLoadPlan = (typeof MIX_LOAD_PLANS)[number];
+export const MIX_LOAD_TRANSPORTS = ['http', 'ws', 'mcp', 'batch'] as const;
+export type MixLoadTransport = (typeof MIX_LOAD_TRANSPORTS)[number];
+
+/** Started by bench:side-by-side as a child process, never through npm. */
+export const MIX_LOAD_COMMAND = declareCommand({
+  name: 'mix-load',
+  invocation: 'node build/tools/bench/mix-load.js',
+  summary:
+    "The side-by-side benchmark's load generator, a process of its own. Each client resets an episode, steps it " +
+    'through its plan until it ends, and resets again, awaiting every answer; prints one JSON line: steps and resets ' +
+    'per second, step and reset p50/p99 in ms, errors.',
+  flags: {},
+  positionals: [
+    { name: 'baseUrl', description: 'The server, e.g. http://127.0.0.1:7860.', required: true },
+    { name: 'clients', description: 'Concurrent clients.', required: true },
+    { name: 'seconds', description: 'How long to load.', required: true },
+    { name: 'plan', description: "kit (the shared kit's fixed mix), mix (the realistic mix on every family) or mix-anchor (the mix on the anchor's tasks).", required: true },
+    { name: 'transport', description: 'http, ws (OpenEnv sessions), mcp (tools/call) or batch (POST /step/batch).', required: true },
+    { name: 'key', description: 'An API key to send as a bearer token (none: open mode).' },
+  ],
+  environment: { BATCH_SIZE: 'Environments per client with the batch transport (default: 16).' },
+  examples: ['node build/tools/bench/mix-load.js http://127.0.0.1:7860 32 8 mix http'],
 });

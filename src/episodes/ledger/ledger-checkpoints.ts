@@ -46,14 +46,14 @@ export class LedgerCheckpoints implements OnApplicationBootstrap, BeforeApplicat
 
   onApplicationBootstrap(): void {
     for (const checkpoint of this.readFile()) this.latestByTenant.set(checkpoint.tenantId, checkpoint);
-    this.timer = setInterval(() => this.writeLoggingFailure(), this.config.ledgerCheckpointIntervalMs);
+    this.timer = setInterval(() => void this.writeLoggingFailure(), this.config.ledgerCheckpointIntervalMs);
     this.timer.unref();
   }
 
   /** Before the database closes (its own hook runs at onApplicationShutdown). */
-  beforeApplicationShutdown(): void {
+  async beforeApplicationShutdown(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
-    this.writeLoggingFailure();
+    await this.writeLoggingFailure();
   }
 
   /** The newest valid checkpoint of a tenant's ledger, or null when none was written. */
@@ -61,7 +61,11 @@ export class LedgerCheckpoints implements OnApplicationBootstrap, BeforeApplicat
     return this.latestByTenant.get(tenantId) ?? null;
   }
 
-  /** Writes a checkpoint of every ledger that moved since its last one; returns what was written. */
+  /**
+   * Writes a checkpoint of every ledger that moved since its last one; returns what was written. A checkpoint is
+   * published outside the database, so it must only name entries that are durable: the timer waits for
+   * `Database.durable()` first (steps are visible a moment before their sync returns).
+   */
   write(): Checkpoint[] {
     const at = this.clock.now().toISOString();
     const key = this.keys.current;
@@ -90,8 +94,10 @@ export class LedgerCheckpoints implements OnApplicationBootstrap, BeforeApplicat
     return written;
   }
 
-  private writeLoggingFailure(): void {
+  private async writeLoggingFailure(): Promise<void> {
     try {
+      // Continues in the same microtask queue as the sync that resolved it, before any further batch commits.
+      await this.database.durable();
       this.write();
     } catch (error) {
       this.logger.error(`ledger checkpoint failed: ${(error as Error).message}`);

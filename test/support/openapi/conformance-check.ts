@@ -112,18 +112,34 @@ export class ConformanceChecker {
       if (observed.status < 400 && !(body as { error?: unknown }).error && !Array.isArray(body)) report('schema-invalid request accepted', `${observed.status}`);
       return;
     }
-    if (observed.status < 400) {
-      report('schema-invalid request accepted', `${observed.status}: ${(observed.text ?? '').slice(0, 200)}`);
-      return;
-    }
     const rule = request.rule!;
     const expected = EXPECTED_STATUS[rule] ?? (request.field === '' && rule === 'type' ? [400] : [422]);
+    if (observed.status < 400) {
+      // An array documented with `x-item-results` (POST /step/batch) answers each item on its own: the broken item's
+      // result is the refusal, with its error body.
+      const item = itemResultOf(request.field, body);
+      if (item === null) {
+        report('schema-invalid request accepted', `${observed.status}: ${(observed.text ?? '').slice(0, 200)}`);
+        return;
+      }
+      if (!expected.includes(item.status)) {
+        report('item refused with another status than its rule gets', `${rule} on "${request.field}" got ${item.status}, expected ${expected.join(' or ')}: ${JSON.stringify(item.error).slice(0, 200)}`);
+        return;
+      }
+      this.checkNamed(rule, request.field!, item.error, report);
+      return;
+    }
     if (!expected.includes(observed.status) && observed.status !== 429) {
       report('refused with another status than its rule gets', `${rule} on "${request.field}" got ${observed.status}, expected ${expected.join(' or ')}: ${(observed.text ?? '').slice(0, 200)}`);
       return;
     }
-    if (observed.status !== 422 || !request.field || !isErrorBody(body)) return;
-    const field = request.field;
+    if (observed.status !== 422 || !request.field) return;
+    this.checkNamed(rule, request.field, body, report);
+  }
+
+  /** A 422 names the broken field (a missing one as "<field> is required"). */
+  private checkNamed(rule: string, field: string, body: unknown, report: (kind: string, detail: string) => void): void {
+    if (!isErrorBody(body)) return;
     const details = body.details ?? [];
     const named = details.filter((d) => d.field === field || field.startsWith(`${d.field}.`) || d.field.startsWith(`${field}.`));
     if (named.length === 0) {
@@ -137,6 +153,15 @@ export class ConformanceChecker {
 }
 
 const PARSE_FAILED = Symbol('parse failed');
+
+/** The result of the item a broken field lies in (`items.3.action.ticket_id`), when the answer has one per item. */
+function itemResultOf(field: string | undefined, body: unknown): { status: number; error: unknown } | null {
+  const index = /^[A-Za-z_]+\.(\d+)(?:\.|$)/.exec(field ?? '')?.[1];
+  const results = (body as { results?: unknown } | null)?.results;
+  if (index === undefined || !Array.isArray(results)) return null;
+  const result = results[Number(index)] as { status?: unknown; error?: unknown } | undefined;
+  return typeof result?.status === 'number' ? { status: result.status, error: result.error } : null;
+}
 
 function parse(text: string, report: (kind: string, detail: string) => void, status: number): unknown {
   try {
