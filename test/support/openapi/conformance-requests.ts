@@ -78,7 +78,7 @@ export class RequestPlanner {
         credential: this.validCredential(op),
       })
       // A body past the server's size limit is refused for its size (413), whatever its shape: not a valid request here.
-      .filter((parts) => parts.body === undefined || Buffer.byteLength(JSON.stringify(parts.body.json)) < this.oversizeBytes)
+      .filter((parts) => parts.body === undefined || !('json' in parts.body) || Buffer.byteLength(JSON.stringify(parts.body.json)) < this.oversizeBytes)
       .map((parts) => ({ op, kind: 'valid' as const, ...parts }));
   }
 
