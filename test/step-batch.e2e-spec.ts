@@ -2,6 +2,7 @@ import type { AddressInfo } from 'node:net';
 import BetterSqlite3 from 'better-sqlite3';
 import request from 'supertest';
 import { ManualClock } from '../src/common/clock';
+import { TenantRepository } from '../src/tenants/tenant.repository';
 import { ADMIN_KEY, asAdmin, bearer, tenantWithKey } from './support/tenants';
 import { startTestApp } from './support/test-app';
 import { openWsClient } from './support/ws-client';
@@ -84,7 +85,7 @@ describe('POST /step/batch', () => {
     ];
     const { results } = (await request(ctx.http).post('/step/batch').send({ items }).expect(200)).body;
     expect(results.map((r: { status: number }) => r.status)).toEqual([200, 404, 422, 422, 422, 422, 200]);
-    const single = (await request(ctx.http).post('/step').send({ episode_id: 'no-such-episode', action: items[1].action }).expect(404)).body;
+    const single = (await request(ctx.http).post('/step').send({ episode_id: 'no-such-episode', action: { type: 'set_priority', priority: 'high' } }).expect(404)).body;
     expect({ ...results[1].error, request_id: 'X' }).toEqual({ ...single, request_id: 'X' });
     expect(results[2].error.details).toEqual([{ field: 'items.2.action.ticket_id', message: 'items.2.action.ticket_id is required' }]);
     expect(results[3].error.details).toEqual([{ field: 'items.3', message: expect.stringMatching(/must be an object/) }]);
@@ -205,7 +206,6 @@ describe('API key lookups', () => {
     const ctx = await startTestApp(undefined, { ADMIN_API_KEY: ADMIN_KEY }, { clock });
     try {
       const { key, keyId } = await tenantWithKey(ctx.http, 'lookups');
-      const { TenantRepository } = await import('../src/tenants/tenant.repository');
       const lookups = jest.spyOn(ctx.app.get(TenantRepository), 'findKeyByHash');
       for (let i = 0; i < 5; i++) await request(ctx.http).get('/state').set(bearer(key)).expect(404);
       expect(lookups).toHaveBeenCalledTimes(1);
