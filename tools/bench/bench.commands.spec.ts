@@ -7,7 +7,9 @@ import {
   AUDIT_QUERIES_COMMAND,
   BENCH_COMMAND,
   FLOOR_SERVER_COMMAND,
+  MIX_LOAD_COMMAND,
   REPLY_GRADING_COMMAND,
+  SIDE_BY_SIDE_COMMAND,
   SERVER_FIGURES_COMMAND,
   STEP_LOAD_COMMAND,
   STEP_THROUGHPUT_COMMAND,
@@ -21,6 +23,8 @@ const ENTRIES: [string, string, CommandDeclaration][] = [
   ['reply-grading.bench.ts', 'REPLY_GRADING_COMMAND', REPLY_GRADING_COMMAND],
   ['step-load.ts', 'STEP_LOAD_COMMAND', STEP_LOAD_COMMAND],
   ['floor-server.ts', 'FLOOR_SERVER_COMMAND', FLOOR_SERVER_COMMAND],
+  ['side-by-side.bench.ts', 'SIDE_BY_SIDE_COMMAND', SIDE_BY_SIDE_COMMAND],
+  ['mix-load.ts', 'MIX_LOAD_COMMAND', MIX_LOAD_COMMAND],
 ];
 
 const sourceOf = (file: string) => readFileSync(join(__dirname, file), 'utf8');

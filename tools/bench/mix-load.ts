@@ -205,9 +205,9 @@ async function main(): Promise<void> {
 /** The shared kit's three tasks, which both servers know. */
 const KIT_TASKS = ['billing_duplicate_charge', 'security_compromised_account', 'logistics_missing_order_vip'];
 
-function percentile(values: number[], p: number): number {
-  if (values.length === 0) return NaN;
-  const sorted = [...values].sort((a, b) => a - b);
+function percentile(latencies: number[], p: number): number {
+  if (latencies.length === 0) return NaN;
+  const sorted = [...latencies].sort((a, b) => a - b);
   return Number(sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))].toFixed(2));
 }
 
