@@ -10,6 +10,7 @@ import {
   MIX_LOAD_COMMAND,
   REPLY_GRADING_COMMAND,
   SIDE_BY_SIDE_COMMAND,
+  STEP_STAGES_COMMAND,
   SERVER_FIGURES_COMMAND,
   STEP_LOAD_COMMAND,
   STEP_THROUGHPUT_COMMAND,
@@ -25,6 +26,7 @@ const ENTRIES: [string, string, CommandDeclaration][] = [
   ['floor-server.ts', 'FLOOR_SERVER_COMMAND', FLOOR_SERVER_COMMAND],
   ['side-by-side.bench.ts', 'SIDE_BY_SIDE_COMMAND', SIDE_BY_SIDE_COMMAND],
   ['mix-load.ts', 'MIX_LOAD_COMMAND', MIX_LOAD_COMMAND],
+  ['step-stages.bench.ts', 'STEP_STAGES_COMMAND', STEP_STAGES_COMMAND],
 ];
 
 const sourceOf = (file: string) => readFileSync(join(__dirname, file), 'utf8');

@@ -170,3 +170,19 @@ export const MIX_LOAD_COMMAND = declareCommand({
   environment: { BATCH_SIZE: 'Environments per client with the batch transport (default: 16).' },
   examples: ['node build/tools/bench/mix-load.js http://127.0.0.1:7860 32 8 mix http'],
 });
+
+export const STEP_STAGES_COMMAND = declareCommand({
+  name: 'bench:stages',
+  invocation: 'npm run bench:stages --',
+  summary:
+    "Where a step request's time goes: the built server under V8's CPU profiler, loaded with the shared kit's plan over " +
+    'HTTP; every sample is given to the stage of the request its stack is in (logging, Host check, authentication and ' +
+    'rate limit, body parsing, validation, the step: engine, search, grading, persistence, presenting; serialization, ' +
+    "routing and framework, Node's own work). Prints each stage's share and microseconds per step.",
+  flags: {},
+  environment: {
+    BENCH_SECONDS: 'Seconds of load (default: 12).',
+    BENCH_CLIENTS: 'Concurrent clients (default: 32).',
+  },
+  examples: ['npm run bench:stages', 'BENCH_CLIENTS=1 npm run bench:stages'],
+});
