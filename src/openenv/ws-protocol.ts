@@ -2,6 +2,8 @@
 export type ClientMessage =
   | { type: 'reset'; data?: Record<string, unknown> }
   | { type: 'step'; data: unknown }
+  /** The body of POST /step/batch; answered `{type: 'step_batch', data: {results}}`. */
+  | { type: 'step_batch'; data: unknown }
   | { type: 'state' }
   | { type: 'close' }
   | { type: 'mcp'; data: unknown };
