@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readCommandLine } from '../cli/command-line';
@@ -147,6 +147,7 @@ async function main(): Promise<void> {
   } finally {
     anchor.kill('SIGTERM');
     await stopServer(server);
+    rmSync(dir, { recursive: true, force: true });
   }
 }
 

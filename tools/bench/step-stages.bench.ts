@@ -1,5 +1,5 @@
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readCommandLine } from '../cli/command-line';
@@ -84,6 +84,7 @@ async function main(): Promise<void> {
   const file = readdirSync(dir).find((name) => name.endsWith('.cpuprofile'));
   if (!file) throw new Error(`the server wrote no CPU profile in ${dir}`);
   const totals = attribute(JSON.parse(readFileSync(join(dir, file), 'utf8')));
+  rmSync(dir, { recursive: true, force: true });
   const steps = Math.round(load.steps_per_s * load.seconds);
   const resets = Math.round(load.resets_per_s * load.seconds);
   const work = [...totals].filter(([stage]) => stage !== 'start-up' && stage !== 'idle').reduce((sum, [, t]) => sum + t, 0);
