@@ -66,6 +66,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/retention/sweep": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Run the retention sweep now (it also runs every RETENTION_SWEEP_INTERVAL_MS)
+         * @description Answers once every tenant with a retention period has been swept; a sweep already running is joined.
+         *
+         *     Needs the admin key.
+         */
+        post: operations["sweepRetention"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/tenants": {
         parameters: {
             query?: never;
@@ -85,6 +107,28 @@ export interface paths {
          */
         post: operations["createTenant"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/tenants/{slug}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a tenant and all its data (episodes, log, ledger, runs, keys): it cannot be undone
+         * @description `confirm` must repeat the slug. Export what you need first (GET /episodes/export?tenant=…, GET /runs/{id}/export). The tenant's keys stop working at once; the admin log keeps the tenant's events and records the deletion with what was removed.
+         *
+         *     Needs the admin key.
+         */
+        delete: operations["deleteTenant"];
         options?: never;
         head?: never;
         patch?: never;
@@ -129,6 +173,32 @@ export interface paths {
          * @description Needs the admin key.
          */
         delete: operations["revokeApiKey"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/tenants/{slug}/retention": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set how long a tenant's finished episodes are kept
+         * @description Finished episodes whose last write is older than `retention_days` are purged by the retention sweep, with their log and ledger entries; what remains still verifies (docs/operating.md). Active episodes are never purged. Recorded in the admin log.
+         *
+         *     Needs the admin key.
+         */
+        put: operations["setTenantRetention"];
+        post?: never;
+        /**
+         * Keep a tenant's finished episodes for ever again (the default)
+         * @description Needs the admin key.
+         */
+        delete: operations["clearTenantRetention"];
         options?: never;
         head?: never;
         patch?: never;
@@ -414,6 +484,26 @@ export interface paths {
          * @description No key needed.
          */
         get: operations["getMetadata"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Prometheus metrics: HTTP requests, steps and resets, group commits, grading time, sessions, refusals, storage (docs/metrics.md)
+         * @description Needs the admin key, or no key from a client address in METRICS_ALLOW_FROM (none by default).
+         */
+        get: operations["getMetrics"];
         put?: never;
         post?: never;
         delete?: never;
@@ -819,11 +909,14 @@ export interface components {
         };
         AdminEventDto: {
             /** @enum {string} */
-            action: "tenant.created" | "key.issued" | "key.revoked" | "chain.legacy_sealed" | "ledger.enrolled";
+            action: "tenant.created" | "tenant.retention_set" | "tenant.deleted" | "key.issued" | "key.revoked" | "chain.legacy_sealed" | "ledger.enrolled" | "episodes.purged";
             at: string;
-            /** @description What the action set (name, slug, scope, key prefix); never a secret. */
+            /**
+             * @description What the action set (name, slug, scope, key prefix) or removed (a purge's and a deletion's counts, id range and
+             *     chain heads); never a secret. Strings, except the counts (numbers) and objects of a purge or deletion.
+             */
             detail: {
-                [key: string]: string;
+                [key: string]: unknown;
             };
             id: number;
             key_id: string | null;
@@ -1052,6 +1145,15 @@ export interface components {
         };
         /** @enum {string} */
         CustomerTier: "standard" | "premium" | "vip";
+        DeletedTenantDto: {
+            episodes: number;
+            keys: number;
+            /** @description The last seq of the tenant's ledger when it was deleted (null: it had none). */
+            ledger_seq: number | null;
+            runs: number;
+            steps: number;
+            tenant: string;
+        };
         /** @enum {string} */
         Difficulty: "easy" | "medium" | "hard";
         EnrollmentDto: {
@@ -1590,6 +1692,17 @@ export interface components {
         PenaltyKind: "forbidden_statement" | "disclosure" | "internal_text" | "collateral_action";
         /** @enum {string} */
         Priority: "low" | "normal" | "high" | "urgent";
+        PurgedStatsDto: {
+            episodes: number;
+            /**
+             * Format: date-time
+             * @description When the latest purge ran (null: never).
+             */
+            last_purge_at: string | null;
+            /** @description Purges (one per sweep batch) that removed them; each is in the admin log as episodes.purged. */
+            purges: number;
+            steps: number;
+        };
         RecentActionDto: {
             /** @description The action as applied. */
             action: components["schemas"]["OpenTicketAction"] | components["schemas"]["SearchPolicyAction"] | components["schemas"]["SetPriorityAction"] | components["schemas"]["RouteTicketAction"] | components["schemas"]["SendReplyAction"] | components["schemas"]["ResolveTicketAction"];
@@ -1762,6 +1875,12 @@ export interface components {
              */
             type: "resolve_ticket";
         };
+        RetentionSweepDto: {
+            /** @description When the sweep ran; episodes that finished before `at` minus each tenant's period were purged. */
+            at: string;
+            /** @description Every tenant with a retention period, in creation order. */
+            tenants: components["schemas"]["TenantPurgeDto"][];
+        };
         RouteTicketAction: {
             team: components["schemas"]["Team"];
             /**
@@ -1912,6 +2031,13 @@ export interface components {
              */
             type: "set_priority";
         };
+        SetRetentionDto: {
+            /**
+             * @description Purge finished episodes this many days after their last step (DELETE the retention to keep them for ever, the default).
+             * @example 90
+             */
+            retention_days: number;
+        };
         SignTestDto: {
             /** @description Seeds where run A's mean paired score is higher. */
             a_better: number;
@@ -1949,6 +2075,8 @@ export interface components {
         StatsDto: {
             /** @enum {string|null} */
             group_by: "agent" | null;
+            /** @description Finished episodes the tenant's retention period has purged (filters do not apply). */
+            purged: components["schemas"]["PurgedStatsDto"];
             /** @description Repeated test plays among all the matching episodes: the sum of the tasks' `repeated_test_plays`. */
             repeated_test_plays: number;
             tasks: components["schemas"]["TaskStatsDto"][];
@@ -2074,10 +2202,21 @@ export interface components {
             created_at: string;
             id: string;
             name: string;
+            /** @description Finished episodes older than this many days are purged by the retention sweep (docs/operating.md); null: kept for ever. */
+            retention_days: number | null;
             slug: string;
         };
         TenantListDto: {
             tenants: components["schemas"]["TenantDto"][];
+        };
+        TenantPurgeDto: {
+            /** @description Finished episodes removed, with their log and ledger entries. */
+            episodes: number;
+            /** @description Ledger entries removed; each run of them is left as a gap a purge entry commits to. */
+            ledger_entries: number;
+            retention_days: number;
+            steps: number;
+            tenant: string;
         };
         TerminationCountsDto: {
             /** @description Cells whose last attempt was abandoned (idle expiry), to be filled again. */
@@ -2344,7 +2483,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description The key may not use this route (a reader key on a run, an agent key on an audit, a tenant key on /admin, the admin key on an episode), or the Host header or a browser Origin is not allowed (ALLOWED_HOSTS, ALLOWED_ORIGINS) */
+            /** @description The key may not use this route (a reader key on a run, an agent key on an audit, a tenant key on /admin or /metrics, the admin key on an episode), or the Host header or a browser Origin is not allowed (ALLOWED_HOSTS, ALLOWED_ORIGINS) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2513,7 +2652,152 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description The key may not use this route (a reader key on a run, an agent key on an audit, a tenant key on /admin, the admin key on an episode), or the Host header or a browser Origin is not allowed (ALLOWED_HOSTS, ALLOWED_ORIGINS) */
+            /** @description The key may not use this route (a reader key on a run, an agent key on an audit, a tenant key on /admin or /metrics, the admin key on an episode), or the Host header or a browser Origin is not allowed (ALLOWED_HOSTS, ALLOWED_ORIGINS) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "FORBIDDEN",
+                     *       "error": "Forbidden",
+                     *       "message": "the Host header \"attacker.example\" is not one this server answers to (ALLOWED_HOSTS)",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 403
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description The request (headers within HEADERS_TIMEOUT_MS, all of it within REQUEST_TIMEOUT_MS) took too long to arrive; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "REQUEST_TIMEOUT",
+                     *       "error": "Request Timeout",
+                     *       "message": "the request took too long to arrive",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 408
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Over the tenant’s rate limit (RATE_LIMIT_PER_MINUTE), or a failing key from an address with too many failed authentications; `Retry-After` says when to come back */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "RATE_LIMITED",
+                     *       "error": "Too Many Requests",
+                     *       "message": "this tenant's rate limit of 60000 requests a minute (RATE_LIMIT_PER_MINUTE) is used up; retry in 12 s",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 429
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description The request line and headers together are larger than the server reads (16 KB); the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "HEADERS_TOO_LARGE",
+                     *       "error": "Request Header Fields Too Large",
+                     *       "message": "the request headers are too large",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 431
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description The database is busy, or the server is shutting down; nothing was changed, retry after `Retry-After`; or every connection the server may hold is busy (MAX_CONNECTIONS, MAX_CONNECTIONS_PER_CLIENT) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "UNAVAILABLE",
+                     *       "error": "Service Unavailable",
+                     *       "message": "the database is busy; retry shortly",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 503
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    sweepRetention: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RetentionSweepDto"];
+                };
+            };
+            /** @description The request could not be read: the URL is malformed (a broken percent-encoding), or the request is not valid HTTP */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "MALFORMED_INPUT",
+                     *       "error": "Bad Request",
+                     *       "message": "the request body is not a valid JSON object",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 400
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description No key where one is required, a wrong or revoked key, a malformed Authorization header, or a key in the URL (?api_key=); answered with `WWW-Authenticate: Bearer realm="supportdesk"` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "UNAUTHENTICATED",
+                     *       "error": "Unauthorized",
+                     *       "message": "the API key is not valid",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 401
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description The key may not use this route (a reader key on a run, an agent key on an audit, a tenant key on /admin or /metrics, the admin key on an episode), or the Host header or a browser Origin is not allowed (ALLOWED_HOSTS, ALLOWED_ORIGINS) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2658,7 +2942,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description The key may not use this route (a reader key on a run, an agent key on an audit, a tenant key on /admin, the admin key on an episode), or the Host header or a browser Origin is not allowed (ALLOWED_HOSTS, ALLOWED_ORIGINS) */
+            /** @description The key may not use this route (a reader key on a run, an agent key on an audit, a tenant key on /admin or /metrics, the admin key on an episode), or the Host header or a browser Origin is not allowed (ALLOWED_HOSTS, ALLOWED_ORIGINS) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2807,7 +3091,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description The key may not use this route (a reader key on a run, an agent key on an audit, a tenant key on /admin, the admin key on an episode), or the Host header or a browser Origin is not allowed (ALLOWED_HOSTS, ALLOWED_ORIGINS) */
+            /** @description The key may not use this route (a reader key on a run, an agent key on an audit, a tenant key on /admin or /metrics, the admin key on an episode), or the Host header or a browser Origin is not allowed (ALLOWED_HOSTS, ALLOWED_ORIGINS) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2977,6 +3261,270 @@ export interface operations {
             };
         };
     };
+    deleteTenant: {
+        parameters: {
+            query: {
+                /** @description The tenant's slug once more: the deletion cannot be undone. */
+                confirm: string;
+            };
+            header?: never;
+            path: {
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeletedTenantDto"];
+                };
+            };
+            /** @description The body is not a JSON object: malformed JSON, nested more than 16 levels, a lone UTF-16 surrogate, or a `__proto__` (or `constructor.prototype`) key (this route takes no body; one sent anyway is read); or the URL is malformed (a broken percent-encoding), or the request is not valid HTTP */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "MALFORMED_INPUT",
+                     *       "error": "Bad Request",
+                     *       "message": "the request body is not a valid JSON object",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 400
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description No key where one is required, a wrong or revoked key, a malformed Authorization header, or a key in the URL (?api_key=); answered with `WWW-Authenticate: Bearer realm="supportdesk"` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "UNAUTHENTICATED",
+                     *       "error": "Unauthorized",
+                     *       "message": "the API key is not valid",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 401
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description The key may not use this route (a reader key on a run, an agent key on an audit, a tenant key on /admin or /metrics, the admin key on an episode), or the Host header or a browser Origin is not allowed (ALLOWED_HOSTS, ALLOWED_ORIGINS) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "FORBIDDEN",
+                     *       "error": "Forbidden",
+                     *       "message": "the Host header \"attacker.example\" is not one this server answers to (ALLOWED_HOSTS)",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 403
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description No tenant with this slug */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "NOT_FOUND",
+                     *       "error": "Not Found",
+                     *       "message": "no tenant \"robotics-lab\"",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 404
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description The request (headers within HEADERS_TIMEOUT_MS, all of it within REQUEST_TIMEOUT_MS) took too long to arrive; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "REQUEST_TIMEOUT",
+                     *       "error": "Request Timeout",
+                     *       "message": "the request took too long to arrive",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 408
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description `confirm` is not the slug (nothing was deleted), or the tenant is the built-in public one */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "CONFLICT",
+                     *       "error": "Conflict",
+                     *       "message": "confirm must repeat the tenant's slug (\"robotics-lab\") to delete it and all its data; nothing was deleted",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 409
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description The body is larger than BODY_LIMIT_BYTES (this route takes no body; one sent anyway is read) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "PAYLOAD_TOO_LARGE",
+                     *       "error": "Payload Too Large",
+                     *       "message": "the request body is larger than this server accepts (BODY_LIMIT_BYTES)",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 413
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description A path segment of the URL (an id) is longer than 100 characters; no id is that long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "URI_TOO_LONG",
+                     *       "error": "URI Too Long",
+                     *       "message": "a path segment of the URL is longer than 100 characters; no id is that long",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 414
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description The body is not UTF-8 JSON (every body is application/json, or a +json type) (this route takes no body; one sent anyway is read) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "error": "Unsupported Media Type",
+                     *       "message": "the request body must be JSON (content-type: application/json), got text/plain",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 415
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description A query parameter breaks its rule; `details` names each; nothing was changed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "VALIDATION_FAILED",
+                     *       "details": [
+                     *         {
+                     *           "field": "confirm",
+                     *           "message": "confirm is required"
+                     *         }
+                     *       ],
+                     *       "error": "Unprocessable Entity",
+                     *       "message": "confirm is required",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 422
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Over the tenant’s rate limit (RATE_LIMIT_PER_MINUTE), or a failing key from an address with too many failed authentications; `Retry-After` says when to come back */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "RATE_LIMITED",
+                     *       "error": "Too Many Requests",
+                     *       "message": "this tenant's rate limit of 60000 requests a minute (RATE_LIMIT_PER_MINUTE) is used up; retry in 12 s",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 429
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description The request line and headers together are larger than the server reads (16 KB); the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "HEADERS_TOO_LARGE",
+                     *       "error": "Request Header Fields Too Large",
+                     *       "message": "the request headers are too large",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 431
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description The database is busy, or the server is shutting down; nothing was changed, retry after `Retry-After`; or every connection the server may hold is busy (MAX_CONNECTIONS, MAX_CONNECTIONS_PER_CLIENT) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "UNAVAILABLE",
+                     *       "error": "Service Unavailable",
+                     *       "message": "the database is busy; retry shortly",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 503
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
     listApiKeys: {
         parameters: {
             query?: never;
@@ -3032,7 +3580,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description The key may not use this route (a reader key on a run, an agent key on an audit, a tenant key on /admin, the admin key on an episode), or the Host header or a browser Origin is not allowed (ALLOWED_HOSTS, ALLOWED_ORIGINS) */
+            /** @description The key may not use this route (a reader key on a run, an agent key on an audit, a tenant key on /admin or /metrics, the admin key on an episode), or the Host header or a browser Origin is not allowed (ALLOWED_HOSTS, ALLOWED_ORIGINS) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3219,7 +3767,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description The key may not use this route (a reader key on a run, an agent key on an audit, a tenant key on /admin, the admin key on an episode), or the Host header or a browser Origin is not allowed (ALLOWED_HOSTS, ALLOWED_ORIGINS) */
+            /** @description The key may not use this route (a reader key on a run, an agent key on an audit, a tenant key on /admin or /metrics, the admin key on an episode), or the Host header or a browser Origin is not allowed (ALLOWED_HOSTS, ALLOWED_ORIGINS) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3463,7 +4011,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description The key may not use this route (a reader key on a run, an agent key on an audit, a tenant key on /admin, the admin key on an episode), or the Host header or a browser Origin is not allowed (ALLOWED_HOSTS, ALLOWED_ORIGINS) */
+            /** @description The key may not use this route (a reader key on a run, an agent key on an audit, a tenant key on /admin or /metrics, the admin key on an episode), or the Host header or a browser Origin is not allowed (ALLOWED_HOSTS, ALLOWED_ORIGINS) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3492,6 +4040,472 @@ export interface operations {
                      *       "code": "NOT_FOUND",
                      *       "error": "Not Found",
                      *       "message": "tenant \"robotics-lab\" has no key \"1f0e…\"",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 404
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description The request (headers within HEADERS_TIMEOUT_MS, all of it within REQUEST_TIMEOUT_MS) took too long to arrive; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "REQUEST_TIMEOUT",
+                     *       "error": "Request Timeout",
+                     *       "message": "the request took too long to arrive",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 408
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description The body is larger than BODY_LIMIT_BYTES (this route takes no body; one sent anyway is read) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "PAYLOAD_TOO_LARGE",
+                     *       "error": "Payload Too Large",
+                     *       "message": "the request body is larger than this server accepts (BODY_LIMIT_BYTES)",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 413
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description A path segment of the URL (an id) is longer than 100 characters; no id is that long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "URI_TOO_LONG",
+                     *       "error": "URI Too Long",
+                     *       "message": "a path segment of the URL is longer than 100 characters; no id is that long",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 414
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description The body is not UTF-8 JSON (every body is application/json, or a +json type) (this route takes no body; one sent anyway is read) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "error": "Unsupported Media Type",
+                     *       "message": "the request body must be JSON (content-type: application/json), got text/plain",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 415
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Over the tenant’s rate limit (RATE_LIMIT_PER_MINUTE), or a failing key from an address with too many failed authentications; `Retry-After` says when to come back */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "RATE_LIMITED",
+                     *       "error": "Too Many Requests",
+                     *       "message": "this tenant's rate limit of 60000 requests a minute (RATE_LIMIT_PER_MINUTE) is used up; retry in 12 s",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 429
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description The request line and headers together are larger than the server reads (16 KB); the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "HEADERS_TOO_LARGE",
+                     *       "error": "Request Header Fields Too Large",
+                     *       "message": "the request headers are too large",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 431
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description The database is busy, or the server is shutting down; nothing was changed, retry after `Retry-After`; or every connection the server may hold is busy (MAX_CONNECTIONS, MAX_CONNECTIONS_PER_CLIENT) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "UNAVAILABLE",
+                     *       "error": "Service Unavailable",
+                     *       "message": "the database is busy; retry shortly",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 503
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    setTenantRetention: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SetRetentionDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TenantDto"];
+                };
+            };
+            /** @description The body is not a JSON object: malformed JSON, nested more than 16 levels, a lone UTF-16 surrogate, or a `__proto__` (or `constructor.prototype`) key; or the URL is malformed (a broken percent-encoding), or the request is not valid HTTP */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "MALFORMED_INPUT",
+                     *       "error": "Bad Request",
+                     *       "message": "the request body is not a valid JSON object",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 400
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description No key where one is required, a wrong or revoked key, a malformed Authorization header, or a key in the URL (?api_key=); answered with `WWW-Authenticate: Bearer realm="supportdesk"` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "UNAUTHENTICATED",
+                     *       "error": "Unauthorized",
+                     *       "message": "the API key is not valid",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 401
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description The key may not use this route (a reader key on a run, an agent key on an audit, a tenant key on /admin or /metrics, the admin key on an episode), or the Host header or a browser Origin is not allowed (ALLOWED_HOSTS, ALLOWED_ORIGINS) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "FORBIDDEN",
+                     *       "error": "Forbidden",
+                     *       "message": "the Host header \"attacker.example\" is not one this server answers to (ALLOWED_HOSTS)",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 403
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description No tenant with this slug */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "NOT_FOUND",
+                     *       "error": "Not Found",
+                     *       "message": "no tenant \"robotics-lab\"",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 404
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description The request (headers within HEADERS_TIMEOUT_MS, all of it within REQUEST_TIMEOUT_MS) took too long to arrive; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "REQUEST_TIMEOUT",
+                     *       "error": "Request Timeout",
+                     *       "message": "the request took too long to arrive",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 408
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description The body is larger than BODY_LIMIT_BYTES */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "PAYLOAD_TOO_LARGE",
+                     *       "error": "Payload Too Large",
+                     *       "message": "the request body is larger than this server accepts (BODY_LIMIT_BYTES)",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 413
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description A path segment of the URL (an id) is longer than 100 characters; no id is that long */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "URI_TOO_LONG",
+                     *       "error": "URI Too Long",
+                     *       "message": "a path segment of the URL is longer than 100 characters; no id is that long",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 414
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description The body is not UTF-8 JSON (every body is application/json, or a +json type) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *       "error": "Unsupported Media Type",
+                     *       "message": "the request body must be JSON (content-type: application/json), got text/plain",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 415
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Validation failed; `details` names each bad field (a missing one as "<field> is required"); nothing was changed */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "VALIDATION_FAILED",
+                     *       "details": [
+                     *         {
+                     *           "field": "retention_days",
+                     *           "message": "retention_days must not be less than 1"
+                     *         }
+                     *       ],
+                     *       "error": "Unprocessable Entity",
+                     *       "message": "retention_days must not be less than 1",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 422
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Over the tenant’s rate limit (RATE_LIMIT_PER_MINUTE), or a failing key from an address with too many failed authentications; `Retry-After` says when to come back */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "RATE_LIMITED",
+                     *       "error": "Too Many Requests",
+                     *       "message": "this tenant's rate limit of 60000 requests a minute (RATE_LIMIT_PER_MINUTE) is used up; retry in 12 s",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 429
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description The request line and headers together are larger than the server reads (16 KB); the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "HEADERS_TOO_LARGE",
+                     *       "error": "Request Header Fields Too Large",
+                     *       "message": "the request headers are too large",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 431
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description The database is busy, or the server is shutting down; nothing was changed, retry after `Retry-After`; or every connection the server may hold is busy (MAX_CONNECTIONS, MAX_CONNECTIONS_PER_CLIENT) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "UNAVAILABLE",
+                     *       "error": "Service Unavailable",
+                     *       "message": "the database is busy; retry shortly",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 503
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    clearTenantRetention: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TenantDto"];
+                };
+            };
+            /** @description The body is not a JSON object: malformed JSON, nested more than 16 levels, a lone UTF-16 surrogate, or a `__proto__` (or `constructor.prototype`) key (this route takes no body; one sent anyway is read); or the URL is malformed (a broken percent-encoding), or the request is not valid HTTP */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "MALFORMED_INPUT",
+                     *       "error": "Bad Request",
+                     *       "message": "the request body is not a valid JSON object",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 400
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description No key where one is required, a wrong or revoked key, a malformed Authorization header, or a key in the URL (?api_key=); answered with `WWW-Authenticate: Bearer realm="supportdesk"` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "UNAUTHENTICATED",
+                     *       "error": "Unauthorized",
+                     *       "message": "the API key is not valid",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 401
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description The key may not use this route (a reader key on a run, an agent key on an audit, a tenant key on /admin or /metrics, the admin key on an episode), or the Host header or a browser Origin is not allowed (ALLOWED_HOSTS, ALLOWED_ORIGINS) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "FORBIDDEN",
+                     *       "error": "Forbidden",
+                     *       "message": "the Host header \"attacker.example\" is not one this server answers to (ALLOWED_HOSTS)",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 403
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description No tenant with this slug */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "NOT_FOUND",
+                     *       "error": "Not Found",
+                     *       "message": "no tenant \"robotics-lab\"",
                      *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
                      *       "statusCode": 404
                      *     }
@@ -3684,7 +4698,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description The key may not use this route (a reader key on a run, an agent key on an audit, a tenant key on /admin, the admin key on an episode), or the Host header or a browser Origin is not allowed (ALLOWED_HOSTS, ALLOWED_ORIGINS) */
+            /** @description The key may not use this route (a reader key on a run, an agent key on an audit, a tenant key on /admin or /metrics, the admin key on an episode), or the Host header or a browser Origin is not allowed (ALLOWED_HOSTS, ALLOWED_ORIGINS) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3919,7 +4933,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description The key may not use this route (a reader key on a run, an agent key on an audit, a tenant key on /admin, the admin key on an episode), or the Host header or a browser Origin is not allowed (ALLOWED_HOSTS, ALLOWED_ORIGINS) */
+            /** @description The key may not use this route (a reader key on a run, an agent key on an audit, a tenant key on /admin or /metrics, the admin key on an episode), or the Host header or a browser Origin is not allowed (ALLOWED_HOSTS, ALLOWED_ORIGINS) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4135,7 +5149,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description The key may not use this route (a reader key on a run, an agent key on an audit, a tenant key on /admin, the admin key on an episode), or the Host header or a browser Origin is not allowed (ALLOWED_HOSTS, ALLOWED_ORIGINS) */
+            /** @description The key may not use this route (a reader key on a run, an agent key on an audit, a tenant key on /admin or /metrics, the admin key on an episode), or the Host header or a browser Origin is not allowed (ALLOWED_HOSTS, ALLOWED_ORIGINS) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4327,7 +5341,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description The key may not use this route (a reader key on a run, an agent key on an audit, a tenant key on /admin, the admin key on an episode), or the Host header or a browser Origin is not allowed (ALLOWED_HOSTS, ALLOWED_ORIGINS) */
+            /** @description The key may not use this route (a reader key on a run, an agent key on an audit, a tenant key on /admin or /metrics, the admin key on an episode), or the Host header or a browser Origin is not allowed (ALLOWED_HOSTS, ALLOWED_ORIGINS) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4555,7 +5569,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description The key may not use this route (a reader key on a run, an agent key on an audit, a tenant key on /admin, the admin key on an episode), or the Host header or a browser Origin is not allowed (ALLOWED_HOSTS, ALLOWED_ORIGINS) */
+            /** @description The key may not use this route (a reader key on a run, an agent key on an audit, a tenant key on /admin or /metrics, the admin key on an episode), or the Host header or a browser Origin is not allowed (ALLOWED_HOSTS, ALLOWED_ORIGINS) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4783,7 +5797,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description The key may not use this route (a reader key on a run, an agent key on an audit, a tenant key on /admin, the admin key on an episode), or the Host header or a browser Origin is not allowed (ALLOWED_HOSTS, ALLOWED_ORIGINS) */
+            /** @description The key may not use this route (a reader key on a run, an agent key on an audit, a tenant key on /admin or /metrics, the admin key on an episode), or the Host header or a browser Origin is not allowed (ALLOWED_HOSTS, ALLOWED_ORIGINS) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5014,7 +6028,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description The key may not use this route (a reader key on a run, an agent key on an audit, a tenant key on /admin, the admin key on an episode), or the Host header or a browser Origin is not allowed (ALLOWED_HOSTS, ALLOWED_ORIGINS) */
+            /** @description The key may not use this route (a reader key on a run, an agent key on an audit, a tenant key on /admin or /metrics, the admin key on an episode), or the Host header or a browser Origin is not allowed (ALLOWED_HOSTS, ALLOWED_ORIGINS) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5242,7 +6256,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description The key may not use this route (a reader key on a run, an agent key on an audit, a tenant key on /admin, the admin key on an episode), or the Host header or a browser Origin is not allowed (ALLOWED_HOSTS, ALLOWED_ORIGINS) */
+            /** @description The key may not use this route (a reader key on a run, an agent key on an audit, a tenant key on /admin or /metrics, the admin key on an episode), or the Host header or a browser Origin is not allowed (ALLOWED_HOSTS, ALLOWED_ORIGINS) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5469,7 +6483,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description The key may not use this route (a reader key on a run, an agent key on an audit, a tenant key on /admin, the admin key on an episode), or the Host header or a browser Origin is not allowed (ALLOWED_HOSTS, ALLOWED_ORIGINS) */
+            /** @description The key may not use this route (a reader key on a run, an agent key on an audit, a tenant key on /admin or /metrics, the admin key on an episode), or the Host header or a browser Origin is not allowed (ALLOWED_HOSTS, ALLOWED_ORIGINS) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6003,7 +7017,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description The key may not use this route (a reader key on a run, an agent key on an audit, a tenant key on /admin, the admin key on an episode), or the Host header or a browser Origin is not allowed (ALLOWED_HOSTS, ALLOWED_ORIGINS) */
+            /** @description The key may not use this route (a reader key on a run, an agent key on an audit, a tenant key on /admin or /metrics, the admin key on an episode), or the Host header or a browser Origin is not allowed (ALLOWED_HOSTS, ALLOWED_ORIGINS) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6185,7 +7199,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description The key may not use this route (a reader key on a run, an agent key on an audit, a tenant key on /admin, the admin key on an episode), or the Host header or a browser Origin is not allowed (ALLOWED_HOSTS, ALLOWED_ORIGINS) */
+            /** @description The key may not use this route (a reader key on a run, an agent key on an audit, a tenant key on /admin or /metrics, the admin key on an episode), or the Host header or a browser Origin is not allowed (ALLOWED_HOSTS, ALLOWED_ORIGINS) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6372,7 +7386,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description The key may not use this route (a reader key on a run, an agent key on an audit, a tenant key on /admin, the admin key on an episode), or the Host header or a browser Origin is not allowed (ALLOWED_HOSTS, ALLOWED_ORIGINS) */
+            /** @description The key may not use this route (a reader key on a run, an agent key on an audit, a tenant key on /admin or /metrics, the admin key on an episode), or the Host header or a browser Origin is not allowed (ALLOWED_HOSTS, ALLOWED_ORIGINS) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6546,7 +7560,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description The key may not use this route (a reader key on a run, an agent key on an audit, a tenant key on /admin, the admin key on an episode), or the Host header or a browser Origin is not allowed (ALLOWED_HOSTS, ALLOWED_ORIGINS) */
+            /** @description The key may not use this route (a reader key on a run, an agent key on an audit, a tenant key on /admin or /metrics, the admin key on an episode), or the Host header or a browser Origin is not allowed (ALLOWED_HOSTS, ALLOWED_ORIGINS) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6810,6 +7824,157 @@ export interface operations {
             };
         };
     };
+    getMetrics: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every metric in the Prometheus text exposition format 0.0.4 (`Content-Type: text/plain; version=0.0.4; charset=utf-8`) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example # HELP supportdesk_steps_total Steps applied (committed and durable), by action type and transport
+                     *     # TYPE supportdesk_steps_total counter
+                     *     supportdesk_steps_total{action="open_ticket",transport="http"} 42
+                     */
+                    "text/plain; version=0.0.4": string;
+                };
+            };
+            /** @description The request could not be read: the URL is malformed (a broken percent-encoding), or the request is not valid HTTP */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "MALFORMED_INPUT",
+                     *       "error": "Bad Request",
+                     *       "message": "the request body is not a valid JSON object",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 400
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description No key where one is required, a wrong or revoked key, a malformed Authorization header, or a key in the URL (?api_key=); answered with `WWW-Authenticate: Bearer realm="supportdesk"` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "UNAUTHENTICATED",
+                     *       "error": "Unauthorized",
+                     *       "message": "the API key is not valid",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 401
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description The key may not use this route (a reader key on a run, an agent key on an audit, a tenant key on /admin or /metrics, the admin key on an episode), or the Host header or a browser Origin is not allowed (ALLOWED_HOSTS, ALLOWED_ORIGINS) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "FORBIDDEN",
+                     *       "error": "Forbidden",
+                     *       "message": "the Host header \"attacker.example\" is not one this server answers to (ALLOWED_HOSTS)",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 403
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description The request (headers within HEADERS_TIMEOUT_MS, all of it within REQUEST_TIMEOUT_MS) took too long to arrive; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "REQUEST_TIMEOUT",
+                     *       "error": "Request Timeout",
+                     *       "message": "the request took too long to arrive",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 408
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description Over the tenant’s rate limit (RATE_LIMIT_PER_MINUTE), or a failing key from an address with too many failed authentications; `Retry-After` says when to come back */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "RATE_LIMITED",
+                     *       "error": "Too Many Requests",
+                     *       "message": "this tenant's rate limit of 60000 requests a minute (RATE_LIMIT_PER_MINUTE) is used up; retry in 12 s",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 429
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description The request line and headers together are larger than the server reads (16 KB); the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "HEADERS_TOO_LARGE",
+                     *       "error": "Request Header Fields Too Large",
+                     *       "message": "the request headers are too large",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 431
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description The database is busy, or the server is shutting down; nothing was changed, retry after `Retry-After`; or every connection the server may hold is busy (MAX_CONNECTIONS, MAX_CONNECTIONS_PER_CLIENT) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "UNAVAILABLE",
+                     *       "error": "Service Unavailable",
+                     *       "message": "the database is busy; retry shortly",
+                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
+                     *       "statusCode": 503
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
     reset: {
         parameters: {
             query?: never;
@@ -6867,7 +8032,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description The key may not use this route (a reader key on a run, an agent key on an audit, a tenant key on /admin, the admin key on an episode), or the Host header or a browser Origin is not allowed (ALLOWED_HOSTS, ALLOWED_ORIGINS) */
+            /** @description The key may not use this route (a reader key on a run, an agent key on an audit, a tenant key on /admin or /metrics, the admin key on an episode), or the Host header or a browser Origin is not allowed (ALLOWED_HOSTS, ALLOWED_ORIGINS) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7289,7 +8454,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description The key may not use this route (a reader key on a run, an agent key on an audit, a tenant key on /admin, the admin key on an episode), or the Host header or a browser Origin is not allowed (ALLOWED_HOSTS, ALLOWED_ORIGINS) */
+            /** @description The key may not use this route (a reader key on a run, an agent key on an audit, a tenant key on /admin or /metrics, the admin key on an episode), or the Host header or a browser Origin is not allowed (ALLOWED_HOSTS, ALLOWED_ORIGINS) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8099,7 +9264,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description The key may not use this route (a reader key on a run, an agent key on an audit, a tenant key on /admin, the admin key on an episode), or the Host header or a browser Origin is not allowed (ALLOWED_HOSTS, ALLOWED_ORIGINS) */
+            /** @description The key may not use this route (a reader key on a run, an agent key on an audit, a tenant key on /admin or /metrics, the admin key on an episode), or the Host header or a browser Origin is not allowed (ALLOWED_HOSTS, ALLOWED_ORIGINS) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9129,7 +10294,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description The key may not use this route (a reader key on a run, an agent key on an audit, a tenant key on /admin, the admin key on an episode), or the Host header or a browser Origin is not allowed (ALLOWED_HOSTS, ALLOWED_ORIGINS) */
+            /** @description The key may not use this route (a reader key on a run, an agent key on an audit, a tenant key on /admin or /metrics, the admin key on an episode), or the Host header or a browser Origin is not allowed (ALLOWED_HOSTS, ALLOWED_ORIGINS) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9312,7 +10477,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description The key may not use this route (a reader key on a run, an agent key on an audit, a tenant key on /admin, the admin key on an episode), or the Host header or a browser Origin is not allowed (ALLOWED_HOSTS, ALLOWED_ORIGINS) */
+            /** @description The key may not use this route (a reader key on a run, an agent key on an audit, a tenant key on /admin or /metrics, the admin key on an episode), or the Host header or a browser Origin is not allowed (ALLOWED_HOSTS, ALLOWED_ORIGINS) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9542,7 +10707,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description The key may not use this route (a reader key on a run, an agent key on an audit, a tenant key on /admin, the admin key on an episode), or the Host header or a browser Origin is not allowed (ALLOWED_HOSTS, ALLOWED_ORIGINS) */
+            /** @description The key may not use this route (a reader key on a run, an agent key on an audit, a tenant key on /admin or /metrics, the admin key on an episode), or the Host header or a browser Origin is not allowed (ALLOWED_HOSTS, ALLOWED_ORIGINS) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9733,7 +10898,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description The key may not use this route (a reader key on a run, an agent key on an audit, a tenant key on /admin, the admin key on an episode), or the Host header or a browser Origin is not allowed (ALLOWED_HOSTS, ALLOWED_ORIGINS) */
+            /** @description The key may not use this route (a reader key on a run, an agent key on an audit, a tenant key on /admin or /metrics, the admin key on an episode), or the Host header or a browser Origin is not allowed (ALLOWED_HOSTS, ALLOWED_ORIGINS) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9978,7 +11143,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description The key may not use this route (a reader key on a run, an agent key on an audit, a tenant key on /admin, the admin key on an episode), or the Host header or a browser Origin is not allowed (ALLOWED_HOSTS, ALLOWED_ORIGINS) */
+            /** @description The key may not use this route (a reader key on a run, an agent key on an audit, a tenant key on /admin or /metrics, the admin key on an episode), or the Host header or a browser Origin is not allowed (ALLOWED_HOSTS, ALLOWED_ORIGINS) */
             403: {
                 headers: {
                     [name: string]: unknown;

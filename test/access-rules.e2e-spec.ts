@@ -50,7 +50,9 @@ it('every route declares an access rule', () => {
 
 it('the access rules are the intended ones (a new route must be added here, and to the isolation matrix if it takes an episode)', () => {
   expect(Object.fromEntries(routesOf(ctx.app.get(ModulesContainer)).map((r) => [r.route, r.access]))).toEqual({
+    'DELETE /admin/tenants/:slug': 'admin',
     'DELETE /admin/tenants/:slug/keys/:key_id': 'admin',
+    'DELETE /admin/tenants/:slug/retention': 'admin',
     'DELETE /mcp': 'agent',
     'GET /': 'public',
     'GET /action_schema': 'public',
@@ -69,6 +71,7 @@ it('the access rules are the intended ones (a new route must be added here, and 
     'GET /mcp': 'agent',
     'GET /ledger/verify': 'audit',
     'GET /metadata': 'public',
+    'GET /metrics': 'metrics',
     'GET /runs': 'episode',
     'GET /runs/:run_a/compare/:run_b': 'audit',
     'GET /runs/:run_id': 'episode',
@@ -83,6 +86,7 @@ it('the access rules are the intended ones (a new route must be added here, and 
     'GET /tasks/:task_id/instances/:seed': 'catalogue',
     'GET /tools': 'public',
     'POST /admin/ledger/enroll': 'admin',
+    'POST /admin/retention/sweep': 'admin',
     'POST /admin/tenants': 'admin',
     'POST /admin/tenants/:slug/keys': 'admin',
     'POST /baseline': 'agent',
@@ -94,6 +98,7 @@ it('the access rules are the intended ones (a new route must be added here, and 
     'POST /runs/:run_id/regrade': 'audit',
     'POST /step': 'agent',
     'POST /step/batch': 'agent',
+    'PUT /admin/tenants/:slug/retention': 'admin',
   });
 });
 
@@ -105,7 +110,8 @@ it('the OpenAPI document declares each route\'s access, and security from it: no
   for (const [path, item] of Object.entries<any>(document.paths)) {
     for (const [method, operation] of Object.entries<any>(item)) {
       const access = accessOf.get(`${method.toUpperCase()} ${path}`);
-      const expected = access === 'public' ? [] : access === 'admin' ? keys : [...keys, {}];
+      // /metrics takes no key only from METRICS_ALLOW_FROM (unset here).
+      const expected = access === 'public' ? [] : access === 'admin' || access === 'metrics' ? keys : [...keys, {}];
       expect([`${method} ${path}`, operation['x-access'], operation.security]).toEqual([`${method} ${path}`, access, expected]);
     }
   }

@@ -177,6 +177,7 @@ describe('GET /stats', () => {
       threshold: 1,
       group_by: null,
       repeated_test_plays: 0,
+      purged: { episodes: 0, steps: 0, purges: 0, last_purge_at: null },
       tasks: [
         {
           task_id: 'billing_duplicate_charge',

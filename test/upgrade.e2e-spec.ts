@@ -8,6 +8,7 @@ import { SOLUTIONS } from './fixtures/solutions';
 import { ManualClock } from '../src/common/clock';
 import { bearer } from './support/tenants';
 import { freshDatabaseUrl, startTestApp } from './support/test-app';
+import { APPEND_ONLY_TRIGGERS } from './support/append-only-triggers';
 
 /*
  * Upgrades keep data: a database filled by the previous release (test/fixtures/upgrade, made by driving that
@@ -103,7 +104,7 @@ it('keeps every row of every table', () => {
   // The append-only triggers survived the migration.
   expect(() => db.prepare('SELECT 1').get()).not.toThrow();
   const triggers = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'trigger' ORDER BY name").all() as { name: string }[]).map((t) => t.name);
-  expect(triggers).toEqual(['action_log_no_delete', 'action_log_no_update', 'ledger_entries_no_delete', 'ledger_entries_no_update']);
+  expect(triggers).toEqual(APPEND_ONLY_TRIGGERS);
   db.close();
 });
 

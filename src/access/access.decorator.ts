@@ -12,9 +12,11 @@ import { MergeRouteConfig } from './route-config';
  * - episode: reads one episode (state, grade): an agent key (the episodes it started), a reader key (its tenant's),
  *   or no key in open mode;
  * - audit: audits, exports and statistics: a reader key, no key in open mode, or the admin key (every tenant);
- * - admin: the admin key only.
+ * - admin: the admin key only;
+ * - metrics: the admin key, or no key from a client address in METRICS_ALLOW_FROM (a Prometheus server that holds
+ *   no secret: RequestAuthentication.admitsWithoutKey).
  */
-export type AccessLevel = 'public' | 'catalogue' | 'agent' | 'episode' | 'audit' | 'admin';
+export type AccessLevel = 'public' | 'catalogue' | 'agent' | 'episode' | 'audit' | 'admin' | 'metrics';
 
 export const ACCESS_METADATA = 'supportdesk:access';
 /** The same rule in the route's platform config, where authentication reads it before the body is parsed. */
@@ -36,10 +38,11 @@ export const ACCESS_DESCRIPTIONS: Record<AccessLevel, string> = {
   episode: 'Needs an agent key (the episodes it started) or a reader key (its tenant’s), or no key when the server does not require keys.',
   audit: 'Needs a reader key (its tenant), the admin key (every tenant), or no key when the server does not require keys.',
   admin: 'Needs the admin key.',
+  metrics: 'Needs the admin key, or no key from a client address in METRICS_ALLOW_FROM (none by default).',
 };
 
 /** The key scopes (and the anonymous open-mode user) each level admits; the admin key is decided separately. */
-const SCOPES: Record<Exclude<AccessLevel, 'public' | 'admin'>, ReadonlyArray<KeyScope | 'anonymous'>> = {
+const SCOPES: Record<Exclude<AccessLevel, 'public' | 'admin' | 'metrics'>, ReadonlyArray<KeyScope | 'anonymous'>> = {
   catalogue: ['agent', 'reader', 'anonymous'],
   agent: ['agent', 'anonymous'],
   episode: ['agent', 'reader', 'anonymous'],
@@ -50,10 +53,11 @@ const SCOPES: Record<Exclude<AccessLevel, 'public' | 'admin'>, ReadonlyArray<Key
 export function accessRefusal(level: AccessLevel, principal: Principal): string | null {
   if (level === 'public') return null;
   if (principal.kind === 'admin') {
-    if (level === 'admin' || level === 'audit' || level === 'catalogue') return null;
+    if (level === 'admin' || level === 'metrics' || level === 'audit' || level === 'catalogue') return null;
     return 'the admin key manages tenants and reads audits; run episodes with a tenant key';
   }
   if (level === 'admin') return 'this route needs the admin key';
+  if (level === 'metrics') return 'this route needs the admin key (or no key, from a client address in METRICS_ALLOW_FROM)';
   if (SCOPES[level].includes(principal.scope)) return null;
   return level === 'agent'
     ? 'a reader key cannot run episodes; use an agent key'
@@ -80,4 +84,5 @@ export const Access = {
   Episode: () => rule('episode'),
   Audit: () => rule('audit'),
   Admin: () => rule('admin'),
+  Metrics: () => rule('metrics'),
 };

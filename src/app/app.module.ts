@@ -11,12 +11,14 @@ import { Clock, SystemClock } from '../common/clock';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { HealthModule } from '../health/health.module';
 import { McpModule } from '../mcp';
+import { MetricsModule } from '../metrics';
 import { OpenApiModule } from '../openapi/openapi.module';
 import { OpenEnvModule } from '../openenv/openenv.module';
 import { DatabaseModule } from '../database/database.module';
 import { TasksModule } from '../tasks/tasks.module';
 import { TenantsModule } from '../tenants/tenants.module';
 import { EpisodesModule } from '../episodes';
+import { RetentionModule } from '../retention/retention.module';
 
 @Module({})
 export class AppModule {
@@ -30,12 +32,14 @@ export class AppModule {
       global: true,
       imports: [
         DatabaseModule,
+        MetricsModule,
         TenantsModule,
         AuthModule,
         TasksModule,
         EpisodesModule,
         AuditModule,
         RunsModule,
+        RetentionModule,
         BaselineModule,
         McpModule,
         OpenEnvModule,

@@ -10,6 +10,7 @@ import { registerAuthentication } from '../http/authentication-hook';
 import { registerConsolePages } from '../http/console-pages';
 import { limitConnections } from '../http/connection-limits';
 import { createHttpAdapter } from '../http/http-platform';
+import { registerHttpMetrics } from '../http/http-metrics';
 import { ProxyTrust } from '../http/proxy-trust';
 import { createLogger, PinoNestLogger } from '../http/request-logging';
 import { ApiDocumentService } from '../openapi/api-document.service';
@@ -17,6 +18,7 @@ import { buildOpenApiDocument } from '../openapi/openapi-document';
 import { compileBodyCheck } from '../openapi/body-check';
 import { registerBodyCheck } from '../common/compiled-body-checks';
 import { StepRequestDto } from '../episodes';
+import { Metrics } from '../metrics';
 import { AppModule } from './app.module';
 
 export interface CreateAppOptions {
@@ -41,6 +43,7 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
   app.useLogger(new PinoNestLogger(logger));
   // Before any route runs and before its body is read: who is calling, and whether they are within their rates.
   registerAuthentication(app.getHttpAdapter().getInstance(), app.get(RequestAuthentication));
+  registerHttpMetrics(app.getHttpAdapter().getInstance(), app.get(Metrics));
   app.enableShutdownHooks();
   // A client that goes quiet mid-request is cut off after REQUEST_TIMEOUT_MS of silence (socket timeout, exact);
   // one that trickles bytes in is cut off once headers or the whole request take too long (the server checks

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { LedgerEntry as PrismaLedgerEntry, Prisma } from '../generated/prisma/client';
-import { COMPONENT_COLUMN_NAMES, type LedgerEntry, type LedgerEntryInContext } from '../episodes';
+import { COMPONENT_COLUMN_NAMES, type LedgerEntry, type LedgerEntryInContext, type LedgerGap } from '../episodes';
 import { Database } from '../database/database.service';
 import { sqliteTimestamp } from '../database/sqlite-timestamp';
 import type { AuditScope, EpisodeCursor, EpisodeFilters } from './audit-scope';
@@ -48,8 +48,11 @@ export class AuditRepository {
   ledgerOfEpisode(tenantId: string, episodeId: string): Promise<LedgerEntryInContext[]> {
     return this.database.serialized(async (db) => {
       const entries = await db.ledgerEntry.findMany({ where: { tenantId, episodeId }, orderBy: { seq: 'asc' } });
-      const previous = await db.ledgerEntry.findMany({ where: { tenantId, seq: { in: entries.map((e) => e.seq - 1) } }, select: { seq: true, mac: true } });
-      const macBefore = new Map(previous.map((p) => [p.seq + 1, p.mac]));
+      const before = entries.map((e) => e.seq - 1);
+      const previous = await db.ledgerEntry.findMany({ where: { tenantId, seq: { in: before } }, select: { seq: true, mac: true } });
+      // An entry right after a purged stretch chains to the MAC the gap kept (ledger-gaps.ts).
+      const gaps = await db.ledgerGap.findMany({ where: { tenantId, lastSeq: { in: before } }, select: { lastSeq: true, lastMac: true } });
+      const macBefore = new Map([...gaps.map((g) => [g.lastSeq + 1, g.lastMac] as const), ...previous.map((p) => [p.seq + 1, p.mac] as const)]);
       return entries.map((e) => ({ ...asLedgerEntry(e), previousMac: macBefore.get(e.seq) ?? null }));
     });
   }
@@ -58,6 +61,31 @@ export class AuditRepository {
   ledgerPage(tenantId: string, afterSeq: number, take: number): Promise<LedgerEntry[]> {
     return this.database.serialized(async (db) =>
       (await db.ledgerEntry.findMany({ where: { tenantId, seq: { gt: afterSeq } }, orderBy: { seq: 'asc' }, take })).map(asLedgerEntry),
+    );
+  }
+
+  /** What retention purged in the scope: totals of the admin log's episodes.purged events. */
+  purgeTotals(scope: AuditScope): Promise<{ episodes: number; steps: number; purges: number; lastAt: Date | null }> {
+    return this.database.serialized(async (db) => {
+      const events = await db.adminEvent.findMany({
+        where: { action: 'episodes.purged', ...(scope.kind === 'tenant' ? { tenantId: scope.tenantId } : {}) },
+        select: { at: true, detail: true },
+        orderBy: { id: 'asc' },
+      });
+      const totals = { episodes: 0, steps: 0, purges: events.length, lastAt: events[events.length - 1]?.at ?? null };
+      for (const event of events) {
+        const detail = JSON.parse(event.detail) as { episodes?: number; steps?: number };
+        totals.episodes += detail.episodes ?? 0;
+        totals.steps += detail.steps ?? 0;
+      }
+      return totals;
+    });
+  }
+
+  /** Every purged stretch of a tenant's ledger. */
+  ledgerGaps(tenantId: string): Promise<LedgerGap[]> {
+    return this.database.serialized((db) =>
+      db.ledgerGap.findMany({ where: { tenantId }, orderBy: { firstSeq: 'asc' }, select: { firstSeq: true, lastSeq: true, lastMac: true, purgeSeq: true } }),
     );
   }
 

@@ -3,7 +3,6 @@ import type { Principal } from '../access/principal';
 import { ConflictError, ForbiddenError, NotFoundError } from '../common/errors/domain-errors';
 import { parseDateTime } from '../common/field-rules';
 import { grade } from '../engine/grader';
-import type { EpisodeState } from '../engine/state';
 import type { Task } from '../engine/task.schema';
 import { privateSplitKeyIdOf } from '../tasks/private-split';
 import { TaskCatalog } from '../tasks/task-catalog.service';
@@ -25,7 +24,7 @@ import type { EpisodeFiltersDto, ListEpisodesQueryDto, StatsQueryDto } from './d
 import { decodeCursor, encodeCursor, EARLIEST_STORED_TIME, LATEST_STORED_TIME } from './episode-cursor';
 import { EpisodeVerifier } from './episode-verifier';
 import { summarizeHistogram } from './score-stats';
-import { instanceOf, presentActionLog, presentComponents, presentPenalties, presentReplyDetails, toPoints, type EpisodeRowStatus } from '../episodes';
+import { instanceOf, presentActionLog, presentComponents, presentPenalties, presentReplyDetails, SNAPSHOT_DROPPED, stateOf, toPoints, type EpisodeRowStatus } from '../episodes';
 import type { Action } from '../engine/actions';
 import { replayUnder } from './replay';
 import { episodeStep } from './step-view';
@@ -58,8 +57,9 @@ export class AuditService {
   async get(principal: Principal, episodeId: string, tenantSlug?: string): Promise<EpisodeDetailDto> {
     const episode = await this.require(principal, episodeId, tenantSlug);
     const task = await this.catalog.fetchInstance(episode.taskId, episode.taskVersion, episode.seed, privateSplitKeyIdOf(episode));
-    const state = JSON.parse(episode.stateJson) as EpisodeState;
-    const breakdown = grade(task, state);
+    // A finished episode's state is replayed from its log (it keeps no snapshot): read the log only then.
+    const logged = episode.stateJson === SNAPSHOT_DROPPED ? await this.audit.actionsOf(scopeOfEpisode(episode), [episode.id]) : [];
+    const breakdown = grade(task, stateOf(task, episode, () => logged.map((row) => row.actionJson)));
     return { ...presentSummary(episode), components: presentComponents(breakdown), penalties: presentPenalties(breakdown) };
   }
 
@@ -157,8 +157,10 @@ export class AuditService {
     }
     const ratio = (a: number, b: number) => (b === 0 ? 0 : Math.round((a / b) * 10000) / 10000);
     const points = (milli: number) => Math.round(milli) / 1000;
+    const purged = await this.audit.purgeTotals(scope);
     return {
       threshold,
+      purged: { episodes: purged.episodes, steps: purged.steps, purges: purged.purges, last_purge_at: purged.lastAt?.toISOString() ?? null },
       group_by: query.group_by ?? null,
       repeated_test_plays: [...repeated.values()].reduce((a, b) => a + b, 0),
       tasks: rows.map((row) => ({

@@ -11,7 +11,7 @@ import { PrivateSplitKeyNotHeldError, privateSplitKeyIdOf } from '../tasks/priva
 import { TaskCatalog } from '../tasks/task-catalog.service';
 import type { ActionRow, EpisodeWithSeal } from './audit-rows';
 import type { VerifyReportDto } from './dto/audit-responses.dto';
-import { ChainKeys, componentColumns, instanceOf, episodeLedgerFinding, toPoints, verifyChain, type ChainFinding, type ComponentColumns, type LedgerEntryInContext, type StoredChain } from '../episodes';
+import { ChainKeys, SNAPSHOT_DROPPED, componentColumns, instanceOf, episodeLedgerFinding, toPoints, verifyChain, type ChainFinding, type ComponentColumns, type LedgerEntryInContext, type StoredChain } from '../episodes';
 
 /**
  * Two independent checks of an episode's record: the hash chain (was any row or any of the episode's metadata
@@ -95,8 +95,10 @@ export class EpisodeVerifier {
     }
     // Compared in canonical form, and as it would be stored: the snapshot is plain JSON (key order is the engine's,
     // not sorted), which holds a number it cannot write (a reply's 400-digit amount reads as Infinity) as null.
+    // A finished episode keeps no snapshot (episodes/finished-state.ts): there is nothing to compare but its columns.
     const replayedAsStored: unknown = JSON.parse(JSON.stringify(state));
-    if (state.score_milli !== episode.scoreMilli || canonicalJson(replayedAsStored) !== canonicalJson(JSON.parse(episode.stateJson))) {
+    const snapshotDiffers = episode.stateJson !== SNAPSHOT_DROPPED && canonicalJson(replayedAsStored) !== canonicalJson(JSON.parse(episode.stateJson));
+    if (state.score_milli !== episode.scoreMilli || snapshotDiffers) {
       finding ??= { index: rows.length, problem: 'the stored state differs from the replayed one' };
     }
     finding ??= summaryFinding(task, state, episode, rows.length);

@@ -2,9 +2,11 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
 import { accessRefusal, type AccessLevel } from '../access/access.decorator';
 import type { Principal } from '../access/principal';
+import { AddressList } from '../common/address-list';
 import { Clock } from '../common/clock';
 import { ForbiddenError, TooManyError, UnauthenticatedError } from '../common/errors/domain-errors';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
+import { Metrics } from '../metrics';
 import { hashApiKey } from '../tenants/api-key-secret';
 import { Authenticator, presentedKey } from './authenticator';
 import { KeyHashRepository } from './key-hash.repository';
@@ -30,19 +32,24 @@ export interface Credentials {
  * memory) and the public tenant (no key, in open mode) are never limited; a tenant key from an address over its
  * budget is checked with one indexed read on the database's direct connection (microseconds, no lock) and, when no
  * valid key has its hash, answered 429 without the full lookup; a valid one goes on as from any other address.
+ * Refusals and 429s are counted by kind (Metrics), never by key or address.
  */
 @Injectable()
 export class RequestAuthentication implements OnModuleDestroy {
   private readonly requests: RateLimiter;
   private readonly failures: RateLimiter;
   private readonly pruner: NodeJS.Timeout;
+  /** Who may scrape /metrics without a key (METRICS_ALLOW_FROM). */
+  private readonly scrapers: AddressList;
 
   constructor(
     private readonly authenticator: Authenticator,
     private readonly keyHashes: KeyHashRepository,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     clock: Clock,
+    private readonly metrics: Metrics,
   ) {
+    this.scrapers = new AddressList(config.metricsAllowFrom);
     const now = () => clock.now().getTime();
     this.requests = new RateLimiter(config.rateLimitPerMinute, now);
     this.failures = new RateLimiter(config.authFailuresPerMinute, now);
@@ -56,17 +63,32 @@ export class RequestAuthentication implements OnModuleDestroy {
     clearInterval(this.pruner);
   }
 
+  /**
+   * Whether a request to a route of this level is let in without authentication by its client address: /metrics
+   * (level `metrics`) from an address in METRICS_ALLOW_FROM, presenting no key. The address is the one proxy trust
+   * gives (`request.ip`: a forwarded address only from a trusted proxy), so a client cannot claim an allowed one.
+   * A request that presents a key is judged by its key, as anywhere.
+   */
+  admitsWithoutKey(level: AccessLevel, request: { headers: IncomingHttpHeaders; ip: string }): boolean {
+    return level === 'metrics' && request.headers.authorization === undefined && request.headers['x-api-key'] === undefined && this.scrapers.has(request.ip);
+  }
+
   /** Who is calling a route of this access level, counted against their rate; throws 401/403/429 otherwise. */
   async authenticate(level: Exclude<AccessLevel, 'public'>, credentials: Credentials): Promise<Principal> {
     const address = credentials.clientAddress;
     let principal: Principal;
+    // Undefined until the credentials are read: then a failure means they could not be.
+    let key: string | null | undefined;
     try {
       if (credentials.queryKey && !credentials.acceptsQueryKey) {
         throw new UnauthenticatedError('send the API key in the Authorization or X-API-Key header; ?api_key= is accepted only on the /ws upgrade');
       }
-      const key = presentedKey(credentials.headers, credentials.acceptsQueryKey ? credentials.queryKey : null);
+      key = presentedKey(credentials.headers, credentials.acceptsQueryKey ? credentials.queryKey : null);
       if (key === null && level === 'admin') {
         throw new UnauthenticatedError('this route needs the admin key: send "Authorization: Bearer <admin key>"');
+      }
+      if (key === null && level === 'metrics') {
+        throw new UnauthenticatedError('this route needs the admin key (send "Authorization: Bearer <admin key>"), or a client address in METRICS_ALLOW_FROM');
       }
       if (key !== null && this.failures.wait(address) > 0 && !this.authenticator.isAdminKey(key) && !this.keyHashes.isValidKeyHash(hashApiKey(key))) {
         throw this.tooManyFailures(address);
@@ -77,16 +99,21 @@ export class RequestAuthentication implements OnModuleDestroy {
         // Past the budget, a failing credential is told to slow down (no lookup was needed to know it fails).
         if (this.failures.wait(address) > 0) throw this.tooManyFailures(address);
         this.failures.take(address);
+        this.metrics.authRejected(key === undefined ? 'malformed' : key === null ? 'missing_key' : 'invalid_key');
       }
       throw error;
     }
     const refusal = accessRefusal(level, principal);
-    if (refusal) throw new ForbiddenError(refusal);
+    if (refusal) {
+      this.metrics.authRejected('forbidden');
+      throw new ForbiddenError(refusal);
+    }
     this.count(principal);
     return principal;
   }
 
   private tooManyFailures(address: string): TooManyError {
+    this.metrics.rateLimited('auth_failures');
     const wait = Math.max(1, this.failures.wait(address));
     return new TooManyError(
       `too many failed authentications from this address (at most ${this.config.authFailuresPerMinute} a minute); retry in ${wait} s. ` +
@@ -99,6 +126,7 @@ export class RequestAuthentication implements OnModuleDestroy {
   countPublic(clientAddress: string): void {
     const wait = this.requests.take(`address:${clientAddress}`);
     if (wait > 0) {
+      this.metrics.rateLimited('address');
       throw new TooManyError(`the rate limit of ${this.config.rateLimitPerMinute} requests a minute per address is used up; retry in ${wait} s`, wait);
     }
   }
@@ -106,6 +134,7 @@ export class RequestAuthentication implements OnModuleDestroy {
   /** One more message of an open session: its key must still be valid, and it counts against the tenant's rate. */
   async checkMessage(principal: Principal): Promise<void> {
     if (principal.kind === 'tenant' && principal.keyId !== null && !(await this.authenticator.stillValid(principal.keyId))) {
+      this.metrics.authRejected('invalid_key');
       throw new UnauthenticatedError('the API key of this session has been revoked');
     }
     this.count(principal);
@@ -118,6 +147,7 @@ export class RequestAuthentication implements OnModuleDestroy {
   countBatchSteps(principal: Principal, further: number): void {
     if (principal.kind === 'admin' || further <= 0 || this.config.rateLimitPerMinute === 0) return;
     const wait = further + 1 > this.config.rateLimitPerMinute ? Infinity : this.requests.take(`tenant:${principal.tenantId}`, further);
+    if (wait > 0) this.metrics.rateLimited('tenant');
     if (wait === Infinity) {
       throw new TooManyError(
         `a batch of ${further + 1} steps is more than this tenant's rate limit of ${this.config.rateLimitPerMinute} requests a minute (RATE_LIMIT_PER_MINUTE) allows at once; send smaller batches`,
@@ -137,6 +167,7 @@ export class RequestAuthentication implements OnModuleDestroy {
     if (principal.kind === 'admin') return;
     const wait = this.requests.take(`tenant:${principal.tenantId}`);
     if (wait > 0) {
+      this.metrics.rateLimited('tenant');
       throw new TooManyError(
         `this tenant's rate limit of ${this.config.rateLimitPerMinute} requests a minute (RATE_LIMIT_PER_MINUTE) is used up; retry in ${wait} s`,
         wait,

@@ -39,8 +39,8 @@ export class BaselineService {
   private environmentFor(caller: EpisodeCaller): BaselineEnvironment {
     return {
       reset: (taskId, seed, variant, runId) =>
-        this.episodes.reset(caller, runId === undefined ? { task_id: taskId, seed, variant, agent: BASELINE_POLICY } : { run_id: runId, task_id: taskId, seed, trial: 0 }),
-      step: (episodeId, action) => this.episodes.step(caller, episodeId, action),
+        this.episodes.reset(caller, runId === undefined ? { task_id: taskId, seed, variant, agent: BASELINE_POLICY } : { run_id: runId, task_id: taskId, seed, trial: 0 }, 'baseline'),
+      step: (episodeId, action) => this.episodes.step(caller, episodeId, action, undefined, 'baseline'),
       grade: (episodeId) => this.episodes.grade(caller, episodeId),
     };
   }

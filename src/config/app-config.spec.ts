@@ -149,3 +149,23 @@ describe('trusted proxies and /ws flow control', () => {
     expect(loadConfig({})).toMatchObject({ wsMaxMessagesPerSecond: 2000, wsMaxPendingMessages: 64, wsMaxBufferedBytes: 1024 * 1024 });
   });
 });
+
+describe('metrics', () => {
+  it('reads METRICS_ALLOW_FROM as addresses and CIDR ranges (none by default: the admin key only) and tenant labels off by default', () => {
+    expect(loadConfig({})).toMatchObject({ metricsAllowFrom: [], metricsTenantLabels: false });
+    expect(loadConfig({ METRICS_ALLOW_FROM: '127.0.0.1, 10.0.0.0/8,::1', METRICS_TENANT_LABELS: 'true' })).toMatchObject({
+      metricsAllowFrom: ['127.0.0.1', '10.0.0.0/8', '::1'],
+      metricsTenantLabels: true,
+    });
+  });
+
+  it.each(['prometheus.internal', '10.0.0.0/33', '10.0.0.0/', '10.0.0.0/8.5', 'fd00::/129', '10.0.0.1/8/1'])('refuses METRICS_ALLOW_FROM=%s, naming it', (entry) => {
+    expect(() => loadConfig({ METRICS_ALLOW_FROM: `127.0.0.1,${entry}` })).toThrow(
+      new RegExp(`METRICS_ALLOW_FROM=.*not an IP address or CIDR range: ${entry.replace(/[./]/g, '\\$&')}$`, 'm'),
+    );
+  });
+
+  it('refuses METRICS_TENANT_LABELS other than true or false', () => {
+    expect(() => loadConfig({ METRICS_TENANT_LABELS: 'yes' })).toThrow(/METRICS_TENANT_LABELS="yes": must be true or false/);
+  });
+});

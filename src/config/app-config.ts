@@ -1,5 +1,5 @@
-import { isIP } from 'node:net';
 import { join, resolve } from 'node:path';
+import { parseAddressList } from '../common/address-list';
 import { PROJECT_ROOT } from '../common/project-root';
 import { z } from 'zod';
 import { LIMITS } from '../engine/vocabulary';
@@ -28,6 +28,13 @@ export const DEFAULT_TASKS_DIR = join(PROJECT_ROOT, 'src', 'families');
  */
 export const STEP_BATCH_CEILING = 256;
 
+/** A true/false variable (`1` and `0` too). */
+const flag = (fallback: 'true' | 'false') =>
+  z
+    .enum(['true', 'false', '1', '0'], { message: 'must be true or false' })
+    .default(fallback)
+    .transform((v) => v === 'true' || v === '1');
+
 const envSchema = z.object({
   PORT: z.coerce.number().int().min(1).max(65535).default(7860),
   HOST: z.string().min(1).default('127.0.0.1'),
@@ -46,10 +53,7 @@ const envSchema = z.object({
   CHAIN_RETIRED_KEYS_FILE: z.string().min(1).optional(),
   PRIVATE_SPLIT_KEY: z.string().min(32, 'must be at least 32 characters (e.g. openssl rand -hex 32)').optional(),
   PRIVATE_SPLIT_RETIRED_KEYS_FILE: z.string().min(1).optional(),
-  REQUIRE_API_KEY: z
-    .enum(['true', 'false', '1', '0'], { message: 'must be true or false' })
-    .default('false')
-    .transform((v) => v === 'true' || v === '1'),
+  REQUIRE_API_KEY: flag('false'),
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).max(10_000_000).optional(),
   AUTH_FAILURES_PER_MINUTE: z.coerce.number().int().min(0).max(1_000_000).default(30),
   MAX_MESSAGE_LENGTH: z.coerce.number().int().min(1).max(LIMITS.messageLengthCeiling).default(2000),
@@ -64,9 +68,12 @@ const envSchema = z.object({
   SESSION_IDLE_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(86_400_000).default(300_000),
   LEDGER_CHECKPOINT_FILE: z.string().min(1).optional(),
   LEDGER_CHECKPOINT_INTERVAL_MS: z.coerce.number().int().min(1_000).max(86_400_000).default(60_000),
+  RETENTION_SWEEP_INTERVAL_MS: z.coerce.number().int().min(1_000).max(86_400_000).default(3_600_000),
   MAX_CONNECTIONS: z.coerce.number().int().min(1).max(1_000_000).default(1000),
   MAX_CONNECTIONS_PER_CLIENT: z.coerce.number().int().min(1).max(1_000_000).default(256),
   TRUSTED_PROXIES: z.string().optional(),
+  METRICS_ALLOW_FROM: z.string().optional(),
+  METRICS_TENANT_LABELS: flag('false'),
   WS_MAX_MESSAGES_PER_SECOND: z.coerce.number().int().min(0).max(1_000_000).default(2000),
   WS_MAX_PENDING_MESSAGES: z.coerce.number().int().min(1).max(100_000).default(64),
   WS_MAX_BUFFERED_BYTES: z.coerce.number().int().min(16 * 1024).max(1024 * 1024 * 1024).default(1024 * 1024),
@@ -137,6 +144,8 @@ export interface AppConfig {
   ledgerCheckpointFile: string;
   /** How often a checkpoint is written when a ledger moved (and always at shutdown). */
   ledgerCheckpointIntervalMs: number;
+  /** How often the retention sweep purges finished episodes past their tenant's retention period (docs/operating.md). */
+  retentionSweepIntervalMs: number;
   /** Open connections the server holds at once, and per client address; past either, 503 and closed. */
   maxConnections: number;
   maxConnectionsPerClient: number;
@@ -145,6 +154,13 @@ export interface AppConfig {
    * the client address used for limits and logs, and the scheme and host a browser Origin is compared with.
    */
   trustedProxies: string[];
+  /**
+   * Client addresses and CIDR ranges that may read GET /metrics without a key (none by default: the admin key only).
+   * The address is the one TRUSTED_PROXIES gives (a forwarded one only from a trusted proxy).
+   */
+  metricsAllowFrom: string[];
+  /** Whether the step and reset counters carry a `tenant` label (one series per tenant, action and transport). */
+  metricsTenantLabels: boolean;
   /** /ws messages a connection may send a second (1 s of burst); faster ones wait unread. 0: no cap. */
   wsMaxMessagesPerSecond: number;
   /** /ws messages read but not yet answered, per connection; at this many, reading pauses. */
@@ -180,8 +196,9 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
       }),
     );
   }
-  const proxies = parseTrustedProxies(present.TRUSTED_PROXIES);
-  problems.push(...proxies.problems);
+  const proxies = addressList('TRUSTED_PROXIES', present.TRUSTED_PROXIES);
+  const scrapers = addressList('METRICS_ALLOW_FROM', present.METRICS_ALLOW_FROM);
+  problems.push(...proxies.problems, ...scrapers.problems);
   let databaseUrl = '';
   try {
     databaseUrl = resolveDatabaseUrl(present.DATABASE_URL);
@@ -234,32 +251,25 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
     sessionIdleTimeoutMs: e.SESSION_IDLE_TIMEOUT_MS,
     ledgerCheckpointFile: resolve(e.LEDGER_CHECKPOINT_FILE ?? `${databaseUrl.slice('file:'.length)}.ledger-checkpoints`),
     ledgerCheckpointIntervalMs: e.LEDGER_CHECKPOINT_INTERVAL_MS,
+    retentionSweepIntervalMs: e.RETENTION_SWEEP_INTERVAL_MS,
     maxConnections: e.MAX_CONNECTIONS,
     maxConnectionsPerClient: e.MAX_CONNECTIONS_PER_CLIENT,
     trustedProxies: proxies.entries,
+    metricsAllowFrom: scrapers.entries,
+    metricsTenantLabels: e.METRICS_TENANT_LABELS,
     wsMaxMessagesPerSecond: e.WS_MAX_MESSAGES_PER_SECOND,
     wsMaxPendingMessages: e.WS_MAX_PENDING_MESSAGES,
     wsMaxBufferedBytes: e.WS_MAX_BUFFERED_BYTES,
   };
 }
 
-/** TRUSTED_PROXIES: comma-separated IP addresses and CIDR ranges (`10.0.0.5`, `172.30.0.0/24`, `::1`, `fd00::/8`). */
-function parseTrustedProxies(value: string | undefined): { entries: string[]; problems: string[] } {
-  const entries = (value ?? '').split(',').map((item) => item.trim()).filter(Boolean);
-  const bad = entries.filter((entry) => !isAddressOrCidr(entry));
+/** TRUSTED_PROXIES, METRICS_ALLOW_FROM: comma-separated IP addresses and CIDR ranges (`10.0.0.5`, `172.30.0.0/24`, `::1`, `fd00::/8`). */
+function addressList(name: string, value: string | undefined): { entries: string[]; problems: string[] } {
+  const { entries, bad } = parseAddressList(value);
   return {
     entries,
-    problems: bad.length === 0 ? [] : [`TRUSTED_PROXIES=${JSON.stringify(value)}: not an IP address or CIDR range: ${bad.join(', ')}`],
+    problems: bad.length === 0 ? [] : [`${name}=${JSON.stringify(value)}: not an IP address or CIDR range: ${bad.join(', ')}`],
   };
-}
-
-function isAddressOrCidr(entry: string): boolean {
-  const [address, bits, ...rest] = entry.split('/');
-  const family = isIP(address);
-  if (family === 0 || rest.length > 0) return false;
-  if (bits === undefined) return true;
-  const prefix = Number(bits);
-  return /^\d{1,3}$/.test(bits) && prefix <= (family === 4 ? 32 : 128);
 }
 
 /**

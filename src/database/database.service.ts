@@ -7,7 +7,7 @@ import { UnavailableError } from '../common/errors/domain-errors';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { prepareDatabaseFile } from '../config/database-url';
 import { PrismaClient } from '../generated/prisma/client';
-import { GroupCommit, type DurableSync, type SqlConnection, type WriteWork } from './group-commit';
+import { GroupCommit, type CommitObserver, type DurableSync, type SqlConnection, type WriteWork } from './group-commit';
 
 /**
  * The one database layer: the SQLite file and its two faces, which share one lock.
@@ -29,6 +29,7 @@ export class Database implements OnModuleInit, OnApplicationShutdown {
   private groupCommit: GroupCommit | null = null;
   private walSync: WalSync | null = null;
   private readonly rollbackListeners: Array<() => void> = [];
+  private commitObserver: CommitObserver | null = null;
   /** Set once the connections are closed: Prisma would otherwise reopen one on the next query. */
   private closed = false;
   private shutdown: Promise<void> | null = null;
@@ -65,6 +66,7 @@ export class Database implements OnModuleInit, OnApplicationShutdown {
       (flush) => this.mutex.runExclusive(flush),
       () => this.rollbackListeners.forEach((listener) => listener()),
       walSync?.sync ?? null,
+      (writes, seconds) => this.commitObserver?.(writes, seconds),
     );
     this.walSync = walSync;
     this.logger.debug(`SQLite ready: ${this.config.databaseUrl.slice('file:'.length)} (WAL, synchronous=${this.config.sqliteSynchronous}${walSync ? ', steps synced off the event loop' : ''})`);
@@ -130,6 +132,11 @@ export class Database implements OnModuleInit, OnApplicationShutdown {
    */
   durable(): Promise<void> {
     return this.groupCommit?.durable() ?? Promise.resolve();
+  }
+
+  /** `observer` is told of each group commit once it is durable (its writes and time): what metrics record. */
+  observeCommits(observer: CommitObserver): void {
+    this.commitObserver = observer;
   }
 
   /** `listener` runs when a whole batch was rolled back, before the next batch: drop state cached from it. */

@@ -114,11 +114,30 @@ describe('GroupCommit', () => {
       db.exec('CREATE TABLE rows (id INTEGER PRIMARY KEY, label TEXT NOT NULL)');
       const syncs: Array<(error: Error | null) => void> = [];
       let rollbacks = 0;
-      const commits = new GroupCommit(db, async (flush) => flush(), () => rollbacks++, (done) => syncs.push(done));
+      const observed: Array<{ writes: number; seconds: number }> = [];
+      const commits = new GroupCommit(db, async (flush) => flush(), () => rollbacks++, (done) => syncs.push(done), (writes, seconds) => observed.push({ writes, seconds }));
       const insert = (id: number) => commits.write((sql) => sql.statement('INSERT INTO rows (id, label) VALUES (?, ?)').run(id, 'x').changes);
       const turn = () => new Promise((resolve) => setImmediate(resolve));
-      return { db, commits, syncs, insert, turn, rollbacks: () => rollbacks };
+      return { db, commits, syncs, insert, turn, observed, rollbacks: () => rollbacks };
     }
+
+    it('tells its observer of each batch once it is durable (its writes, and the time from BEGIN through the sync), never of a failed one', async () => {
+      const { syncs, insert, turn, observed } = withHeldSyncs();
+      const batch = Promise.all([insert(1), insert(2), insert(3)]);
+      await turn();
+      expect(observed).toEqual([]); // committed, not yet durable
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      syncs[0](null);
+      await batch;
+      expect(observed).toHaveLength(1);
+      expect(observed[0].writes).toBe(3);
+      expect(observed[0].seconds).toBeGreaterThanOrEqual(0.015); // the sync's wait is in it
+      const failed = insert(4);
+      await turn();
+      syncs[1](new Error('EIO'));
+      await expect(failed).rejects.toThrow(/could not be made durable/);
+      expect(observed).toHaveLength(1);
+    });
 
     it('answers a batch only once a sync that started after its commit has returned; one sync covers every batch committed while another ran', async () => {
       const { db, commits, syncs, insert, turn } = withHeldSyncs();

@@ -25,6 +25,12 @@ const MAX_BATCH = 256;
 export type DurableSync = (done: (error: Error | null) => void) => void;
 
 /**
+ * Told of each batch once it is durable: how many writes it held, and the seconds from its BEGIN until its callers
+ * could be answered (the commit and, with `sync`, the sync that covered it). Batches rolled back are not told.
+ */
+export type CommitObserver = (writes: number, seconds: number) => void;
+
+/**
  * Group commit on a direct better-sqlite3 connection. Writes submitted in the same turn of the event loop run
  * in submission order inside one `BEGIN IMMEDIATE … COMMIT`, each in its own savepoint (a write that throws is
  * rolled back alone and its caller gets the error); every caller is answered only after the batch is durable,
@@ -59,6 +65,7 @@ export class GroupCommit implements SqlConnection {
      */
     private readonly onRolledBack: () => void,
     private readonly sync: DurableSync | null = null,
+    private readonly observe: CommitObserver | null = null,
   ) {
     // better-sqlite3 turns a transaction function called inside an open transaction into a SAVEPOINT.
     this.runInSavepoint = db.transaction((work: WriteWork<unknown>) => work(this));
@@ -114,6 +121,7 @@ export class GroupCommit implements SqlConnection {
     if (this.queue.length > 0) this.schedule();
     if (batch.length === 0) return;
     const outcomes: Array<{ ok: true; value: unknown } | { ok: false; error: unknown }> = [];
+    const started = performance.now();
     try {
       this.statement('BEGIN IMMEDIATE').run();
       for (const pending of batch) {
@@ -132,13 +140,15 @@ export class GroupCommit implements SqlConnection {
       if (this.db.inTransaction) this.db.prepare('ROLLBACK').run();
       return;
     }
-    const answer = (error: Error | null) =>
+    const answer = (error: Error | null) => {
+      if (!error) this.observe?.(batch.length, (performance.now() - started) / 1000);
       batch.forEach((pending, i) => {
         const outcome = outcomes[i];
         if (error) pending.reject(new UnavailableError('the write could not be made durable (the disk failed to sync); retry'));
         else if (outcome.ok) pending.resolve(outcome.value);
         else pending.reject(outcome.error);
       });
+    };
     if (!this.sync) return answer(null);
     this.unsynced.push(answer);
     if (!this.syncRunning) this.syncCommitted();

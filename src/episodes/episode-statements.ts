@@ -44,11 +44,12 @@ WHERE id = ? AND tenant_id = ? AND version = ?`,
   insertActionLog: `INSERT INTO action_log (episode_id, tenant_id, step_index, action_json, reward_milli, score_after_milli, outcome,
   error, created_at, hash)
 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  selectActionJsons: `SELECT action_json AS actionJson FROM action_log WHERE episode_id = ? AND tenant_id = ? ORDER BY step_index`,
   selectStepRequest: `SELECT action_hash AS actionHash, response_json AS responseJson
   FROM step_requests WHERE episode_id = ? AND request_id = ? AND tenant_id = ?`,
-  expireIdleEpisodes: `UPDATE episodes SET status = 'expired', version = version + 1
+  expireIdleEpisodes: `UPDATE episodes SET status = 'expired', version = version + 1, state_json = ''
 WHERE status = 'active' AND updated_at < ? RETURNING id, tenant_id AS tenantId`,
-  expireEpisode: `UPDATE episodes SET status = 'expired', version = version + 1 WHERE id = ? AND tenant_id = ? AND status = 'active'`,
+  expireEpisode: `UPDATE episodes SET status = 'expired', version = version + 1, state_json = '' WHERE id = ? AND tenant_id = ? AND status = 'active'`,
   insertStepRequest: `INSERT INTO step_requests (episode_id, tenant_id, request_id, step_index, action_hash, response_json, created_at)
 VALUES (?, ?, ?, ?, ?, ?, ?)`,
 } as const;
@@ -199,6 +200,11 @@ export function insertActionLog(sql: SqlConnection, row: ActionLogInsert): void 
       sqliteTimestamp(row.createdAt),
       row.hash,
     );
+}
+
+/** An episode's logged actions in step order (canonical JSON): what replaying its state needs. */
+export function selectActionJsons(sql: SqlConnection, tenantId: string, episodeId: string): string[] {
+  return (sql.statement(EPISODE_STATEMENTS.selectActionJsons).all(episodeId, tenantId) as { actionJson: string }[]).map((r) => r.actionJson);
 }
 
 export function selectStepRequest(sql: SqlConnection, tenantId: string, episodeId: string, requestId: string): StoredStepRequest | null {

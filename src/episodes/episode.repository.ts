@@ -2,6 +2,7 @@ import type { GradeBreakdown } from '../engine/grader';
 import type { EpisodeState, HistoryEntry } from '../engine/state';
 import type { SplitSource } from '../families';
 import type { CellKey } from './run-cells/run-cell-statements';
+import type { PurgeRecord, TenantDeletionRecord } from './purge/episode-purge';
 
 /** POST /reset's `feedback`: "dense" (training: reward and score after every step) or "final" (evaluation). */
 export const FEEDBACK_MODES = ['dense', 'final'] as const;
@@ -170,4 +171,13 @@ export abstract class EpisodeRepository {
    * episode is not active or no longer its cell's current attempt.
    */
   abstract giveUpRunAttempt(tenantId: string, episodeId: string): Promise<boolean>;
+
+  /**
+   * Retention: purges up to `limit` of the tenant's finished episodes last written before `cutoff`, earliest first,
+   * with their log and ledger entries, in one write (purge/episode-purge.ts); what it removed.
+   */
+  abstract purgeFinished(tenantId: string, cutoff: Date, limit: number): Promise<PurgeRecord>;
+
+  /** Removes a tenant with everything it owns, in one write; what it removed. */
+  abstract deleteTenant(tenantId: string, slug: string): Promise<TenantDeletionRecord>;
 }

@@ -33,6 +33,6 @@ import { InstancePreviewService } from './instance-preview/instance-preview.serv
     LedgerCheckpoints,
     { provide: EpisodeRepository, useClass: SqliteEpisodeRepository },
   ],
-  exports: [EpisodesService, StepBatch, ChainKeys, LedgerCheckpoints],
+  exports: [EpisodesService, StepBatch, ChainKeys, LedgerCheckpoints, EpisodeRepository],
 })
 export class EpisodesModule {}

@@ -6,6 +6,7 @@ import { codePointLength } from '../common/field-rules';
 import { KeyedSerializer } from '../common/keyed-serializer';
 import type { EpisodeCaller } from '../access/principal';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
+import { Metrics, type ResetTransport, type Transport } from '../metrics';
 import { canonicalAction, type Action } from '../engine/actions';
 import { readLength } from '../engine/graders/v2/claims';
 import { reset, step } from '../engine/engine';
@@ -42,10 +43,12 @@ export class EpisodesService {
     private readonly episodes: EpisodeRepository,
     private readonly runCells: RunCells,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly metrics: Metrics,
   ) {}
 
-  async reset(caller: EpisodeCaller, request: ResetRequestDto): Promise<ResetResponseDto> {
-    if (request.run_id !== undefined) return this.resetInRun(caller, request, request.run_id);
+  /** Starts an episode; `transport` is what the reset came by, for the metrics. */
+  async reset(caller: EpisodeCaller, request: ResetRequestDto, transport: ResetTransport = 'http'): Promise<ResetResponseDto> {
+    if (request.run_id !== undefined) return this.resetInRun(caller, request, request.run_id, transport);
     if (request.trial !== undefined) throw new InvalidFieldError('trial', 'trial names a cell of an evaluation run: give run_id too');
     const { task, version, seed, feedback, splitKeyId } = this.instanceFor(request);
     const state = reset(task, seed);
@@ -70,6 +73,7 @@ export class EpisodesService {
       },
       this.config.maxActiveEpisodesPerTenant,
     );
+    this.metrics.resetApplied(transport, caller.tenantId);
     return presentReset(task, asSeenBy(caller, episode), gradeViewFor(caller, episode));
   }
 
@@ -79,7 +83,7 @@ export class EpisodesService {
    * same write as the episode is created. Taking the next cell races other workers of the run: a cell claimed
    * between the look and the write is passed over for the next one.
    */
-  private async resetInRun(caller: EpisodeCaller, request: ResetRequestDto, runId: string): Promise<ResetResponseDto> {
+  private async resetInRun(caller: EpisodeCaller, request: ResetRequestDto, runId: string, transport: ResetTransport): Promise<ResetResponseDto> {
     const named = cellNamedBy(request, runId);
     const run = this.runCells.runFor(caller, runId);
     const namedCell = named === null ? null : cellOfRun(named, run);
@@ -110,6 +114,7 @@ export class EpisodesService {
           },
           this.config.maxActiveEpisodesPerTenant,
         );
+        this.metrics.resetApplied(transport, caller.tenantId);
         return presentReset(task, asSeenBy(caller, episode), gradeViewFor(caller, episode));
       } catch (error) {
         if (!(error instanceof CellTakenError) || named !== null || attempt === MAX_CLAIM_ATTEMPTS) throw error;
@@ -167,9 +172,10 @@ export class EpisodesService {
    * One way down: the episode is found and the caller's access decided here, the step computed here, and the
    * repository only reads and writes. Steps on one episode run one at a time in this process, so each is computed
    * from the state the one before it stored; the write is conditioned on the version the step was computed from,
-   * so a step raced by another process is computed again from the row.
+   * so a step raced by another process is computed again from the row. `transport` is what the step came by, for
+   * the metrics, which count a step once it is applied (not a request id's retry).
    */
-  async step(caller: EpisodeCaller, episodeId: string, action: Action, requestId?: string): Promise<StepResponseDto> {
+  async step(caller: EpisodeCaller, episodeId: string, action: Action, requestId?: string, transport: Transport = 'http'): Promise<StepResponseDto> {
     this.checkConfiguredLimits(action);
     const actionJson = canonicalJson(canonicalAction(action));
     const request = requestId === undefined ? null : { requestId, actionHash: sha256Hex(actionJson) };
@@ -177,7 +183,7 @@ export class EpisodesService {
       for (let attempt = 1; ; attempt++) {
         const episode = await this.episodeFor(caller, episodeId, (id) => this.episodes.findForStep(caller.tenantId, id));
         try {
-          return await this.stepOnce(caller, episode, episodeId, action, actionJson, request);
+          return await this.stepOnce(caller, episode, episodeId, action, actionJson, request, transport);
         } catch (error) {
           if (!(error instanceof StaleEpisodeError)) throw error;
           if (attempt === MAX_STEP_ATTEMPTS) throw new ConflictError('the episode kept changing while this step was applied; retry');
@@ -197,6 +203,7 @@ export class EpisodesService {
     action: Action,
     actionJson: string,
     request: { requestId: string; actionHash: string } | null,
+    transport: Transport,
   ): Promise<StepResponseDto> {
     if (request) {
       // Asked only once the caller may step it, so a request id tells nobody else anything.
@@ -210,10 +217,11 @@ export class EpisodesService {
       throw new ConflictError(`episode "${name}" is ${episode.status.replace(/_/g, ' ')}; start a new one with POST /reset`);
     }
     const task = await this.taskOf(episode);
-    const result = step(task, episode.state, action);
+    const result = this.metrics.timeGrading(() => step(task, episode.state, action));
     const response = presentStep(task, name, result.state, result.reward_milli, gradeViewFor(caller, episode));
     const entry = result.state.history[result.state.history.length - 1];
     await this.episodes.saveStep(episode, { state: result.state, grade: result.grade, entry, actionJson, response }, request);
+    this.metrics.stepApplied(transport, action.type, caller.tenantId);
     return response;
   }
 

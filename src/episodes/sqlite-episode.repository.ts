@@ -13,6 +13,10 @@ import { CHAIN_SCHEMES, chainLink, chainStart, type ChainKey } from './hash-chai
 import { createdEntry, expiredEntry, stepEntry } from './ledger/ledger-entry';
 import { appendLedgerEntry } from './ledger/ledger-statements';
 import { componentColumns } from './score-columns';
+import { SNAPSHOT_DROPPED, snapshotFor, stateOf } from './finished-state';
+import { privateSplitKeyIdOf } from '../tasks/private-split';
+import { TaskCatalog } from '../tasks/task-catalog.service';
+import { deleteTenantData, purgeEpisodes, selectExpiredEpisodes, type PurgeRecord, type TenantDeletionRecord } from './purge/episode-purge';
 import { CellTakenError, claimCell, endCellAttempt, finishCellOf, giveUpCellOf, selectCell, type CellKey } from './run-cells/run-cell-statements';
 import {
   countActiveEpisodes,
@@ -21,6 +25,7 @@ import {
   insertActionLog,
   insertEpisode,
   insertStepRequest,
+  selectActionJsons,
   selectEpisode,
   selectEpisodeIdByAlias,
   selectEpisodeOwner,
@@ -56,6 +61,7 @@ export class SqliteEpisodeRepository extends EpisodeRepository {
     private readonly keys: ChainKeys,
     @Inject(APP_CONFIG) config: AppConfig,
     private readonly clock: Clock,
+    private readonly catalog: TaskCatalog,
   ) {
     super();
     this.cache = new ActiveEpisodeCache(config.episodeCacheSize);
@@ -149,28 +155,39 @@ export class SqliteEpisodeRepository extends EpisodeRepository {
    * version (so a copy another writer made stale is never served) instead of reading and parsing the snapshot.
    */
   async find(tenantId: string, episodeId: string): Promise<EpisodeRecord | null> {
-    return this.database.read((sql) => {
+    const found = this.database.read((sql) => {
       const cached = this.cache.get(tenantId, episodeId);
       if (cached && selectEpisodeVersion(sql, tenantId, episodeId) === cached.version) return cached;
-      const episode = readEpisode(sql, tenantId, episodeId);
-      if (episode) this.cache.put(episode);
-      else this.cache.forget(tenantId, episodeId);
-      return episode;
+      const row = selectEpisode(sql, tenantId, episodeId);
+      if (!row) this.cache.forget(tenantId, episodeId);
+      return row;
     });
+    if (found === null || 'state' in found) return found;
+    const episode = await this.recordOf(found);
+    this.cache.put(episode);
+    return episode;
   }
 
-  findLatest(tenantId: string, apiKeyId?: string | null): Promise<EpisodeRecord | null> {
-    return this.database.serialized(async (db) => {
+  async findLatest(tenantId: string, apiKeyId?: string | null): Promise<EpisodeRecord | null> {
+    const row = await this.database.serialized((db) => {
       const where = apiKeyId === undefined ? { tenantId } : { tenantId, apiKeyId };
-      const row = await db.episode.findFirst({ where, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] });
-      return row ? toRecord(row) : null;
+      return db.episode.findFirst({ where, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] });
     });
+    return row ? this.recordOf(row) : null;
   }
 
   async findForStep(tenantId: string, episodeId: string): Promise<EpisodeRecord | null> {
     const cached = this.cache.get(tenantId, episodeId);
     if (cached) return cached;
-    return this.database.read((sql) => readEpisode(sql, tenantId, episodeId));
+    const row = this.database.read((sql) => selectEpisode(sql, tenantId, episodeId));
+    return row ? this.recordOf(row) : null;
+  }
+
+  /** The record of a stored row: its snapshot parsed, or, for an episode that has ended, its state replayed. */
+  private async recordOf(row: EpisodeWithStateRow): Promise<EpisodeRecord> {
+    if (row.stateJson !== SNAPSHOT_DROPPED) return toRecord(row, JSON.parse(row.stateJson) as EpisodeState);
+    const task = await this.catalog.fetchInstance(row.taskId, row.taskVersion, row.seed, privateSplitKeyIdOf(row));
+    return toRecord(row, stateOf(task, row, () => this.database.read((sql) => selectActionJsons(sql, row.tenantId, row.id))));
   }
 
   async findStepRequest(tenantId: string, episodeId: string, requestId: string): Promise<StoredStepRequest | null> {
@@ -244,6 +261,21 @@ export class SqliteEpisodeRepository extends EpisodeRepository {
     return key;
   }
 
+  purgeFinished(tenantId: string, cutoff: Date, limit: number): Promise<PurgeRecord> {
+    return this.database.batched((sql) =>
+      purgeEpisodes(sql, this.keys.current, tenantId, selectExpiredEpisodes(sql, tenantId, cutoff, limit), 'retention', this.clock.now()),
+    );
+  }
+
+  deleteTenant(tenantId: string, slug: string): Promise<TenantDeletionRecord> {
+    return this.database.batched((sql) => {
+      const record = deleteTenantData(sql, tenantId, slug, this.clock.now());
+      // Its active episodes may be cached; none of them exists any more.
+      this.cache.clear();
+      return record;
+    });
+  }
+
   expireIdleEpisodesOfAllTenants(cutoff: Date): Promise<number> {
     return this.database.batched((sql) => {
       // The version moves on so that a cached copy of an expired episode can no longer be written back; each
@@ -314,25 +346,18 @@ function claimRunCell(sql: SqlConnection, tenantId: string, cell: CellKey, episo
   throw new CellTakenError(`the ${name} is being filled by episode "${found.episodeId}"; finish it, or report it failed, first`);
 }
 
-function readEpisode(sql: SqlConnection, tenantId: string, episodeId: string): EpisodeRecord | null {
-  const row = selectEpisode(sql, tenantId, episodeId);
-  return row ? toRecord(row) : null;
-}
-
 /** Columns copied out of the snapshot and the grade so episodes can be filtered and aggregated in SQL. */
 function summaryOf(state: EpisodeState, grade: GradeBreakdown): EpisodeSummary {
   return {
     status: state.status,
     stepCount: state.step_count,
     scoreMilli: state.score_milli,
-    // Plain JSON, not canonical: this runs on every step, and nothing hashes the snapshot (verify compares it
-    // in canonical form).
-    stateJson: JSON.stringify(state),
+    stateJson: snapshotFor(state),
     ...componentColumns(grade),
   };
 }
 
-function toRecord(row: EpisodeWithStateRow): EpisodeRecord {
+function toRecord(row: EpisodeWithStateRow, state: EpisodeState): EpisodeRecord {
   return {
     id: row.id,
     tenantId: row.tenantId,
@@ -352,7 +377,7 @@ function toRecord(row: EpisodeWithStateRow): EpisodeRecord {
     agent: row.agent,
     runLabel: row.runLabel,
     tags: JSON.parse(row.tagsJson) as string[],
-    state: JSON.parse(row.stateJson) as EpisodeState,
+    state,
     chainHead: row.chainHead,
     chainScheme: row.chainScheme,
     chainKeyId: row.chainKeyId,

@@ -7,12 +7,12 @@ import type { RequestAuthentication } from '../auth/request-authentication';
  * Authenticates every request as soon as its route is known and before its body is read, so a wrong key with a
  * malformed body is a 401, not a 400, and an unauthenticated client never costs a body parse. The route's access
  * rule comes from its platform config (@Access puts it there); routes without one (Swagger UI's assets, unknown
- * paths) are public.
+ * paths) are public, and so is /metrics for a scraper let in by its address (METRICS_ALLOW_FROM).
  */
 export function registerAuthentication(instance: FastifyInstance, authentication: RequestAuthentication): void {
   instance.addHook('onRequest', async (request: FastifyRequest) => {
     const level = (request.routeOptions.config as unknown as Record<string, unknown> | undefined)?.[ACCESS_ROUTE_CONFIG] as AccessLevel | undefined;
-    if (level === undefined || level === 'public') {
+    if (level === undefined || level === 'public' || authentication.admitsWithoutKey(level, request)) {
       authentication.countPublic(request.ip);
       return;
     }

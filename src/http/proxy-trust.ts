@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import { BlockList, isIP } from 'node:net';
+import { AddressList } from '../common/address-list';
 import type { AppConfig } from '../config/app-config';
 
 /** What the trust decisions read of a request: its headers and the address of the socket it came on. */
@@ -18,7 +18,7 @@ export interface ForwardedRequest {
  */
 export class ProxyTrust {
   private static readonly byConfig = new WeakMap<object, ProxyTrust>();
-  private readonly list: BlockList | null;
+  private readonly list: AddressList;
 
   static of(config: Pick<AppConfig, 'trustedProxies'>): ProxyTrust {
     let trust = ProxyTrust.byConfig.get(config);
@@ -30,31 +30,17 @@ export class ProxyTrust {
   }
 
   constructor(entries: readonly string[]) {
-    if (entries.length === 0) {
-      this.list = null;
-      return;
-    }
-    const list = new BlockList();
-    for (const entry of entries) {
-      const [address, bits] = entry.split('/');
-      const type = isIP(address) === 6 ? 'ipv6' : 'ipv4';
-      if (bits === undefined) list.addAddress(address, type);
-      else list.addSubnet(address, Number(bits), type);
-    }
-    this.list = list;
+    this.list = new AddressList(entries);
   }
 
   /** Whether this address (a socket's, or a forwarded hop) is one of the trusted proxies. */
   trusts(address: string | undefined): boolean {
-    if (this.list === null || address === undefined) return false;
-    const plain = unmapped(address);
-    const family = isIP(plain);
-    return family !== 0 && this.list.check(plain, family === 6 ? 'ipv6' : 'ipv4');
+    return this.list.has(address);
   }
 
   /** Fastify's `trustProxy` option: the same decision, so `request.ip`, `.protocol` and `.host` agree with this. */
   forFastify(): false | ((address: string) => boolean) {
-    return this.list === null ? false : (address: string) => this.trusts(address);
+    return this.list.empty ? false : (address: string) => this.trusts(address);
   }
 
   /**
@@ -89,11 +75,6 @@ export class ProxyTrust {
     const scheme = (forwardedProto ?? (request.socket?.encrypted ? 'https' : 'http')).toLowerCase();
     return { scheme, host: forwardedHost ?? request.headers.host };
   }
-}
-
-/** `::ffff:10.0.0.5` (an IPv4 client of a dual-stack socket) as `10.0.0.5`, to compare it with TRUSTED_PROXIES. */
-function unmapped(address: string): string {
-  return /^::ffff:\d+\.\d+\.\d+\.\d+$/i.test(address) ? address.slice(7) : address;
 }
 
 function headerValue(value: string | string[] | undefined): string {

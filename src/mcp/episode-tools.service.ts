@@ -74,7 +74,7 @@ export class EpisodeTools {
     try {
       if (name === 'view_inbox' || name === 'view_ticket') return await this.view(caller, name, episodeId, rest);
       const body = await validateBody(StepRequestDto, { episode_id: episodeId, action: { type: name, ...rest } });
-      const step = await this.episodes.step(caller, body.episode_id, body.action);
+      const step = await this.episodes.step(caller, body.episode_id, body.action, undefined, 'mcp');
       return { kind: 'ok', value: step as unknown as Record<string, Json>, reward: step.reward, done: step.done };
     } catch (error) {
       return this.outcomeOf(error);

@@ -11,6 +11,7 @@ import { EpisodeTools, toToolResult, type ToolCaller } from './episode-tools.ser
 import { answerParamErrorsPlainly } from './mcp-param-errors';
 import type { ToolSchemaVariant } from './tool-schemas';
 import { Clock } from '../common/clock';
+import { Metrics } from '../metrics';
 
 interface SessionBase {
   caller: ToolCaller;
@@ -66,7 +67,9 @@ export class McpSessions implements OnModuleDestroy {
     revocations: KeyRevocations,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly clock: Clock,
+    metrics: Metrics,
   ) {
+    metrics.readOpenSessions('mcp', () => this.sessions.size);
     this.sweeper = setInterval(() => this.closeIdle(), Math.min(60_000, config.sessionIdleTimeoutMs)).unref();
     revocations.onRevoked((keyId) => {
       for (const [id, session] of this.sessions) if (session.caller.keyId === keyId) this.end(id);

@@ -70,7 +70,7 @@ export class OpenEnvRpc {
       return rpcError(id, JSON_RPC.serverError, `Session capacity reached: this tenant has ${place.active_sessions} of ${place.max_sessions} sessions open`, place);
     }
     try {
-      const started = await this.episodes.reset(caller, await validateBody(ResetRequestDto, resetFields));
+      const started = await this.episodes.reset(caller, await validateBody(ResetRequestDto, resetFields), 'mcp');
       const sessionId = this.sessions.openOpenEnv({ ...caller, boundEpisodeId: started.episode_id }, variant, place);
       return rpcResult(id, { session_id: sessionId, tool_schema: variant, ...started });
     } catch (error) {

@@ -104,7 +104,7 @@ function declareHttpLayer(document: OpenAPIObject, config: AppConfig): void {
     if (!access) throw new Error(`an operation has no ${ACCESS_EXTENSION}: every route declares @Access`);
     const secured = access !== 'public';
     const keys: Record<string, string[]>[] = [{ [BEARER_SCHEME]: [] }, { [API_KEY_SCHEME]: [] }, { [BASIC_SCHEME]: [] }];
-    operation.security = !secured ? [] : config.requireApiKey || access === 'admin' ? keys : [...keys, {}];
+    operation.security = !secured ? [] : keyOptional(access, config) ? [...keys, {}] : keys;
     operation.description = [operation.description, ACCESS_DESCRIPTIONS[access]].filter(Boolean).join('\n\n');
     const add = (status: number, description?: string) => {
       operation.responses[String(status)] ??= errorResponseObject(status, description);
@@ -113,7 +113,7 @@ function declareHttpLayer(document: OpenAPIObject, config: AppConfig): void {
       add(401);
       add(
         403,
-        'The key may not use this route (a reader key on a run, an agent key on an audit, a tenant key on /admin, the admin key on an episode), ' +
+        'The key may not use this route (a reader key on a run, an agent key on an audit, a tenant key on /admin or /metrics, the admin key on an episode), ' +
           'or the Host header or a browser Origin is not allowed (ALLOWED_HOSTS, ALLOWED_ORIGINS)',
       );
       add(429, 'Over the tenant’s rate limit (RATE_LIMIT_PER_MINUTE), or a failing key from an address with too many failed authentications; `Retry-After` says when to come back');
@@ -140,6 +140,16 @@ function declareHttpLayer(document: OpenAPIObject, config: AppConfig): void {
     const bodySchema = body?.$ref ? (document.components!.schemas as Schemas)[body.$ref.replace('#/components/schemas/', '')] : undefined;
     if (operation.requestBody && bodySchema && !(bodySchema.required ?? []).length) operation.requestBody.required = false;
   }
+}
+
+/**
+ * Whether a request may leave the key out: on tenant routes in open mode (it is the public tenant), never on /admin,
+ * and on /metrics only from the addresses in METRICS_ALLOW_FROM (none by default).
+ */
+function keyOptional(access: AccessLevel, config: AppConfig): boolean {
+  if (access === 'admin') return false;
+  if (access === 'metrics') return config.metricsAllowFrom.length > 0;
+  return !config.requireApiKey;
 }
 
 function operationsWithPaths(document: OpenAPIObject): [string, string, Operation][] {

@@ -14,6 +14,7 @@ import { ProxyTrust } from '../http/proxy-trust';
 import { answerRawAndClose } from '../http/raw-http-answer';
 import { requestIdFrom } from '../http/request-id';
 import { EpisodeTools } from '../mcp';
+import { Metrics } from '../metrics';
 import { KeyRevocations } from '../tenants/key-revocations';
 import { errorMessage, WS_ERROR_CODES } from './ws-protocol';
 import { WsSession } from './ws-session';
@@ -45,7 +46,9 @@ export class WsGateway implements OnApplicationBootstrap, BeforeApplicationShutd
     revocations: KeyRevocations,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly clock: Clock,
+    metrics: Metrics,
   ) {
+    metrics.readOpenSessions('ws', () => this.sessions.size);
     // A revoked key's sessions end at once (other processes' revocations are caught by the per-message check).
     revocations.onRevoked((keyId) => {
       for (const session of this.sessions.values()) if (session.caller.keyId === keyId) session.end('the API key of this session has been revoked');

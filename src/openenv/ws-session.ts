@@ -129,7 +129,7 @@ export class WsSession {
 
   private async reset(data: unknown): Promise<void> {
     const body = await validateBody(ResetRequestDto, data ?? {});
-    const result = await this.episodes.reset(this.caller, body);
+    const result = await this.episodes.reset(this.caller, body, 'ws');
     this.episodeId = result.episode_id;
     this.send({ type: 'observation', data: result });
   }
@@ -139,7 +139,7 @@ export class WsSession {
     if (toolMessage !== null) return this.toolStep(toolMessage);
     if (this.episodeId === null) throw new SessionError('no episode in this session: send a reset first');
     const body = await validateBody(StepRequestDto, { episode_id: this.episodeId, action: data });
-    this.send({ type: 'observation', data: await this.episodes.step(this.caller, body.episode_id, body.action) });
+    this.send({ type: 'observation', data: await this.episodes.step(this.caller, body.episode_id, body.action, undefined, 'ws') });
   }
 
   /**

@@ -50,7 +50,8 @@ export class RegradeService {
     const run = visibleRun(viewer, this.runs.find(viewer.tenantId, runId), runId);
     const graderVersion = request.grader_version ?? CURRENT_GRADER_VERSION;
     const versions = JSON.parse(run.generatorsJson) as Record<string, string>;
-    const cells = this.runs.cellsWithEpisodes(viewer.tenantId, run.id).filter((cell) => cell.status === 'finished' && cell.episodeId !== null);
+    // A cell whose episode retention purged keeps its score, but has no log to replay: it is left out.
+    const cells = this.runs.cellsWithEpisodes(viewer.tenantId, run.id).filter((cell) => cell.status === 'finished' && cell.episodeId !== null && cell.steps !== null);
     const results: NewRegradeResult[] = [];
     for (let i = 0; i < cells.length; i++) {
       if (i > 0 && i % EPISODES_PER_TURN === 0) await new Promise((resolve) => setImmediate(resolve));

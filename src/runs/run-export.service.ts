@@ -2,8 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { Principal } from '../access/principal';
 import { APP_VERSION } from '../common/app-version';
 import { grade } from '../engine/grader';
-import type { EpisodeState } from '../engine/state';
-import { presentActionLog, presentComponents, presentPenalties, toPoints } from '../episodes';
+import { presentActionLog, presentComponents, presentPenalties, stateOf, toPoints } from '../episodes';
 import { TaskCatalog } from '../tasks/task-catalog.service';
 import type { ExportFormat } from './dto/run-queries.dto';
 import { CSV_COLUMNS, type ExportedRunEpisodeDto } from './dto/run-export.dto';
@@ -56,7 +55,7 @@ export class RunExportService {
     const stored = this.runs.episodeForExport(viewer.tenantId, cell.episodeId);
     if (stored === null) return null;
     const task = await this.catalog.fetchInstance(cell.taskId, stored.taskVersion, cell.seed, null);
-    const breakdown = grade(task, JSON.parse(stored.stateJson) as EpisodeState);
+    const breakdown = grade(task, stateOf(task, stored, () => this.runs.actionsOf(viewer.tenantId, cell.episodeId!)));
     return {
       run_id: run.id,
       task_id: cell.taskId,

@@ -76,10 +76,8 @@ export class RunsRepository {
     });
   }
 
-  episodeForExport(tenantId: string, episodeId: string): { taskVersion: string; graderVersion: number; stateJson: string } | null {
-    return this.database.read(
-      (sql) => (sql.statement(RUN_STATEMENTS.episodeForExport).get(tenantId, episodeId) as { taskVersion: string; graderVersion: number; stateJson: string } | undefined) ?? null,
-    );
+  episodeForExport(tenantId: string, episodeId: string): ExportedEpisodeRow | null {
+    return this.database.read((sql) => (sql.statement(RUN_STATEMENTS.episodeForExport).get(tenantId, episodeId) as ExportedEpisodeRow | undefined) ?? null);
   }
 
   /** An episode's action log, in step order. */
@@ -114,4 +112,13 @@ export class RunsRepository {
       return { regrade, results };
     });
   }
+}
+
+/** What a run export reads of a cell's episode besides its log. */
+export interface ExportedEpisodeRow {
+  taskVersion: string;
+  graderVersion: number;
+  seed: number;
+  /** The snapshot, or SNAPSHOT_DROPPED once the episode has ended (replay it). */
+  stateJson: string;
 }

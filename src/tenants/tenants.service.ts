@@ -8,6 +8,7 @@ import { KeyRevocations } from './key-revocations';
 import { PUBLIC_TENANT } from './tenant.constants';
 import { TenantRepository, type ApiKeyRecord } from './tenant.repository';
 import { Clock } from '../common/clock';
+import type { Tenant } from '../generated/prisma/client';
 
 @Injectable()
 export class TenantsService implements OnModuleInit {
@@ -25,17 +26,19 @@ export class TenantsService implements OnModuleInit {
   async create(slug: string, name: string): Promise<TenantDto> {
     if (await this.tenants.findBySlug(slug)) throw new ConflictError(`a tenant "${slug}" already exists`);
     const tenant = await this.tenants.create({ id: randomUUID(), slug, name });
-    return { id: tenant.id, slug: tenant.slug, name: tenant.name, created_at: tenant.createdAt.toISOString(), active_keys: 0 };
+    return presentTenant(tenant, 0);
   }
 
   async list(): Promise<TenantDto[]> {
-    return (await this.tenants.list()).map((t) => ({
-      id: t.id,
-      slug: t.slug,
-      name: t.name,
-      created_at: t.createdAt.toISOString(),
-      active_keys: t.activeKeys,
-    }));
+    return (await this.tenants.list()).map((t) => presentTenant(t, t.activeKeys));
+  }
+
+  /** Sets or clears a tenant's retention period (days); the sweep applies it from its next run. */
+  async setRetention(slug: string, days: number | null): Promise<TenantDto> {
+    const tenant = await this.requireTenant(slug);
+    const updated = await this.tenants.setRetention(tenant.id, days);
+    const keys = await this.tenants.listKeys(tenant.id);
+    return presentTenant(updated, keys.filter((k) => k.revokedAt === null).length);
   }
 
   /** Issues a key; the only time the secret is ever returned. */
@@ -75,7 +78,7 @@ export class TenantsService implements OnModuleInit {
       action: e.action,
       tenant: slugs.get(e.tenantId) ?? e.tenantId,
       key_id: e.keyId,
-      detail: JSON.parse(e.detail) as Record<string, string>,
+      detail: JSON.parse(e.detail) as Record<string, unknown>,
     }));
   }
 
@@ -84,11 +87,22 @@ export class TenantsService implements OnModuleInit {
     return (await this.requireTenant(slug)).id;
   }
 
-  private async requireTenant(slug: string) {
+  async requireTenant(slug: string) {
     const tenant = await this.tenants.findBySlug(slug);
     if (!tenant) throw new NotFoundError(`no tenant "${slug}"`);
     return tenant;
   }
+}
+
+function presentTenant(tenant: Tenant, activeKeys: number): TenantDto {
+  return {
+    id: tenant.id,
+    slug: tenant.slug,
+    name: tenant.name,
+    created_at: tenant.createdAt.toISOString(),
+    active_keys: activeKeys,
+    retention_days: tenant.retentionDays,
+  };
 }
 
 function presentKey(key: ApiKeyRecord, tenantSlug: string): ApiKeyDto {

@@ -2,6 +2,7 @@ import { ConflictError, InvalidFieldError, NotFoundError, TooManyError } from '.
 import { loadConfig } from '../../src/config/app-config';
 import { parseTask } from '../../src/tasks/task-files';
 import { EpisodesService } from '../../src/episodes/episodes.service';
+import { Metrics } from '../../src/metrics';
 import { SOLUTIONS } from '../fixtures/solutions';
 import { InMemoryEpisodeRepository, NO_RUN_CELLS } from './in-memory-episode.repository';
 import { taskCatalogInMemory } from './task-catalog';
@@ -14,7 +15,8 @@ import { taskCatalogInMemory } from './task-catalog';
 async function setup(env: Record<string, string> = {}) {
   const { catalog, stored } = await taskCatalogInMemory();
   const repository = new InMemoryEpisodeRepository();
-  const service = new EpisodesService(catalog, repository, NO_RUN_CELLS, loadConfig({ LOG_LEVEL: 'silent', ...env }));
+  const config = loadConfig({ LOG_LEVEL: 'silent', ...env });
+  const service = new EpisodesService(catalog, repository, NO_RUN_CELLS, config, new Metrics(config));
   return { service, repository, catalog, stored };
 }
 

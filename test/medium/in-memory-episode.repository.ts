@@ -13,6 +13,7 @@ import {
   type StoredStepRequest,
 } from '../../src/episodes/episode.repository';
 import type { RunCells } from '../../src/episodes/run-cells/run-cells';
+import type { PurgeRecord, TenantDeletionRecord } from '../../src/episodes/purge/episode-purge';
 
 /**
  * The episode repository's contract kept in memory: what the service may rely on, without SQLite. Records are
@@ -122,6 +123,40 @@ export class InMemoryEpisodeRepository extends EpisodeRepository {
       }
     }
     return count;
+  }
+
+  /** Retention without a ledger: the finished episodes and their logs go; the record counts them. */
+  async purgeFinished(tenantId: string, cutoff: Date, limit: number): Promise<PurgeRecord> {
+    const gone = [...this.episodes.values()].filter((e) => e.tenantId === tenantId && e.status !== 'active' && e.updatedAt < cutoff).slice(0, limit);
+    let steps = 0;
+    for (const episode of gone) {
+      steps += this.logs.get(keyOf(tenantId, episode.id))?.length ?? 0;
+      this.episodes.delete(keyOf(tenantId, episode.id));
+      this.logs.delete(keyOf(tenantId, episode.id));
+    }
+    const created = gone.map((e) => e.createdAt.toISOString()).sort();
+    return {
+      tenantId,
+      reason: 'retention',
+      episodes: gone.length,
+      steps,
+      ledgerEntries: 0,
+      ledgerSeq: null,
+      firstCreatedAt: created[0] ?? null,
+      lastCreatedAt: created[created.length - 1] ?? null,
+      chainHeads: Object.fromEntries(gone.map((e) => [e.id, e.chainHead])),
+    };
+  }
+
+  async deleteTenant(tenantId: string): Promise<TenantDeletionRecord> {
+    const gone = [...this.episodes.values()].filter((e) => e.tenantId === tenantId);
+    let steps = 0;
+    for (const episode of gone) {
+      steps += this.logs.get(keyOf(tenantId, episode.id))?.length ?? 0;
+      this.episodes.delete(keyOf(tenantId, episode.id));
+      this.logs.delete(keyOf(tenantId, episode.id));
+    }
+    return { episodes: gone.length, steps, keys: 0, runs: 0, ledgerHead: null };
   }
 
   async listActions(tenantId: string, episodeId: string): Promise<ActionLogRecord[]> {

@@ -7,7 +7,9 @@ import { EPISODE_STATEMENTS } from '../../src/episodes/episode-statements';
 import { CHECKPOINT_STATEMENTS } from '../../src/episodes/ledger/ledger-checkpoints';
 import { ENROLLMENT_STATEMENTS } from '../../src/episodes/ledger/ledger-enrollment';
 import { LEDGER_STATEMENTS } from '../../src/episodes/ledger/ledger-statements';
+import { PURGE_STATEMENTS, TENANT_DELETION_STATEMENTS } from '../../src/episodes/purge/purge-statements';
 import { RUN_CELL_STATEMENTS } from '../../src/episodes/run-cells/run-cell-statements';
+import { METRICS_STATEMENTS } from '../../src/metrics/metrics-statements';
 import { RUN_STATEMENTS } from '../../src/runs/run-statements';
 import { freshDatabaseUrl } from '../support/test-app';
 
@@ -59,10 +61,27 @@ it('the tenant ledger statements (src/episodes/queries/ledger-statements.sql)', 
   );
 });
 
+it('the purge statements: retention and tenant deletion (src/episodes/queries/purge-statements.sql)', () => {
+  expectSnapshot(
+    'src/episodes/queries/purge-statements.sql',
+    render(
+      'Statements of purges (src/episodes/purge/): retention and tenant deletion, on the direct connection.',
+      [...Object.entries(PURGE_STATEMENTS), ...Object.entries(TENANT_DELETION_STATEMENTS)],
+    ),
+  );
+});
+
 it('the run-cell statements of the step path (src/episodes/queries/run-cell-statements.sql)', () => {
   expectSnapshot(
     'src/episodes/queries/run-cell-statements.sql',
     render('Statements of run cells in the step path (src/episodes/run-cells/run-cell-statements.ts), on the direct connection.', Object.entries(RUN_CELL_STATEMENTS)),
+  );
+});
+
+it('the metrics statements (src/metrics/queries/metrics-statements.sql)', () => {
+  expectSnapshot(
+    'src/metrics/queries/metrics-statements.sql',
+    render('Statements GET /metrics runs when scraped (src/metrics/metrics-statements.ts), on the direct connection.', Object.entries(METRICS_STATEMENTS)),
   );
 });
 

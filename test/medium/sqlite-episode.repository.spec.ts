@@ -29,7 +29,7 @@ beforeEach(async () => {
   config = loadConfig({ DATABASE_URL: url, LOG_LEVEL: 'silent', SQLITE_BUSY_TIMEOUT_MS: '50' });
   database = new Database(config);
   await database.onModuleInit();
-  repository = new SqliteEpisodeRepository(database, new ChainKeys(config), config, new SystemClock());
+  repository = new SqliteEpisodeRepository(database, new ChainKeys(config), config, new SystemClock(), (await taskCatalogInMemory()).catalog);
   other = new BetterSqlite3(url.slice('file:'.length), { timeout: 50 });
   other.prepare("INSERT INTO tenants (id, slug, name, created_at) VALUES ('lab', 'lab', 'Lab', '2026-11-30T00:00:00.000+00:00')").run();
 });

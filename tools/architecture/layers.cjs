@@ -10,10 +10,10 @@ const LAYERS = [
   ['config'],
   ['access'],
   ['database'],
-  ['tasks', 'tenants'],
+  ['tasks', 'tenants', 'metrics'],
   ['auth', 'openapi'],
   ['episodes'],
-  ['audit', 'baseline', 'health', 'mcp'],
+  ['audit', 'baseline', 'health', 'mcp', 'retention'],
   ['runs'],
   ['http'],
   ['openenv'],
@@ -22,6 +22,6 @@ const LAYERS = [
 ];
 
 /** Modules whose public surface is their index.ts: other folders import that, never a file inside. */
-const PUBLIC_SURFACES = ['episodes', 'mcp', 'baseline'];
+const PUBLIC_SURFACES = ['episodes', 'mcp', 'baseline', 'metrics'];
 
 module.exports = { LAYERS, PUBLIC_SURFACES };

@@ -5,6 +5,7 @@ import { exampleArguments, flagsReadIn } from '../cli/command-conformance';
 import { parseCommandLine } from '../cli/command-line';
 import {
   AUDIT_QUERIES_COMMAND,
+  BACKUP_BENCH_COMMAND,
   BENCH_COMMAND,
   FLOOR_SERVER_COMMAND,
   MIX_LOAD_COMMAND,
@@ -14,6 +15,7 @@ import {
   SERVER_FIGURES_COMMAND,
   STEP_LOAD_COMMAND,
   STEP_THROUGHPUT_COMMAND,
+  STORAGE_COMMAND,
 } from './bench.commands';
 
 const ENTRIES: [string, string, CommandDeclaration][] = [
@@ -27,6 +29,8 @@ const ENTRIES: [string, string, CommandDeclaration][] = [
   ['side-by-side.bench.ts', 'SIDE_BY_SIDE_COMMAND', SIDE_BY_SIDE_COMMAND],
   ['mix-load.ts', 'MIX_LOAD_COMMAND', MIX_LOAD_COMMAND],
   ['step-stages.bench.ts', 'STEP_STAGES_COMMAND', STEP_STAGES_COMMAND],
+  ['backup.bench.ts', 'BACKUP_BENCH_COMMAND', BACKUP_BENCH_COMMAND],
+  ['storage.bench.ts', 'STORAGE_COMMAND', STORAGE_COMMAND],
 ];
 
 const sourceOf = (file: string) => readFileSync(join(__dirname, file), 'utf8');

@@ -145,6 +145,22 @@ export const SIDE_BY_SIDE_COMMAND = declareCommand({
   examples: ['npm run bench:side-by-side', 'BENCH_SECONDS=4 BENCH_RUNS=1 npm run bench:side-by-side'],
 });
 
+export const BACKUP_BENCH_COMMAND = declareCommand({
+  name: 'bench:backup',
+  invocation: 'npm run bench:backup --',
+  summary:
+    "Times npm run backup's and npm run restore's work on a large database (the audit benchmark's synthetic episodes " +
+    'and action rows, generated once into data/bench/backup-<MB>.db; delete it to regenerate): BENCH_RUNS backups ' +
+    '(copy through the online backup API, quick_check, sha256) and restores into a scratch folder, medians and MB/s, ' +
+    'and one backup checked with integrity_check. Writes data/bench/backup.json.',
+  flags: {},
+  environment: {
+    BENCH_BACKUP_MB: 'Size of the generated database in megabytes (default: 1024).',
+    BENCH_RUNS: 'Backups and restores timed; the median is reported (default: 3).',
+  },
+  examples: ['npm run bench:backup', 'BENCH_BACKUP_MB=300 BENCH_RUNS=1 npm run bench:backup'],
+});
+
 export const MIX_LOAD_PLANS = ['kit', 'mix', 'mix-anchor'] as const;
 export type MixLoadPlan = (typeof MIX_LOAD_PLANS)[number];
 export const MIX_LOAD_TRANSPORTS = ['http', 'ws', 'mcp', 'batch'] as const;
@@ -185,4 +201,20 @@ export const STEP_STAGES_COMMAND = declareCommand({
     BENCH_CLIENTS: 'Concurrent clients (default: 32).',
   },
   examples: ['npm run bench:stages', 'BENCH_CLIENTS=1 npm run bench:stages'],
+});
+
+export const STORAGE_COMMAND = declareCommand({
+  name: 'bench:storage',
+  invocation: 'npm run bench:storage --',
+  summary:
+    'Disk cost of finished episodes: the built server (dist/main.js) on a fresh database serves the standard mix (each ' +
+    'episode 10 steps of every action type ending in a resolve, one reply of about 300 characters, no request_id) over ' +
+    'HTTP; then the file is ' +
+    'VACUUMed and its size divided by the finished episodes, with each table and index\'s share (SQLite dbstat), per ' +
+    'episode and per 1M steps. Writes data/bench/storage.json.',
+  flags: {
+    episodes: { type: 'number', integer: true, min: 100, max: 1_000_000, default: 10_000, description: 'Episodes to play.' },
+    clients: { type: 'number', integer: true, min: 1, max: 256, default: 16, description: 'Concurrent clients.' },
+  },
+  examples: ['npm run bench:storage', 'npm run bench:storage -- --episodes 1000'],
 });

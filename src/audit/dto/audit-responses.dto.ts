@@ -147,6 +147,18 @@ export class TaskStatsDto {
   component_means!: ComponentMeansDto;
 }
 
+/** What retention has removed from the scope so far: the statistics above cover what is left. */
+export class PurgedStatsDto {
+  @ApiProperty({ type: 'integer' })
+  episodes!: number;
+  @ApiProperty({ type: 'integer' })
+  steps!: number;
+  @ApiProperty({ type: 'integer', description: 'Purges (one per sweep batch) that removed them; each is in the admin log as episodes.purged.' })
+  purges!: number;
+  @ApiProperty({ type: String, nullable: true, format: 'date-time', description: 'When the latest purge ran (null: never).' })
+  last_purge_at!: string | null;
+}
+
 export class StatsDto {
   threshold!: number;
   @ApiProperty({ type: String, nullable: true, enum: ['agent'] })
@@ -154,6 +166,8 @@ export class StatsDto {
   @ApiProperty({ type: 'integer', description: "Repeated test plays among all the matching episodes: the sum of the tasks' `repeated_test_plays`." })
   repeated_test_plays!: number;
   tasks!: TaskStatsDto[];
+  @ApiProperty({ type: () => PurgedStatsDto, description: "Finished episodes the tenant's retention period has purged (filters do not apply)." })
+  purged!: PurgedStatsDto;
 }
 
 export class RescoredGradeDto {

@@ -4,6 +4,7 @@ import { canonicalJson } from '../../common/canonical-json';
 import { Clock } from '../../common/clock';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config';
 import { Database } from '../../database/database.service';
+import type { SqlConnection } from '../../database/group-commit';
 import { ChainKeys } from '../chain-keys';
 import { hmac } from '../hash-chain';
 import { LEDGER_STATEMENTS } from './ledger-statements';
@@ -11,6 +12,7 @@ import { LEDGER_STATEMENTS } from './ledger-statements';
 export const CHECKPOINT_STATEMENTS = {
   selectTenantIds: `SELECT id FROM tenants ORDER BY id`,
   selectLedgerEntryMac: `SELECT mac FROM ledger_entries WHERE tenant_id = ? AND seq = ?`,
+  selectGapAt: `SELECT last_seq AS lastSeq, last_mac AS lastMac FROM ledger_gaps WHERE tenant_id = @tenant AND first_seq <= @seq AND last_seq >= @seq`,
 } as const;
 
 /** Where a tenant's ledger stood at a moment, signed under the chain key. */
@@ -76,8 +78,7 @@ export class LedgerCheckpoints implements OnApplicationBootstrap, BeforeApplicat
         const previous = this.latestByTenant.get(tenantId);
         if (!head || (previous && previous.seq === head.seq && previous.mac === head.mac)) continue;
         if (previous) {
-          const then = sql.statement(CHECKPOINT_STATEMENTS.selectLedgerEntryMac).get(tenantId, previous.seq) as { mac: string } | undefined;
-          if (then?.mac !== previous.mac) {
+          if (!stillContains(sql, tenantId, previous)) {
             this.logger.error(`the ledger of tenant ${tenantId} no longer contains its checkpoint at entry ${previous.seq} (${previous.at}): it was rewound or cut; no new checkpoint is written`);
             continue;
           }
@@ -129,6 +130,17 @@ export class LedgerCheckpoints implements OnApplicationBootstrap, BeforeApplicat
     if (rejected > 0) this.logger.error(`${rejected} line(s) of ${this.config.ledgerCheckpointFile} are not checkpoints signed with a key this server holds`);
     return valid;
   }
+}
+
+/**
+ * Whether the ledger still has the checkpointed entry, or a purge removed it: then its gap stands for it (and at
+ * the gap's end, the MAC it kept must be the checkpointed one). Verify checks the purge entry behind the gap.
+ */
+function stillContains(sql: SqlConnection, tenantId: string, checkpoint: Checkpoint): boolean {
+  const entry = sql.statement(CHECKPOINT_STATEMENTS.selectLedgerEntryMac).get(tenantId, checkpoint.seq) as { mac: string } | undefined;
+  if (entry) return entry.mac === checkpoint.mac;
+  const gap = sql.statement(CHECKPOINT_STATEMENTS.selectGapAt).get({ tenant: tenantId, seq: checkpoint.seq }) as { lastSeq: number; lastMac: string } | undefined;
+  return gap !== undefined && (gap.lastSeq !== checkpoint.seq || gap.lastMac === checkpoint.mac);
 }
 
 function checkpointRecord(c: Checkpoint) {

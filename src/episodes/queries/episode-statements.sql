@@ -51,6 +51,11 @@ INSERT INTO action_log (episode_id, tenant_id, step_index, action_json, reward_m
 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
 -- plan:
 
+-- selectActionJsons
+SELECT action_json AS actionJson FROM action_log WHERE episode_id = ? AND tenant_id = ? ORDER BY step_index;
+-- plan:
+--   SEARCH action_log USING INDEX action_log_episode_id_tenant_id_step_index_key (episode_id=? AND tenant_id=?)
+
 -- selectStepRequest
 SELECT action_hash AS actionHash, response_json AS responseJson
   FROM step_requests WHERE episode_id = ? AND request_id = ? AND tenant_id = ?;
@@ -58,13 +63,13 @@ SELECT action_hash AS actionHash, response_json AS responseJson
 --   SEARCH step_requests USING INDEX sqlite_autoindex_step_requests_1 (episode_id=? AND tenant_id=? AND request_id=?)
 
 -- expireIdleEpisodes
-UPDATE episodes SET status = 'expired', version = version + 1
+UPDATE episodes SET status = 'expired', version = version + 1, state_json = ''
 WHERE status = 'active' AND updated_at < ? RETURNING id, tenant_id AS tenantId;
 -- plan:
 --   SEARCH episodes USING COVERING INDEX episodes_status_updated_at_idx (status=? AND updated_at<?)
 
 -- expireEpisode
-UPDATE episodes SET status = 'expired', version = version + 1 WHERE id = ? AND tenant_id = ? AND status = 'active';
+UPDATE episodes SET status = 'expired', version = version + 1, state_json = '' WHERE id = ? AND tenant_id = ? AND status = 'active';
 -- plan:
 --   SEARCH episodes USING INDEX sqlite_autoindex_episodes_1 (id=? AND tenant_id=?)
 

@@ -21,6 +21,11 @@ SELECT mac FROM ledger_entries WHERE tenant_id = ? AND seq = ?;
 -- plan:
 --   SEARCH ledger_entries USING INDEX sqlite_autoindex_ledger_entries_1 (tenant_id=? AND seq=?)
 
+-- selectGapAt
+SELECT last_seq AS lastSeq, last_mac AS lastMac FROM ledger_gaps WHERE tenant_id = @tenant AND first_seq <= @seq AND last_seq >= @seq;
+-- plan:
+--   SEARCH ledger_gaps USING INDEX sqlite_autoindex_ledger_gaps_1 (tenant_id=? AND first_seq<?)
+
 -- selectUnenrolled
 SELECT e.id, e.tenant_id AS tenantId, e.api_key_id AS apiKeyId, e.task_id AS taskId, e.task_version AS taskVersion, e.seed,
        e.agent, e.run_label AS runLabel, e.tags_json AS tagsJson, e.created_at AS createdAt, e.feedback, e.chain_scheme AS chainScheme,

@@ -44,7 +44,7 @@ export class StepBatch {
     const checked = await Promise.all(items.map((item, index) => validItem(item, index)));
     // Started in item order with no await between them: see the class comment.
     const steps = checked.map((item) =>
-      item instanceof Error ? Promise.reject(item) : this.episodes.step(caller, item.episode_id, item.action, item.request_id),
+      item instanceof Error ? Promise.reject(item) : this.episodes.step(caller, item.episode_id, item.action, item.request_id, 'batch'),
     );
     const settled = await Promise.allSettled(steps);
     return settled.map((outcome, index) => {

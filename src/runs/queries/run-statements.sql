@@ -87,7 +87,7 @@ WHERE tenant_id = @tenantId AND run_id = @runId AND episode_id = @episodeId;
 --   SEARCH run_cells USING INDEX run_cells_tenant_id_run_id_position_key (tenant_id=? AND run_id=?)
 
 -- episodeForExport
-SELECT task_version AS taskVersion, grader_version AS graderVersion, state_json AS stateJson FROM episodes WHERE tenant_id = ? AND id = ?;
+SELECT task_version AS taskVersion, grader_version AS graderVersion, seed, state_json AS stateJson FROM episodes WHERE tenant_id = ? AND id = ?;
 -- plan:
 --   SEARCH episodes USING INDEX sqlite_autoindex_episodes_1 (id=? AND tenant_id=?)
 

@@ -24,6 +24,12 @@ export class TenantDto {
   created_at!: string;
   /** Keys not revoked. */
   active_keys!: number;
+  @ApiProperty({
+    type: 'integer',
+    nullable: true,
+    description: 'Finished episodes older than this many days are purged by the retention sweep (docs/operating.md); null: kept for ever.',
+  })
+  retention_days!: number | null;
 }
 
 export class CreateApiKeyDto {
@@ -106,15 +112,20 @@ export class AdminEventsQueryDto {
 export class AdminEventDto {
   id!: number;
   at!: string;
-  @ApiProperty({ enum: ['tenant.created', 'key.issued', 'key.revoked', 'chain.legacy_sealed', 'ledger.enrolled'] })
+  @ApiProperty({
+    enum: ['tenant.created', 'tenant.retention_set', 'tenant.deleted', 'key.issued', 'key.revoked', 'chain.legacy_sealed', 'ledger.enrolled', 'episodes.purged'],
+  })
   action!: string;
   /** Slug of the tenant concerned. */
   tenant!: string;
   @ApiProperty({ type: String, nullable: true })
   key_id!: string | null;
-  /** What the action set (name, slug, scope, key prefix); never a secret. */
-  @ApiProperty({ type: 'object', additionalProperties: { type: 'string' } })
-  detail!: Record<string, string>;
+  /**
+   * What the action set (name, slug, scope, key prefix) or removed (a purge's and a deletion's counts, id range and
+   * chain heads); never a secret. Strings, except the counts (numbers) and objects of a purge or deletion.
+   */
+  @ApiProperty({ type: 'object', additionalProperties: true })
+  detail!: Record<string, unknown>;
 }
 
 export class AdminEventListDto {

@@ -74,11 +74,13 @@ export class ConformanceChecker {
       if (!empty) report('content type not documented for the status', `${observed.status} ${mediaType}: the document lists no body`);
       return undefined;
     }
-    if (mediaType === null || !(mediaType in content)) {
+    // A documented media type may carry parameters (`text/plain; version=0.0.4`): the type itself is what must match.
+    const documentedType = Object.keys(content).find((key) => mediaTypeOf(key) === mediaType);
+    if (mediaType === null || documentedType === undefined) {
       report('content type not documented for the status', `${observed.status} ${mediaType ?? '(none)'}; documented: ${Object.keys(content).join(', ')}`);
       return undefined;
     }
-    const schema = content[mediaType].schema;
+    const schema = content[documentedType].schema;
     if (observed.text === null || !schema) return undefined;
     if (mediaType === 'application/x-ndjson') {
       const lines = observed.text.split('\n').filter((line, i, all) => !(line === '' && i === all.length - 1));

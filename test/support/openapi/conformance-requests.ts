@@ -43,6 +43,7 @@ const ROLES_OF_ACCESS: Record<string, Role[]> = {
   episode: ['agent', 'reader'],
   audit: ['reader', 'admin'],
   admin: ['admin'],
+  metrics: ['admin'],
 };
 /** A key that is valid but not allowed on a route of this access rule (403). */
 const WRONG_ROLES_OF_ACCESS: Record<string, Role[]> = {
@@ -52,6 +53,7 @@ const WRONG_ROLES_OF_ACCESS: Record<string, Role[]> = {
   episode: ['admin'],
   audit: ['agent'],
   admin: ['agent', 'reader'],
+  metrics: ['agent', 'reader'],
 };
 
 const NOT_NUMBERS = ['', ' ', 'abc', 'NaN', 'Infinity', '1,5', '0x10', '1e', '--1', '١'];

@@ -1,0 +1,104 @@
+import type { SqlConnection } from '../../database/group-commit';
+import { sqliteTimestamp } from '../../database/sqlite-timestamp';
+import type { ChainKey } from '../hash-chain';
+import { episodesDigest, gapsOf, purgedEntry, type PurgeReason } from '../ledger/ledger-gaps';
+import { appendLedgerEntry, LEDGER_STATEMENTS } from '../ledger/ledger-statements';
+import { PURGE_STATEMENTS, TENANT_DELETION_STATEMENTS } from './purge-statements';
+
+/** What one purge removed, as the admin log records it. */
+export interface PurgeRecord {
+  tenantId: string;
+  reason: PurgeReason;
+  episodes: number;
+  steps: number;
+  ledgerEntries: number;
+  /** The seq of the "episodes.purged" ledger entry (null when nothing was purged). */
+  ledgerSeq: number | null;
+  /** The removed episodes' creation times, oldest and newest (null when nothing was purged). */
+  firstCreatedAt: string | null;
+  lastCreatedAt: string | null;
+  /** The chain head of every removed episode, by id: what its record ended in. */
+  chainHeads: Record<string, string>;
+}
+
+/**
+ * Removes finished episodes of one tenant with everything stored about them (log rows, tags, idempotency rows,
+ * seal, ledger entries) in the caller's transaction, and records the purge: an "episodes.purged" ledger entry
+ * committing to what was removed, the gaps it leaves (ledger-gaps.ts) and an admin-log event. Active episodes are
+ * never purged (the caller selects finished ones; a row that is active by now is skipped). Run cells keep their
+ * scores: a run's result survives its episodes.
+ */
+export function purgeEpisodes(sql: SqlConnection, key: ChainKey, tenantId: string, episodeIds: string[], reason: PurgeReason, at: Date): PurgeRecord {
+  const removed: Array<{ id: string; chainHead: string; stepCount: number; createdAt: string }> = [];
+  const ledgerRows: Array<{ seq: number; mac: string }> = [];
+  for (const id of episodeIds) {
+    const episode = sql.statement(PURGE_STATEMENTS.selectEpisodeForPurge).get(id, tenantId) as (typeof removed)[number] | undefined;
+    if (!episode) continue;
+    removed.push(episode);
+    ledgerRows.push(...(sql.statement(PURGE_STATEMENTS.selectLedgerEntriesOfEpisode).all(tenantId, id) as Array<{ seq: number; mac: string }>));
+  }
+  const record: PurgeRecord = { tenantId, reason, episodes: 0, steps: 0, ledgerEntries: 0, ledgerSeq: null, firstCreatedAt: null, lastCreatedAt: null, chainHeads: {} };
+  if (removed.length === 0) return record;
+
+  const gaps = gapsOf(ledgerRows);
+  const steps = removed.reduce((n, e) => n + (sql.statement(PURGE_STATEMENTS.countActionRows).get(e.id, tenantId) as { n: number }).n, 0);
+  // Appended while the removed entries are still there: the ledger's head may be one of them, and the purge entry
+  // must take the next seq and chain to it.
+  const entry = appendLedgerEntry(sql, key, tenantId, purgedEntry({ reason, episodes: removed.length, steps, gaps, episodesDigest: episodesDigest(removed) }, at));
+
+  sql.statement(PURGE_STATEMENTS.openGuard).run(reason);
+  for (const { id } of removed) {
+    sql.statement(PURGE_STATEMENTS.deleteStepRequests).run(id, tenantId);
+    sql.statement(PURGE_STATEMENTS.deleteEpisodeTags).run(id, tenantId);
+    sql.statement(PURGE_STATEMENTS.deleteLegacySeal).run(id, tenantId);
+    sql.statement(PURGE_STATEMENTS.deleteActionRows).run(id, tenantId);
+    sql.statement(PURGE_STATEMENTS.deleteLedgerEntriesOfEpisode).run(tenantId, id);
+    sql.statement(PURGE_STATEMENTS.deleteEpisode).run(id, tenantId);
+  }
+  sql.statement(PURGE_STATEMENTS.closeGuard).run();
+  for (const gap of gaps) sql.statement(PURGE_STATEMENTS.insertLedgerGap).run(tenantId, gap.firstSeq, gap.lastSeq, gap.lastMac, entry.seq);
+
+  const created = removed.map((e) => e.createdAt).sort();
+  Object.assign(record, {
+    episodes: removed.length,
+    steps,
+    ledgerEntries: ledgerRows.length,
+    ledgerSeq: entry.seq,
+    firstCreatedAt: new Date(created[0]).toISOString(),
+    lastCreatedAt: new Date(created[created.length - 1]).toISOString(),
+    chainHeads: Object.fromEntries(removed.map((e) => [e.id, e.chainHead])),
+  });
+  const { tenantId: _tenant, ...detail } = record;
+  sql.statement(PURGE_STATEMENTS.insertAdminEvent).run(sqliteTimestamp(at), 'episodes.purged', tenantId, JSON.stringify(detail));
+  return record;
+}
+
+/** The ids of up to `limit` finished episodes of a tenant last written before `cutoff`, the earliest created first. */
+export function selectExpiredEpisodes(sql: SqlConnection, tenantId: string, cutoff: Date, limit: number): string[] {
+  return (sql.statement(PURGE_STATEMENTS.selectExpiredEpisodes).all(sqliteTimestamp(cutoff), tenantId, limit) as Array<{ id: string }>).map((r) => r.id);
+}
+
+/** What a tenant's deletion removed, as the admin log records it. */
+export interface TenantDeletionRecord {
+  episodes: number;
+  steps: number;
+  keys: number;
+  runs: number;
+  /** Where the tenant's ledger ended: its last seq and MAC (null: it had none), so an old checkpoint can be matched. */
+  ledgerHead: { seq: number; mac: string } | null;
+}
+
+/**
+ * Removes a tenant and everything it owns (episodes with their log, ledger and gaps, runs, keys) in the caller's
+ * transaction, and records it in the admin log, which keeps the tenant's earlier events: the trail outlives it.
+ */
+export function deleteTenantData(sql: SqlConnection, tenantId: string, slug: string, at: Date): TenantDeletionRecord {
+  const counts = sql.statement(PURGE_STATEMENTS.countTenantRows).get({ tenant: tenantId }) as Omit<TenantDeletionRecord, 'ledgerHead'>;
+  const ledgerHead = (sql.statement(LEDGER_STATEMENTS.selectLedgerHead).get(tenantId) as { seq: number; mac: string } | undefined) ?? null;
+  sql.statement(PURGE_STATEMENTS.openGuard).run('tenant-deleted');
+  for (const statement of Object.values(TENANT_DELETION_STATEMENTS)) sql.statement(statement).run(tenantId);
+  sql.statement(PURGE_STATEMENTS.closeGuard).run();
+  const record = { ...counts, ledgerHead };
+  sql.statement(PURGE_STATEMENTS.insertAdminEvent).run(sqliteTimestamp(at), 'tenant.deleted', tenantId, JSON.stringify({ slug, ...record }));
+  return record;
+}

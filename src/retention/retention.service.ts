@@ -1,0 +1,95 @@
+import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import { Clock } from '../common/clock';
+import { ConflictError } from '../common/errors/domain-errors';
+import { APP_CONFIG, type AppConfig } from '../config/app-config';
+import { EpisodeRepository } from '../episodes';
+import { KeyRevocations } from '../tenants/key-revocations';
+import { PUBLIC_TENANT } from '../tenants/tenant.constants';
+import { TenantRepository } from '../tenants/tenant.repository';
+import { TenantsService } from '../tenants/tenants.service';
+import type { DeletedTenantDto, RetentionSweepDto, TenantPurgeDto } from './dto/retention.dto';
+
+/** Episodes purged per write: each batch is one transaction, short enough not to hold up steps for long. */
+const PURGE_BATCH = 200;
+const DAY_MS = 86_400_000;
+
+/**
+ * Retention and tenant deletion. A tenant with a retention period has its finished episodes purged once they are
+ * that many days past their last write, by a sweep every RETENTION_SWEEP_INTERVAL_MS (and on demand, POST
+ * /admin/retention/sweep). Purges go through the one documented path that may delete log and ledger rows
+ * (episodes/purge): each is a MACed ledger entry and an admin-log event, so what remains still verifies.
+ */
+@Injectable()
+export class RetentionService implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly logger = new Logger(RetentionService.name);
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<RetentionSweepDto> | null = null;
+
+  constructor(
+    private readonly episodes: EpisodeRepository,
+    private readonly tenantRows: TenantRepository,
+    private readonly tenants: TenantsService,
+    private readonly revocations: KeyRevocations,
+    private readonly clock: Clock,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    this.timer = setInterval(() => void this.sweepLoggingFailure(), this.config.retentionSweepIntervalMs);
+    this.timer.unref();
+  }
+
+  onModuleDestroy(): void {
+    if (this.timer) clearInterval(this.timer);
+  }
+
+  /** One sweep over every tenant with a retention period; a sweep already running is joined, not doubled. */
+  sweep(): Promise<RetentionSweepDto> {
+    this.running ??= this.sweepOnce().finally(() => (this.running = null));
+    return this.running;
+  }
+
+  private async sweepOnce(): Promise<RetentionSweepDto> {
+    const now = this.clock.now();
+    const tenants: TenantPurgeDto[] = [];
+    for (const tenant of await this.tenantRows.withRetention()) {
+      const days = tenant.retentionDays!;
+      const cutoff = new Date(now.getTime() - days * DAY_MS);
+      const purged: TenantPurgeDto = { tenant: tenant.slug, retention_days: days, episodes: 0, steps: 0, ledger_entries: 0 };
+      for (;;) {
+        const record = await this.episodes.purgeFinished(tenant.id, cutoff, PURGE_BATCH);
+        purged.episodes += record.episodes;
+        purged.steps += record.steps;
+        purged.ledger_entries += record.ledgerEntries;
+        if (record.episodes < PURGE_BATCH) break;
+      }
+      if (purged.episodes > 0) this.logger.log(`retention: purged ${purged.episodes} episode(s) of tenant ${tenant.slug} finished before ${cutoff.toISOString()}`);
+      tenants.push(purged);
+    }
+    return { at: now.toISOString(), tenants };
+  }
+
+  private async sweepLoggingFailure(): Promise<void> {
+    try {
+      await this.sweep();
+    } catch (error) {
+      this.logger.error(`retention sweep failed: ${(error as Error).message}`);
+    }
+  }
+
+  /**
+   * Removes a tenant and all its data once `confirm` repeats its slug. Its keys stop working at once (open sessions
+   * end, remembered lookups are dropped). The built-in public tenant cannot be deleted.
+   */
+  async deleteTenant(slug: string, confirm: string): Promise<DeletedTenantDto> {
+    const tenant = await this.tenants.requireTenant(slug);
+    if (tenant.id === PUBLIC_TENANT.id) throw new ConflictError('the public tenant is built in and cannot be deleted (a retention period purges its episodes)');
+    // The tenant exists, and the confirmation names another: the request does not match what it would delete.
+    if (confirm !== slug) throw new ConflictError(`confirm must repeat the tenant's slug ("${slug}") to delete it and all its data; nothing was deleted`);
+    const keys = await this.tenantRows.listKeys(tenant.id);
+    const record = await this.episodes.deleteTenant(tenant.id, slug);
+    for (const key of keys) this.revocations.revoked(key.id);
+    this.logger.log(`tenant ${slug} deleted: ${record.episodes} episode(s), ${record.steps} step(s), ${record.keys} key(s), ${record.runs} run(s)`);
+    return { tenant: slug, episodes: record.episodes, steps: record.steps, keys: record.keys, runs: record.runs, ledger_seq: record.ledgerHead?.seq ?? null };
+  }
+}

@@ -1,0 +1,200 @@
+import BetterSqlite3 from 'better-sqlite3';
+import request from 'supertest';
+import { ManualClock } from '../src/common/clock';
+import { LedgerCheckpoints } from '../src/episodes/ledger/ledger-checkpoints';
+import { SOLUTIONS } from './fixtures/solutions';
+import { ADMIN_KEY, CHAIN_KEY, asAdmin, bearer, tenantWithKey } from './support/tenants';
+import { freshDatabaseUrl, startTestApp } from './support/test-app';
+
+/*
+ * Retention and tenant deletion: purged episodes are gone with their log and ledger entries, everything that remains
+ * verifies (episode by episode, ledger by ledger, against a checkpoint taken before the purge), the purge is in the
+ * admin log and /stats; a forged purge (entries deleted by hand, a gap row made up) is caught; deletion removes a
+ * tenant whole, its keys stop working, and needs its slug confirmed.
+ */
+
+const billing = SOLUTIONS.billing_duplicate_charge.actions;
+const env = { ADMIN_API_KEY: ADMIN_KEY, CHAIN_KEY };
+const DAY = 86_400_000;
+
+type App = Awaited<ReturnType<typeof startTestApp>>;
+
+const verify = async (app: App, id: string) => (await request(app.http).get(`/episodes/${id}/verify`).set(asAdmin).expect(200)).body;
+const ledgerOf = async (app: App, slug: string) => (await request(app.http).get(`/ledger/verify?tenant=${slug}`).set(asAdmin).expect(200)).body.tenants[0];
+const sweep = async (app: App) => (await request(app.http).post('/admin/retention/sweep').set(asAdmin).expect(200)).body;
+const count = (url: string, sql: string): number => {
+  const db = new BetterSqlite3(url.slice('file:'.length), { readonly: true });
+  try {
+    return (db.prepare(sql).get() as { n: number }).n;
+  } finally {
+    db.close();
+  }
+};
+
+async function play(app: App, key: string, actions: object[]): Promise<string> {
+  const id = (await request(app.http).post('/reset').set(bearer(key)).send({ variant: 'canonical', tags: ['eval'] }).expect(200)).body.episode_id;
+  for (const action of actions) await request(app.http).post('/step').set(bearer(key)).send({ episode_id: id, action }).expect(200);
+  return id;
+}
+
+/** Old finished episodes interleaved (in the ledger) with ones that stay: an active one and newer finished ones. */
+async function mixedTenant(app: App, clock: ManualClock, slug: string) {
+  const { key } = await tenantWithKey(app.http, slug);
+  const oldA = await play(app, key, billing);
+  const active = await play(app, key, billing.slice(0, 2));
+  const oldB = await play(app, key, billing);
+  clock.advance(5 * DAY);
+  // Stepped after the old ones finished: its ledger entries sit between and after theirs.
+  await request(app.http).post('/step').set(bearer(key)).send({ episode_id: active, action: billing[2] }).expect(200);
+  const recent = await play(app, key, billing);
+  return { key, old: [oldA, oldB], kept: [active, recent] };
+}
+
+describe('retention', () => {
+  it('purges finished episodes past the period with their rows; what remains verifies, against a checkpoint too', async () => {
+    const clock = new ManualClock('2026-11-01T12:00:00Z');
+    const app = await startTestApp(freshDatabaseUrl(), env, { clock });
+    try {
+      const lab = await mixedTenant(app, clock, 'keep-short');
+      const other = await mixedTenant(app, clock, 'keep-all');
+      app.app.get(LedgerCheckpoints).write();
+      const set = await request(app.http).put('/admin/tenants/keep-short/retention').set(asAdmin).send({ retention_days: 7 }).expect(200);
+      expect(set.body).toMatchObject({ slug: 'keep-short', retention_days: 7 });
+
+      const result = await sweep(app);
+      expect(result.tenants).toEqual([{ tenant: 'keep-short', retention_days: 7, episodes: 2, steps: 2 * billing.length, ledger_entries: 2 * (1 + billing.length) }]);
+      for (const id of lab.old) await request(app.http).get(`/episodes/${id}`).set(asAdmin).expect(404);
+      const left = (table: string) => count(app.databaseUrl, `SELECT COUNT(*) AS n FROM ${table} WHERE ${table === 'episodes' ? 'id' : 'episode_id'} IN ('${lab.old.join("','")}')`);
+      expect([left('episodes'), left('action_log'), left('ledger_entries'), left('episode_tags')]).toEqual([0, 0, 0, 0]);
+
+      for (const id of [...lab.kept, ...other.old, ...other.kept]) expect(await verify(app, id)).toMatchObject({ chain_ok: true, replay_ok: true, ledger_ok: true });
+      for (const slug of ['keep-short', 'keep-all']) expect(await ledgerOf(app, slug)).toMatchObject({ ledger_ok: true, checkpoint_ok: true, problems: [] });
+      // The ledger goes on after the purge, and a new checkpoint can be written past it.
+      await play(app, lab.key, billing.slice(0, 1));
+      expect(app.app.get(LedgerCheckpoints).write().map((c) => c.seq).length).toBe(1);
+      expect(await ledgerOf(app, 'keep-short')).toMatchObject({ ledger_ok: true, checkpoint_ok: true });
+
+      const events = (await request(app.http).get('/admin/events').set(asAdmin).expect(200)).body.events;
+      const purge = events.find((e: { action: string }) => e.action === 'episodes.purged');
+      expect(purge).toMatchObject({ tenant: 'keep-short', detail: { reason: 'retention', episodes: 2, steps: 2 * billing.length } });
+      expect(Object.keys(purge.detail.chainHeads ?? purge.detail.chain_heads).sort()).toEqual([...lab.old].sort());
+      const stats = (await request(app.http).get('/stats?tenant=keep-short').set(asAdmin).expect(200)).body;
+      expect(stats.purged).toMatchObject({ episodes: 2, steps: 2 * billing.length, purges: 1 });
+      expect((await request(app.http).get('/stats?tenant=keep-all').set(asAdmin).expect(200)).body.purged).toEqual({ episodes: 0, steps: 0, purges: 0, last_purge_at: null });
+
+      // A second sweep has nothing left to purge; clearing the period stops purges.
+      expect((await sweep(app)).tenants[0].episodes).toBe(0);
+      expect((await request(app.http).delete('/admin/tenants/keep-short/retention').set(asAdmin).expect(200)).body.retention_days).toBeNull();
+      clock.advance(30 * DAY);
+      expect((await sweep(app)).tenants).toEqual([]);
+    } finally {
+      await app.app.close();
+    }
+  });
+
+  it('a checkpoint whose entry was purged is still reached through its gap, and checkpoints go on', async () => {
+    const clock = new ManualClock('2026-11-01T12:00:00Z');
+    const app = await startTestApp(freshDatabaseUrl(), env, { clock });
+    try {
+      const { key } = await tenantWithKey(app.http, 'checkpointed');
+      const kept = await play(app, key, billing.slice(0, 1));
+      await play(app, key, billing);
+      // The ledger's head is now the old episode's last step, and the checkpoint names it.
+      const [checkpoint] = app.app.get(LedgerCheckpoints).write();
+      clock.advance(10 * DAY);
+      await request(app.http).put('/admin/tenants/checkpointed/retention').set(asAdmin).send({ retention_days: 7 }).expect(200);
+      expect((await sweep(app)).tenants[0].episodes).toBe(1);
+      expect(count(app.databaseUrl, `SELECT COUNT(*) AS n FROM ledger_entries WHERE seq = ${checkpoint.seq} AND tenant_id = '${checkpoint.tenantId}'`)).toBe(0);
+      expect(await ledgerOf(app, 'checkpointed')).toMatchObject({ ledger_ok: true, checkpoint: { seq: checkpoint.seq }, checkpoint_ok: true, problems: [] });
+      expect(app.app.get(LedgerCheckpoints).write()).toHaveLength(1);
+      expect(await verify(app, kept)).toMatchObject({ chain_ok: true, replay_ok: true, ledger_ok: true });
+    } finally {
+      await app.app.close();
+    }
+  });
+
+  it('a purge forged with the database file (entries deleted, a gap made up) is caught by ledger verify', async () => {
+    const clock = new ManualClock('2026-11-01T12:00:00Z');
+    const app = await startTestApp(freshDatabaseUrl(), env, { clock });
+    try {
+      const lab = await mixedTenant(app, clock, 'forged');
+      const db = new BetterSqlite3(app.databaseUrl.slice('file:'.length));
+      try {
+        const [first] = db.prepare(`SELECT seq, mac FROM ledger_entries WHERE episode_id = ? ORDER BY seq`).all(lab.old[0]) as Array<{ seq: number; mac: string }>;
+        db.exec(`INSERT INTO purge_guard (id, reason) VALUES (1, 'forged')`);
+        db.prepare(`DELETE FROM ledger_entries WHERE seq = ? AND tenant_id = (SELECT id FROM tenants WHERE slug = 'forged')`).run(first.seq);
+        db.exec(`DELETE FROM purge_guard`);
+        db.prepare(`INSERT INTO ledger_gaps (tenant_id, first_seq, last_seq, last_mac, purge_seq) SELECT id, ?, ?, ?, 999 FROM tenants WHERE slug = 'forged'`).run(first.seq, first.seq, first.mac);
+      } finally {
+        db.close();
+      }
+      const report = await ledgerOf(app, 'forged');
+      expect(report.ledger_ok).toBe(false);
+      expect(report.problems.join('\n')).toMatch(/no purge entry of the ledger records them/);
+    } finally {
+      await app.app.close();
+    }
+  });
+
+  it('outside a purge the log and the ledger still refuse deletes; bad retention values are refused and change nothing', async () => {
+    const app = await startTestApp(freshDatabaseUrl(), env);
+    try {
+      const { key } = await tenantWithKey(app.http, 'strict');
+      await play(app, key, billing.slice(0, 1));
+      const db = new BetterSqlite3(app.databaseUrl.slice('file:'.length));
+      try {
+        expect(() => db.exec('DELETE FROM action_log')).toThrow(/append-only/);
+        expect(() => db.exec('DELETE FROM ledger_entries')).toThrow(/append-only/);
+      } finally {
+        db.close();
+      }
+      for (const body of [{ retention_days: 0 }, { retention_days: 1.5 }, { retention_days: '30' }, {}, { retention_days: null }, { retention_days: 36_501 }]) {
+        const res = await request(app.http).put('/admin/tenants/strict/retention').set(asAdmin).send(body).expect(422);
+        expect(res.body.details[0].field).toBe('retention_days');
+      }
+      await request(app.http).put('/admin/tenants/nobody/retention').set(asAdmin).send({ retention_days: 3 }).expect(404);
+      await request(app.http).put('/admin/tenants/strict/retention').set(bearer(key)).send({ retention_days: 3 }).expect(403);
+      const tenants = (await request(app.http).get('/admin/tenants').set(asAdmin).expect(200)).body.tenants;
+      expect(tenants.find((t: { slug: string }) => t.slug === 'strict').retention_days).toBeNull();
+    } finally {
+      await app.app.close();
+    }
+  });
+});
+
+describe('tenant deletion', () => {
+  it('removes the tenant and all it owns once its slug is confirmed; its keys stop working; the others still verify', async () => {
+    const app = await startTestApp(freshDatabaseUrl(), env);
+    try {
+      const gone = await tenantWithKey(app.http, 'leaving');
+      const stays = await tenantWithKey(app.http, 'staying');
+      const kept = await play(app, stays.key, billing);
+      await play(app, gone.key, billing);
+      await play(app, gone.key, billing.slice(0, 2));
+      await request(app.http).delete('/admin/tenants/leaving').set(asAdmin).expect(422);
+      await request(app.http).delete('/admin/tenants/leaving?confirm=staying').set(asAdmin).expect(409);
+      await request(app.http).delete('/admin/tenants/public?confirm=public').set(asAdmin).expect(409);
+      await request(app.http).delete('/admin/tenants/nobody?confirm=nobody').set(asAdmin).expect(404);
+      await request(app.http).post('/reset').set(bearer(gone.key)).send({}).expect(200);
+
+      const deleted = await request(app.http).delete('/admin/tenants/leaving?confirm=leaving').set(asAdmin).expect(200);
+      expect(deleted.body).toMatchObject({ tenant: 'leaving', episodes: 3, steps: billing.length + 2, keys: 2, runs: 0 });
+      expect(deleted.body.ledger_seq).toBe(3 + billing.length + 2);
+      await request(app.http).post('/reset').set(bearer(gone.key)).send({}).expect(401);
+      const event = (await request(app.http).get('/admin/events').set(asAdmin).expect(200)).body.events.find((e: { action: string }) => e.action === 'tenant.deleted');
+      expect(event).toMatchObject({ detail: { slug: 'leaving', episodes: 3, keys: 2 } });
+      for (const table of ['episodes', 'action_log', 'ledger_entries', 'episode_tags', 'api_keys', 'tenants']) {
+        expect([table, count(app.databaseUrl, `SELECT COUNT(*) AS n FROM ${table} WHERE ${table === 'tenants' ? 'id' : 'tenant_id'} = '${gone.tenantId}'`)]).toEqual([table, 0]);
+        expect([table, count(app.databaseUrl, `SELECT COUNT(*) AS n FROM ${table} WHERE ${table === 'tenants' ? 'id' : 'tenant_id'} = '${stays.tenantId}'`)]).not.toEqual([table, 0]);
+      }
+      expect((await request(app.http).get('/admin/tenants').set(asAdmin).expect(200)).body.tenants.map((t: { slug: string }) => t.slug)).not.toContain('leaving');
+      expect(await verify(app, kept)).toMatchObject({ chain_ok: true, replay_ok: true, ledger_ok: true });
+      expect(await ledgerOf(app, 'staying')).toMatchObject({ ledger_ok: true, problems: [] });
+      // The slug is free again: a new tenant by that name starts empty.
+      await tenantWithKey(app.http, 'leaving');
+      expect((await request(app.http).get('/episodes?tenant=leaving').set(asAdmin).expect(200)).body.items).toEqual([]);
+    } finally {
+      await app.app.close();
+    }
+  });
+});

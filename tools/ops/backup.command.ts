@@ -1,0 +1,36 @@
+import { declareCommand } from '../cli/command-declaration';
+import { DEFAULT_STEP_PAGES } from './backup-defaults';
+
+/** `npm run backup`'s flags; backup.ts reads them. */
+export const BACKUP_COMMAND = declareCommand({
+  name: 'backup',
+  invocation: 'npm run backup --',
+  summary:
+    "Copies the server's database while it serves, through SQLite's online backup API, a few pages a step: one " +
+    'snapshot holding every transaction committed before the backup began (every step acknowledged by then). Writes ' +
+    'the copy under a temporary name, checks it (quick_check), and renames it into place; beside it <file>.sha256 ' +
+    "(sha256sum format) and <file>.ledger-checkpoints (the checkpoint lines of the ledgers' heads the snapshot " +
+    'reaches). Prints a summary on stderr and one JSON line on stdout. See docs/backup.md.',
+  flags: {
+    to: { type: 'string', placeholder: '<file>', description: 'The backup file to write (required).' },
+    force: { type: 'boolean', description: 'Replace an existing backup of that name.' },
+    'step-pages': {
+      type: 'number',
+      integer: true,
+      min: 1,
+      max: 1_000_000,
+      default: DEFAULT_STEP_PAGES,
+      placeholder: '<n>',
+      description: 'Database pages copied per step of the backup API.',
+    },
+    'full-check': { type: 'boolean', description: 'Check the copy with integrity_check (indexes against tables too) instead of quick_check.' },
+  },
+  environment: {
+    DATABASE_URL: "The server's database, read as the server reads it (default: file:./data/supportdesk.db).",
+    LEDGER_CHECKPOINT_FILE: "The server's ledger checkpoint file (default: the database's path + .ledger-checkpoints).",
+  },
+  examples: [
+    'npm run backup -- --to backups/supportdesk.db',
+    'DATABASE_URL=file:/srv/supportdesk/supportdesk.db npm run backup -- --to /var/backups/supportdesk/nightly.db --force',
+  ],
+});

@@ -1,0 +1,49 @@
+import BetterSqlite3 from 'better-sqlite3';
+import { newestCheckpoints, selectCheckpoints } from './checkpoint-selection';
+import { readDatabasePoint } from './database-point';
+
+/** A snapshot whose ledger `lab` holds entries 1-3 and 6 (4 and 5 purged, the gap keeping entry 5's MAC). */
+function snapshot(): BetterSqlite3.Database {
+  const db = new BetterSqlite3(':memory:');
+  db.exec(`CREATE TABLE tenants (id TEXT PRIMARY KEY, slug TEXT);
+    CREATE TABLE ledger_entries (tenant_id TEXT, seq INTEGER, mac TEXT, PRIMARY KEY (tenant_id, seq));
+    CREATE TABLE ledger_gaps (tenant_id TEXT, first_seq INTEGER, last_seq INTEGER, last_mac TEXT, purge_seq INTEGER);
+    INSERT INTO tenants VALUES ('t-lab', 'lab'), ('public', 'public');
+    INSERT INTO ledger_entries VALUES ('t-lab', 1, 'm1'), ('t-lab', 2, 'm2'), ('t-lab', 3, 'm3'), ('t-lab', 6, 'm6');
+    INSERT INTO ledger_gaps VALUES ('t-lab', 4, 5, 'm5', 6);`);
+  return db;
+}
+
+const line = (tenant: string, seq: number, mac: string, at = `2026-12-03T00:00:0${seq}Z`) =>
+  JSON.stringify({ tenant_id: tenant, seq, mac, at, key_id: 'hk_x', sig: 's' });
+
+describe('the checkpoint lines a backup carries', () => {
+  it('keeps the lines its ledgers reach, in order, and leaves out those past a head', () => {
+    const db = snapshot();
+    const lines = [line('t-lab', 2, 'm2'), line('public', 1, 'p1'), line('t-lab', 6, 'm6'), line('t-lab', 7, 'm7'), line('t-new', 1, 'n1')];
+    const selection = selectCheckpoints(db, readDatabasePoint(db), `${lines.join('\n')}\n`);
+    expect(selection.kept).toEqual([lines[0], lines[2]]);
+    expect(selection.beyond).toEqual([
+      { tenant: 'public', seq: 1, at: '2026-12-03T00:00:01Z' },
+      { tenant: 'lab', seq: 7, at: '2026-12-03T00:00:07Z' },
+      { tenant: 't-new', seq: 1, at: '2026-12-03T00:00:01Z' },
+    ]);
+    expect(selection.contradicted).toEqual([]);
+  });
+
+  it('takes a checkpoint inside a purged stretch as held, as the server does, and keeps a rewritten one with a warning', () => {
+    const db = snapshot();
+    const lines = [line('t-lab', 4, 'm4'), line('t-lab', 5, 'm5'), line('t-lab', 3, 'forged'), line('t-lab', 5, 'other'), 'not json', '{"seq":1}'];
+    const selection = selectCheckpoints(db, readDatabasePoint(db), lines.join('\n'));
+    expect(selection.kept).toEqual(lines.slice(0, 4));
+    expect(selection.contradicted.map((c) => [c.tenant, c.seq])).toEqual([
+      ['lab', 3],
+      ['lab', 5],
+    ]);
+    expect(selection.unreadable).toBe(2);
+  });
+
+  it('reads the newest checkpoint per tenant as the server does: the last line wins', () => {
+    expect(newestCheckpoints([line('t-lab', 6, 'm6'), line('t-lab', 2, 'm2'), ''].join('\n')).get('t-lab')).toEqual({ seq: 2, at: '2026-12-03T00:00:02Z' });
+  });
+});
