@@ -1,5 +1,6 @@
 import request from 'supertest';
 import { startTestApp } from './support/test-app';
+import { Database } from '../src/database/database.service';
 
 // The module object itself (not an ES namespace, whose members cannot be replaced), which the server calls through.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -23,8 +24,9 @@ it('a step is answered only after the WAL holding it has been synced to disk', a
   const ctx = await startTestApp();
   try {
     const wal = fs.statSync(`${ctx.databaseUrl.slice('file:'.length)}-wal`).ino;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    events.length = 0; // start-up's own writes
+    // Start-up's own writes, synced before the events that count are recorded.
+    await ctx.app.get(Database).durable();
+    events.length = 0;
     const reset = await request(ctx.http).post('/reset').send({ variant: 'canonical' }).expect(200);
     events.push('reset answered');
     await request(ctx.http).post('/step').send({ episode_id: reset.body.episode_id, action: { type: 'search_policy', query: 'refund' } }).expect(200);

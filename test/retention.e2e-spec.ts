@@ -113,6 +113,45 @@ describe('retention', () => {
     }
   });
 
+  it("a run's results and its leaderboard row outlive its purged episodes; export and regrade leave them out", async () => {
+    const clock = new ManualClock('2026-11-01T12:00:00Z');
+    const app = await startTestApp(freshDatabaseUrl(), env, { clock });
+    try {
+      const { key, readerKey } = await tenantWithKey(app.http, 'runs-kept');
+      const run = (
+        await request(app.http)
+          .post('/runs')
+          .set(bearer(key))
+          .send({ name: 'kept', agent: 'purged-run-agent', families: ['billing_duplicate_charge'], split: 'train', seed_count: 1, trials: 2 })
+          .expect(201)
+      ).body;
+      for (let trial = 0; trial < 2; trial++) {
+        const started = (await request(app.http).post('/reset').set(bearer(key)).send({ run_id: run.run_id }).expect(200)).body;
+        const ticket = (started.observation.inbox as Array<{ ticket_id: string; status?: string }>).find((t) => t.status !== 'resolved')!.ticket_id;
+        for (const action of [{ type: 'open_ticket', ticket_id: ticket }, { type: 'resolve_ticket', resolution: 'no_action_needed' }]) {
+          await request(app.http).post('/step').set(bearer(key)).send({ episode_id: started.episode_id, action }).expect(200);
+        }
+      }
+      const before = (await request(app.http).get(`/runs/${run.run_id}`).set(bearer(readerKey)).expect(200)).body;
+      expect(before.status).toBe('complete');
+      const leaderboard = (await request(app.http).get('/leaderboard?split=train').set(bearer(readerKey)).expect(200)).body;
+      expect(JSON.stringify(leaderboard)).toContain('purged-run-agent');
+      const exported = (await request(app.http).get(`/runs/${run.run_id}/export`).set(bearer(readerKey)).expect(200)).text.trim().split('\n');
+      expect(exported).toHaveLength(2);
+
+      clock.advance(10 * DAY);
+      await request(app.http).put('/admin/tenants/runs-kept/retention').set(asAdmin).send({ retention_days: 7 }).expect(200);
+      expect((await sweep(app)).tenants[0].episodes).toBe(2);
+      expect((await request(app.http).get(`/runs/${run.run_id}`).set(bearer(readerKey)).expect(200)).body).toEqual(before);
+      expect((await request(app.http).get('/leaderboard?split=train').set(bearer(readerKey)).expect(200)).body).toEqual(leaderboard);
+      expect((await request(app.http).get(`/runs/${run.run_id}/export`).set(bearer(readerKey)).expect(200)).text).toBe('');
+      const regrade = (await request(app.http).post(`/runs/${run.run_id}/regrade`).set(bearer(readerKey)).send({}).expect(201)).body;
+      expect(regrade).toMatchObject({ episodes: 0, changed: 0 });
+    } finally {
+      await app.app.close();
+    }
+  });
+
   it('a purge forged with the database file (entries deleted, a gap made up) is caught by ledger verify', async () => {
     const clock = new ManualClock('2026-11-01T12:00:00Z');
     const app = await startTestApp(freshDatabaseUrl(), env, { clock });
