@@ -77,7 +77,8 @@ describe('retention', () => {
       const events = (await request(app.http).get('/admin/events').set(asAdmin).expect(200)).body.events;
       const purge = events.find((e: { action: string }) => e.action === 'episodes.purged');
       expect(purge).toMatchObject({ tenant: 'keep-short', detail: { reason: 'retention', episodes: 2, steps: 2 * billing.length } });
-      expect(Object.keys(purge.detail.chainHeads ?? purge.detail.chain_heads).sort()).toEqual([...lab.old].sort());
+      expect(Object.keys(purge.detail.chain_heads).sort()).toEqual([...lab.old].sort());
+      expect(purge.detail).toMatchObject({ retention_days: 7, ledger_entries: 2 * (1 + billing.length), skipped: 0 });
       const stats = (await request(app.http).get('/stats?tenant=keep-short').set(asAdmin).expect(200)).body;
       expect(stats.purged).toMatchObject({ episodes: 2, steps: 2 * billing.length, purges: 1 });
       expect((await request(app.http).get('/stats?tenant=keep-all').set(asAdmin).expect(200)).body.purged).toEqual({ episodes: 0, steps: 0, purges: 0, last_purge_at: null });
@@ -170,6 +171,72 @@ describe('retention', () => {
       const report = await ledgerOf(app, 'forged');
       expect(report.ledger_ok).toBe(false);
       expect(report.problems.join('\n')).toMatch(/no purge entry of the ledger records them/);
+    } finally {
+      await app.app.close();
+    }
+  });
+
+  it('the rows cannot make the server purge: a retention period, a status or a time set in the file is not acted on', async () => {
+    const clock = new ManualClock('2026-11-01T12:00:00Z');
+    const app = await startTestApp(freshDatabaseUrl(), env, { clock });
+    try {
+      const lab = await mixedTenant(app, clock, 'tampered');
+      const unset = await mixedTenant(app, clock, 'never-set');
+      clock.advance(10 * DAY);
+      // Through the API the period is 30 days: nothing is old enough, whatever the rows say.
+      await request(app.http).put('/admin/tenants/tampered/retention').set(asAdmin).send({ retention_days: 30 }).expect(200);
+      const db = new BetterSqlite3(app.databaseUrl.slice('file:'.length));
+      try {
+        db.prepare(`UPDATE tenants SET retention_days = 1 WHERE slug IN ('tampered', 'never-set')`).run();
+        const old = `'2020-01-01T00:00:00.000+00:00'`;
+        for (const id of [...lab.kept, ...unset.old, ...unset.kept]) db.prepare(`UPDATE episodes SET status = 'resolved', updated_at = ${old} WHERE id = ?`).run(id);
+      } finally {
+        db.close();
+      }
+      const swept = await sweep(app);
+      expect(swept.tenants.map((t: { tenant: string; episodes: number }) => [t.tenant, t.episodes])).toEqual([
+        ['tampered', 0],
+        ['never-set', 0],
+      ]);
+      for (const id of [...lab.old, ...lab.kept, ...unset.old, ...unset.kept]) await request(app.http).get(`/episodes/${id}`).set(asAdmin).expect(200);
+      expect((await request(app.http).get('/stats?tenant=tampered').set(asAdmin).expect(200)).body.purged.purges).toBe(0);
+    } finally {
+      await app.app.close();
+    }
+  });
+
+  it('gap rows made up to loop, or a purge entry rewritten, are reported, never a hang or a 500; episode verify trusts no stray gap', async () => {
+    const clock = new ManualClock('2026-11-01T12:00:00Z');
+    const app = await startTestApp(freshDatabaseUrl(), env, { clock });
+    try {
+      const lab = await mixedTenant(app, clock, 'looped');
+      const db = new BetterSqlite3(app.databaseUrl.slice('file:'.length));
+      const tenant = `(SELECT id FROM tenants WHERE slug = 'looped')`;
+      try {
+        db.exec(`INSERT INTO ledger_gaps (tenant_id, first_seq, last_seq, last_mac, purge_seq) SELECT id, 2, 1, 'x', 99 FROM tenants WHERE slug = 'looped'`);
+        // The old episode's first entry removed behind a gap that names no purge: the next episode's verify must not pass.
+        const first = db.prepare(`SELECT seq, mac FROM ledger_entries WHERE episode_id = ? ORDER BY seq`).get(lab.old[1]) as { seq: number; mac: string };
+        // The gap keeps the removed entry's true MAC, so the next entry's MAC holds: only what the gap claims is false.
+        const removed = db.prepare(`SELECT mac FROM ledger_entries WHERE seq = ? AND tenant_id = ${tenant}`).get(first.seq - 1) as { mac: string };
+        db.exec(`INSERT INTO purge_guard (id, reason) VALUES (1, 'forged')`);
+        db.prepare(`DELETE FROM ledger_entries WHERE seq = ? AND tenant_id = ${tenant}`).run(first.seq - 1);
+        db.exec(`DELETE FROM purge_guard`);
+        db.prepare(`INSERT INTO ledger_gaps (tenant_id, first_seq, last_seq, last_mac, purge_seq) SELECT id, ?, ?, ?, 3 FROM tenants WHERE slug = 'looped'`).run(
+          first.seq - 1,
+          first.seq - 1,
+          removed.mac,
+        );
+        db.exec('DROP TRIGGER ledger_entries_no_update');
+        db.exec(`UPDATE ledger_entries SET kind = 'episodes.purged', body = 'not json' WHERE seq = 3 AND tenant_id = ${tenant}`);
+      } finally {
+        db.close();
+      }
+      const report = await ledgerOf(app, 'looped');
+      expect(report.ledger_ok).toBe(false);
+      expect(report.problems.join('\n')).toMatch(/does not fit the ledger/);
+      expect((await request(app.http).get('/ledger/verify').set(asAdmin).expect(200)).body.tenants.length).toBeGreaterThan(1);
+      expect(await verify(app, lab.old[1])).toMatchObject({ ledger_ok: false, problem: expect.stringMatching(/is missing/) });
+      await request(app.http).get('/health').expect(200);
     } finally {
       await app.app.close();
     }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { LedgerEntry as PrismaLedgerEntry, Prisma } from '../generated/prisma/client';
-import { COMPONENT_COLUMN_NAMES, type LedgerEntry, type LedgerEntryInContext, type LedgerGap } from '../episodes';
+import { COMPONENT_COLUMN_NAMES, committedGapsDigest, gapsDigest, type LedgerEntry, type LedgerEntryInContext, type LedgerGap } from '../episodes';
 import { Database } from '../database/database.service';
 import { sqliteTimestamp } from '../database/sqlite-timestamp';
 import type { AuditScope, EpisodeCursor, EpisodeFilters } from './audit-scope';
@@ -50,9 +50,17 @@ export class AuditRepository {
       const entries = await db.ledgerEntry.findMany({ where: { tenantId, episodeId }, orderBy: { seq: 'asc' } });
       const before = entries.map((e) => e.seq - 1);
       const previous = await db.ledgerEntry.findMany({ where: { tenantId, seq: { in: before } }, select: { seq: true, mac: true } });
-      // An entry right after a purged stretch chains to the MAC the gap kept (ledger-gaps.ts).
-      const gaps = await db.ledgerGap.findMany({ where: { tenantId, lastSeq: { in: before } }, select: { lastSeq: true, lastMac: true } });
-      const macBefore = new Map([...gaps.map((g) => [g.lastSeq + 1, g.lastMac] as const), ...previous.map((p) => [p.seq + 1, p.mac] as const)]);
+      // An entry right after a purged stretch chains to the MAC the gap kept (ledger-gaps.ts), when the purge entry
+      // it names commits to it (the tenant's verify also checks that entry's MAC); a gap row nothing commits to
+      // leaves the entry without a previous MAC, reported as missing.
+      const gaps = await db.ledgerGap.findMany({ where: { tenantId, lastSeq: { in: before } } });
+      const committed = [];
+      for (const gap of gaps) {
+        const purge = await db.ledgerEntry.findUnique({ where: { tenantId_seq: { tenantId, seq: gap.purgeSeq } }, select: { kind: true, body: true } });
+        const ofPurge = await db.ledgerGap.findMany({ where: { tenantId, purgeSeq: gap.purgeSeq } });
+        if (purge?.kind === 'episodes.purged' && committedGapsDigest(purge.body) === gapsDigest(ofPurge)) committed.push(gap);
+      }
+      const macBefore = new Map([...committed.map((g) => [g.lastSeq + 1, g.lastMac] as const), ...previous.map((p) => [p.seq + 1, p.mac] as const)]);
       return entries.map((e) => ({ ...asLedgerEntry(e), previousMac: macBefore.get(e.seq) ?? null }));
     });
   }
@@ -64,19 +72,20 @@ export class AuditRepository {
     );
   }
 
-  /** What retention purged in the scope: totals of the admin log's episodes.purged events. */
+  /** What retention purged in the scope: totals of the tenant ledgers' episodes.purged entries. */
   purgeTotals(scope: AuditScope): Promise<{ episodes: number; steps: number; purges: number; lastAt: Date | null }> {
     return this.database.serialized(async (db) => {
-      const events = await db.adminEvent.findMany({
-        where: { action: 'episodes.purged', ...(scope.kind === 'tenant' ? { tenantId: scope.tenantId } : {}) },
-        select: { at: true, detail: true },
-        orderBy: { id: 'asc' },
+      // The ledger's purge entries, which are signed, rather than the admin log, which is not.
+      const purges = await db.ledgerEntry.findMany({
+        where: { kind: 'episodes.purged', ...(scope.kind === 'tenant' ? { tenantId: scope.tenantId } : {}) },
+        select: { createdAt: true, body: true },
       });
-      const totals = { episodes: 0, steps: 0, purges: events.length, lastAt: events[events.length - 1]?.at ?? null };
-      for (const event of events) {
-        const detail = JSON.parse(event.detail) as { episodes?: number; steps?: number };
-        totals.episodes += detail.episodes ?? 0;
-        totals.steps += detail.steps ?? 0;
+      const totals = { episodes: 0, steps: 0, purges: purges.length, lastAt: null as Date | null };
+      for (const purge of purges) {
+        const body = parseObject(purge.body);
+        totals.episodes += typeof body.episodes === 'number' ? body.episodes : 0;
+        totals.steps += typeof body.steps === 'number' ? body.steps : 0;
+        if (totals.lastAt === null || purge.createdAt > totals.lastAt) totals.lastAt = purge.createdAt;
       }
       return totals;
     });
@@ -246,4 +255,14 @@ function sqlWhere(scope: AuditScope, f: EpisodeFilters): { clause: string; param
 
 function asLedgerEntry(row: PrismaLedgerEntry): LedgerEntry {
   return { ...row, kind: row.kind as LedgerEntry['kind'] };
+}
+
+/** A JSON object from a stored text, or {} when it is not one (a tampered row reads as empty, never throws). */
+function parseObject(text: string): Record<string, unknown> {
+  try {
+    const value: unknown = JSON.parse(text);
+    return value !== null && typeof value === 'object' ? (value as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
 }

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Principal } from '../access/principal';
 import { ForbiddenError } from '../common/errors/domain-errors';
-import { ChainKeys, entryMacHolds, GapIndex, gapsDigest, LedgerCheckpoints, type LedgerEntry, type LedgerGap } from '../episodes';
+import { ChainKeys, committedGapsDigest, entryMacHolds, GapIndex, gapsDigest, LedgerCheckpoints, type LedgerEntry, type LedgerGap } from '../episodes';
 import { TenantsService } from '../tenants/tenants.service';
 import { AuditRepository } from './audit.repository';
 import type { LedgerReportDto } from './dto/ledger-report.dto';
@@ -79,8 +79,7 @@ export class LedgerAuditService {
         if (broken && entry.seq === expected) note(broken);
         if (entry.kind === 'episode.created' || entry.kind === 'episode.enrolled') inLedger.add(entry.episodeId);
         if (entry.kind === 'episodes.purged') {
-          const committed = (JSON.parse(entry.body) as { gaps_digest?: string }).gaps_digest;
-          if (committed !== gapsDigest(gaps.all.filter((g) => g.purgeSeq === entry.seq))) {
+          if (committedGapsDigest(entry.body) !== gapsDigest(gaps.all.filter((g) => g.purgeSeq === entry.seq))) {
             note(`the purged stretches of the ledger differ from what purge entry ${entry.seq} recorded`);
           } else if (!broken) {
             confirmedPurges.add(entry.seq);
@@ -97,7 +96,7 @@ export class LedgerAuditService {
       }
     }
     for (const gap of gaps.all) {
-      if (!crossedGaps.has(gap)) note(`a purged stretch (entries ${gap.firstSeq}-${gap.lastSeq}) overlaps entries that are still there`);
+      if (!crossedGaps.has(gap)) note(`a purged stretch (entries ${gap.firstSeq}-${gap.lastSeq}) does not fit the ledger: it overlaps entries still there, or is not a stretch`);
       else if (!confirmedPurges.has(gap.purgeSeq)) note(`ledger entries ${gap.firstSeq}-${gap.lastSeq} are missing: no purge entry of the ledger records them`);
     }
     // A checkpoint inside a purged stretch: its entry is gone, and the gap (committed to by a MACed purge entry)

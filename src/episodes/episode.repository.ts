@@ -173,10 +173,14 @@ export abstract class EpisodeRepository {
   abstract giveUpRunAttempt(tenantId: string, episodeId: string): Promise<boolean>;
 
   /**
-   * Retention: purges up to `limit` of the tenant's finished episodes last written before `cutoff`, earliest first,
-   * with their log and ledger entries, in one write (purge/episode-purge.ts); what it removed.
+   * Retention: purges up to `limit` of the tenant's finished episodes that ended before its signed retention period
+   * (the latest "tenant.retention" ledger entry), with their log and ledger entries, in one write
+   * (purge/episode-purge.ts); what it removed. Nothing without a signed period.
    */
-  abstract purgeFinished(tenantId: string, cutoff: Date, limit: number): Promise<PurgeRecord>;
+  abstract purgeFinished(tenantId: string, limit: number): Promise<PurgeRecord>;
+
+  /** Sets (null: clears) the tenant's retention period: the column, the admin log and a signed ledger entry. */
+  abstract setRetention(tenantId: string, days: number | null): Promise<void>;
 
   /** Removes a tenant with everything it owns, in one write; what it removed. */
   abstract deleteTenant(tenantId: string, slug: string): Promise<TenantDeletionRecord>;

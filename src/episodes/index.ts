@@ -23,7 +23,7 @@ export { presentReplyDetails } from './episode.presenter';
 export { LedgerCheckpoints, type Checkpoint } from './ledger/ledger-checkpoints';
 export { LEDGER_GENESIS, ledgerMac, factsRecord, type LedgerEntry, type LedgerKind } from './ledger/ledger-entry';
 export { entryMacHolds, episodeLedgerFinding, type EpisodeAsStored, type LedgerEntryInContext } from './ledger/ledger-verification';
-export { GapIndex, gapsDigest, type LedgerGap } from './ledger/ledger-gaps';
+export { committedGapsDigest, GapIndex, gapsDigest, type LedgerGap } from './ledger/ledger-gaps';
 export { type PurgeRecord, type TenantDeletionRecord } from './purge/episode-purge';
 export { EpisodeRepository } from './episode.repository';
 export { SNAPSHOT_DROPPED, stateOf } from './finished-state';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { Clock } from '../common/clock';
-import { ConflictError, InvalidFieldError, NotFoundError, TooManyError, UnavailableError } from '../common/errors/domain-errors';
+import { ConflictError, InvalidFieldError, NotFoundError, TooManyError, UnauthenticatedError, UnavailableError } from '../common/errors/domain-errors';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { Database } from '../database/database.service';
 import type { SqlConnection } from '../database/group-commit';
@@ -16,7 +16,8 @@ import { componentColumns } from './score-columns';
 import { SNAPSHOT_DROPPED, snapshotFor, stateOf } from './finished-state';
 import { privateSplitKeyIdOf } from '../tasks/private-split';
 import { TaskCatalog } from '../tasks/task-catalog.service';
-import { deleteTenantData, purgeEpisodes, selectExpiredEpisodes, type PurgeRecord, type TenantDeletionRecord } from './purge/episode-purge';
+import { deleteTenantData, emptyPurge, purgeEpisodes, selectExpiredEpisodes, setRetentionRow, type PurgeRecord, type TenantDeletionRecord } from './purge/episode-purge';
+import { retentionEntry, signedEndedBefore, signedRetentionDays } from './purge/signed-facts';
 import { CellTakenError, claimCell, endCellAttempt, finishCellOf, giveUpCellOf, selectCell, type CellKey } from './run-cells/run-cell-statements';
 import {
   countActiveEpisodes,
@@ -31,6 +32,7 @@ import {
   selectEpisodeOwner,
   selectEpisodeVersion,
   selectStepRequest,
+  tenantExists,
   updateEpisodeStep,
   type EpisodeSummary,
   type EpisodeWithStateRow,
@@ -52,6 +54,8 @@ import {
  * direct face (writes group-committed), with recently stepped active episodes cached in memory for steps and
  * reads alike; listings go through Prisma.
  */
+const DAY_MS = 86_400_000;
+
 @Injectable()
 export class SqliteEpisodeRepository extends EpisodeRepository {
   private readonly cache: ActiveEpisodeCache;
@@ -71,6 +75,8 @@ export class SqliteEpisodeRepository extends EpisodeRepository {
 
   create(tenantId: string, episode: NewEpisode, maxActive: number): Promise<EpisodeRecord> {
     return this.database.batched((sql) => {
+      // A tenant deleted after this request was authenticated: its key no longer opens anything.
+      if (!tenantExists(sql, tenantId)) throw new UnauthenticatedError('the tenant of this API key has been deleted');
       // Counted and created in one synchronous write, so the cap cannot be overshot.
       if (maxActive > 0) {
         const active = countActiveEpisodes(sql, tenantId);
@@ -261,10 +267,27 @@ export class SqliteEpisodeRepository extends EpisodeRepository {
     return key;
   }
 
-  purgeFinished(tenantId: string, cutoff: Date, limit: number): Promise<PurgeRecord> {
-    return this.database.batched((sql) =>
-      purgeEpisodes(sql, this.keys.current, tenantId, selectExpiredEpisodes(sql, tenantId, cutoff, limit), 'retention', this.clock.now()),
-    );
+  purgeFinished(tenantId: string, limit: number): Promise<PurgeRecord> {
+    return this.database.batched((sql) => {
+      const now = this.clock.now();
+      const keyById = (id: string) => this.keys.byId(id);
+      // The signed period, not the column: see purge/signed-facts.ts.
+      const days = signedRetentionDays(sql, keyById, tenantId);
+      if (days === null) return emptyPurge(tenantId);
+      const cutoff = new Date(now.getTime() - days * DAY_MS);
+      const candidates = selectExpiredEpisodes(sql, tenantId, cutoff, limit);
+      const ended = candidates.filter((id) => signedEndedBefore(sql, keyById, tenantId, id, cutoff));
+      const policy = { reason: 'retention' as const, retentionDays: days, cutoff, skipped: candidates.length - ended.length };
+      return purgeEpisodes(sql, this.keys.current, tenantId, ended, policy, now);
+    });
+  }
+
+  setRetention(tenantId: string, days: number | null): Promise<void> {
+    return this.database.batched((sql) => {
+      const at = this.clock.now();
+      setRetentionRow(sql, tenantId, days, at);
+      appendLedgerEntry(sql, this.keys.current, tenantId, retentionEntry(days, at));
+    });
   }
 
   deleteTenant(tenantId: string, slug: string): Promise<TenantDeletionRecord> {

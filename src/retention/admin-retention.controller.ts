@@ -3,7 +3,6 @@ import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Access } from '../access/access.decorator';
 import { ApiErrors, queryValidation } from '../common/api-errors.decorator';
 import { TenantDto } from '../tenants/dto/tenant.dto';
-import { TenantsService } from '../tenants/tenants.service';
 import { DeletedTenantDto, DeleteTenantQueryDto, RetentionSweepDto, SetRetentionDto } from './dto/retention.dto';
 import { RetentionService } from './retention.service';
 
@@ -12,10 +11,7 @@ const NO_TENANT = { status: 404, description: 'No tenant with this slug', exampl
 @ApiTags('admin')
 @Controller('admin')
 export class AdminRetentionController {
-  constructor(
-    private readonly retention: RetentionService,
-    private readonly tenants: TenantsService,
-  ) {}
+  constructor(private readonly retention: RetentionService) {}
 
   @Access.Admin()
   @Put('tenants/:slug/retention')
@@ -29,7 +25,7 @@ export class AdminRetentionController {
   @ApiOkResponse({ type: TenantDto })
   @ApiErrors(NO_TENANT, { status: 422, example: 'retention_days must not be less than 1', field: 'retention_days' })
   setRetention(@Param('slug') slug: string, @Body() body: SetRetentionDto): Promise<TenantDto> {
-    return this.tenants.setRetention(slug, body.retention_days);
+    return this.retention.setRetention(slug, body.retention_days);
   }
 
   @Access.Admin()
@@ -38,7 +34,7 @@ export class AdminRetentionController {
   @ApiOkResponse({ type: TenantDto })
   @ApiErrors(NO_TENANT)
   clearRetention(@Param('slug') slug: string): Promise<TenantDto> {
-    return this.tenants.setRetention(slug, null);
+    return this.retention.setRetention(slug, null);
   }
 
   @Access.Admin()

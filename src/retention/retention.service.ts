@@ -7,11 +7,11 @@ import { KeyRevocations } from '../tenants/key-revocations';
 import { PUBLIC_TENANT } from '../tenants/tenant.constants';
 import { TenantRepository } from '../tenants/tenant.repository';
 import { TenantsService } from '../tenants/tenants.service';
+import type { TenantDto } from '../tenants/dto/tenant.dto';
 import type { DeletedTenantDto, RetentionSweepDto, TenantPurgeDto } from './dto/retention.dto';
 
 /** Episodes purged per write: each batch is one transaction, short enough not to hold up steps for long. */
 const PURGE_BATCH = 200;
-const DAY_MS = 86_400_000;
 
 /**
  * Retention and tenant deletion. A tenant with a retention period has its finished episodes purged once they are
@@ -50,23 +50,39 @@ export class RetentionService implements OnApplicationBootstrap, OnModuleDestroy
   }
 
   private async sweepOnce(): Promise<RetentionSweepDto> {
-    const now = this.clock.now();
+    const at = this.clock.now();
     const tenants: TenantPurgeDto[] = [];
     for (const tenant of await this.tenantRows.withRetention()) {
-      const days = tenant.retentionDays!;
-      const cutoff = new Date(now.getTime() - days * DAY_MS);
-      const purged: TenantPurgeDto = { tenant: tenant.slug, retention_days: days, episodes: 0, steps: 0, ledger_entries: 0 };
+      const purged: TenantPurgeDto = { tenant: tenant.slug, retention_days: tenant.retentionDays!, episodes: 0, steps: 0, ledger_entries: 0 };
+      let skipped = 0;
       for (;;) {
-        const record = await this.episodes.purgeFinished(tenant.id, cutoff, PURGE_BATCH);
+        const record = await this.episodes.purgeFinished(tenant.id, PURGE_BATCH);
+        if (record.retentionDays === null) {
+          this.logger.error(`retention: tenant ${tenant.slug} has retention_days ${tenant.retentionDays} but no signed period in its ledger; nothing purged (was the column changed outside the server?)`);
+          break;
+        }
+        purged.retention_days = record.retentionDays;
         purged.episodes += record.episodes;
         purged.steps += record.steps;
         purged.ledger_entries += record.ledgerEntries;
-        if (record.episodes < PURGE_BATCH) break;
+        skipped += record.skipped;
+        // A short batch was the last; a batch that purged nothing would select the same rows again.
+        if (record.episodes + record.skipped < PURGE_BATCH || record.episodes === 0) break;
       }
-      if (purged.episodes > 0) this.logger.log(`retention: purged ${purged.episodes} episode(s) of tenant ${tenant.slug} finished before ${cutoff.toISOString()}`);
+      if (skipped > 0) {
+        this.logger.error(`retention: ${skipped} episode(s) of tenant ${tenant.slug} look finished and old in their rows but not in their signed ledger entries; kept (run GET /ledger/verify)`);
+      }
+      if (purged.episodes > 0) this.logger.log(`retention: purged ${purged.episodes} episode(s) of tenant ${tenant.slug}`);
       tenants.push(purged);
     }
-    return { at: now.toISOString(), tenants };
+    return { at: at.toISOString(), tenants };
+  }
+
+  /** Sets (null: clears) a tenant's retention period: signed in its ledger, which is what the sweep acts on. */
+  async setRetention(slug: string, days: number | null): Promise<TenantDto> {
+    const tenant = await this.tenants.requireTenant(slug);
+    await this.episodes.setRetention(tenant.id, days);
+    return (await this.tenants.list()).find((t) => t.id === tenant.id)!;
   }
 
   private async sweepLoggingFailure(): Promise<void> {

@@ -7,7 +7,7 @@ export type ApiKeyRecord = Omit<ApiKey, 'hash'>;
 
 /** What an admin action did, as recorded in the admin audit log. */
 export interface AdminEventInput {
-  action: 'tenant.created' | 'tenant.retention_set' | 'key.issued' | 'key.revoked' | 'chain.legacy_sealed';
+  action: 'tenant.created' | 'key.issued' | 'key.revoked' | 'chain.legacy_sealed';
   tenantId: string;
   keyId?: string;
   detail: Record<string, string>;
@@ -31,17 +31,6 @@ export class TenantRepository {
         const created = await tx.tenant.create({ data: tenant });
         await tx.adminEvent.create({ data: event({ action: 'tenant.created', tenantId: created.id, detail: { slug: tenant.slug, name: tenant.name } }) });
         return created;
-      }),
-    );
-  }
-
-  /** Sets (or, with null, clears) the tenant's retention period and records it in the admin log, in one transaction. */
-  setRetention(tenantId: string, days: number | null): Promise<Tenant> {
-    return this.database.serialized((db) =>
-      db.$transaction(async (tx) => {
-        const updated = await tx.tenant.update({ where: { id: tenantId }, data: { retentionDays: days } });
-        await tx.adminEvent.create({ data: event({ action: 'tenant.retention_set', tenantId, detail: { retention_days: days === null ? 'none' : String(days) } }) });
-        return updated;
       }),
     );
   }

@@ -33,14 +33,6 @@ export class TenantsService implements OnModuleInit {
     return (await this.tenants.list()).map((t) => presentTenant(t, t.activeKeys));
   }
 
-  /** Sets or clears a tenant's retention period (days); the sweep applies it from its next run. */
-  async setRetention(slug: string, days: number | null): Promise<TenantDto> {
-    const tenant = await this.requireTenant(slug);
-    const updated = await this.tenants.setRetention(tenant.id, days);
-    const keys = await this.tenants.listKeys(tenant.id);
-    return presentTenant(updated, keys.filter((k) => k.revokedAt === null).length);
-  }
-
   /** Issues a key; the only time the secret is ever returned. */
   async issueKey(slug: string, name: string, scope: KeyScope): Promise<CreatedApiKeyDto> {
     const tenant = await this.requireTenant(slug);

@@ -13,7 +13,7 @@ import {
   type StoredStepRequest,
 } from '../../src/episodes/episode.repository';
 import type { RunCells } from '../../src/episodes/run-cells/run-cells';
-import type { PurgeRecord, TenantDeletionRecord } from '../../src/episodes/purge/episode-purge';
+import { emptyPurge, type PurgeRecord, type TenantDeletionRecord } from '../../src/episodes/purge/episode-purge';
 
 /**
  * The episode repository's contract kept in memory: what the service may rely on, without SQLite. Records are
@@ -125,8 +125,17 @@ export class InMemoryEpisodeRepository extends EpisodeRepository {
     return count;
   }
 
-  /** Retention without a ledger: the finished episodes and their logs go; the record counts them. */
-  async purgeFinished(tenantId: string, cutoff: Date, limit: number): Promise<PurgeRecord> {
+  private readonly retention = new Map<string, number | null>();
+
+  async setRetention(tenantId: string, days: number | null): Promise<void> {
+    this.retention.set(tenantId, days);
+  }
+
+  /** Retention without a ledger: finished episodes past the period go with their logs; the record counts them. */
+  async purgeFinished(tenantId: string, limit: number): Promise<PurgeRecord> {
+    const days = this.retention.get(tenantId) ?? null;
+    if (days === null) return emptyPurge(tenantId);
+    const cutoff = new Date(this.clock - days * 86_400_000);
     const gone = [...this.episodes.values()].filter((e) => e.tenantId === tenantId && e.status !== 'active' && e.updatedAt < cutoff).slice(0, limit);
     let steps = 0;
     for (const episode of gone) {
@@ -136,12 +145,11 @@ export class InMemoryEpisodeRepository extends EpisodeRepository {
     }
     const created = gone.map((e) => e.createdAt.toISOString()).sort();
     return {
-      tenantId,
-      reason: 'retention',
+      ...emptyPurge(tenantId),
+      retentionDays: days,
+      cutoff: cutoff.toISOString(),
       episodes: gone.length,
       steps,
-      ledgerEntries: 0,
-      ledgerSeq: null,
       firstCreatedAt: created[0] ?? null,
       lastCreatedAt: created[created.length - 1] ?? null,
       chainHeads: Object.fromEntries(gone.map((e) => [e.id, e.chainHead])),

@@ -8,6 +8,7 @@ import { CHECKPOINT_STATEMENTS } from '../../src/episodes/ledger/ledger-checkpoi
 import { ENROLLMENT_STATEMENTS } from '../../src/episodes/ledger/ledger-enrollment';
 import { LEDGER_STATEMENTS } from '../../src/episodes/ledger/ledger-statements';
 import { PURGE_STATEMENTS, TENANT_DELETION_STATEMENTS } from '../../src/episodes/purge/purge-statements';
+import { SIGNED_FACT_STATEMENTS } from '../../src/episodes/purge/signed-facts';
 import { RUN_CELL_STATEMENTS } from '../../src/episodes/run-cells/run-cell-statements';
 import { METRICS_STATEMENTS } from '../../src/metrics/metrics-statements';
 import { RUN_STATEMENTS } from '../../src/runs/run-statements';
@@ -66,7 +67,7 @@ it('the purge statements: retention and tenant deletion (src/episodes/queries/pu
     'src/episodes/queries/purge-statements.sql',
     render(
       'Statements of purges (src/episodes/purge/): retention and tenant deletion, on the direct connection.',
-      [...Object.entries(PURGE_STATEMENTS), ...Object.entries(TENANT_DELETION_STATEMENTS)],
+      [...Object.entries(PURGE_STATEMENTS), ...Object.entries(SIGNED_FACT_STATEMENTS), ...Object.entries(TENANT_DELETION_STATEMENTS)],
     ),
   );
 });

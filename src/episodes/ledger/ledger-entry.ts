@@ -2,14 +2,14 @@ import { canonicalJson } from '../../common/canonical-json';
 import { hmac, metadataRecord, type ChainKey, type EpisodeMetadata } from '../hash-chain';
 
 /*
- * The tenant ledger: every episode created, step applied, episode expired or enrolled, and every purge, as one row
- * in a per-tenant sequence (1, 2, 3…), each MACed under the chain key over the previous row's MAC. An episode's own
+ * The tenant ledger: every episode created, step applied, episode expired or enrolled, every retention period set
+ * and every purge, as one row in a per-tenant sequence (1, 2, 3…), each MACed under the chain key over the previous row's MAC. An episode's own
  * chain shows that its rows were not changed; the ledger shows that none of the tenant's rows or episodes went missing and
  * that no episode was played twice from an earlier copy (a rewind: its old step rows stay in the ledger). Cutting
  * the ledger's own tail is caught by checkpoints written outside the database (ledger-checkpoints.ts).
  */
 
-export const LEDGER_KINDS = ['episode.created', 'step', 'episode.expired', 'episode.enrolled', 'episodes.purged'] as const;
+export const LEDGER_KINDS = ['episode.created', 'step', 'episode.expired', 'episode.enrolled', 'episodes.purged', 'tenant.retention'] as const;
 export type LedgerKind = (typeof LEDGER_KINDS)[number];
 
 /** The MAC before a tenant's first entry. */

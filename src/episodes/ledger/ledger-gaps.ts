@@ -45,9 +45,12 @@ export function gapsDigest(gaps: LedgerGapDraft[]): string {
 /** Why entries were purged. */
 export type PurgeReason = 'retention';
 
-/** What the ledger records of a purge: counts and digests, never the removed data. */
+/** What the ledger records of a purge: the policy it applied, counts and digests, never the removed data. */
 export interface PurgeFacts {
   reason: PurgeReason;
+  /** The retention period applied, and the cut-off it gave: episodes that ended before it were purged. */
+  retentionDays: number;
+  cutoff: Date;
   episodes: number;
   steps: number;
   gaps: LedgerGapDraft[];
@@ -62,8 +65,28 @@ export function purgedEntry(facts: PurgeFacts, at: Date): LedgerEntryDraft {
     episodeId: '',
     stepIndex: 0,
     createdAt: at,
-    body: { reason: facts.reason, episodes: facts.episodes, steps: facts.steps, entries, gaps: facts.gaps.length, gaps_digest: gapsDigest(facts.gaps), episodes_digest: facts.episodesDigest },
+    body: {
+      reason: facts.reason,
+      retention_days: facts.retentionDays,
+      cutoff: facts.cutoff.toISOString(),
+      episodes: facts.episodes,
+      steps: facts.steps,
+      entries,
+      gaps: facts.gaps.length,
+      gaps_digest: gapsDigest(facts.gaps),
+      episodes_digest: facts.episodesDigest,
+    },
   };
+}
+
+/** The gaps digest a purge entry's body commits to; null when the body is not one (a tampered row). */
+export function committedGapsDigest(body: string): string | null {
+  try {
+    const digest = (JSON.parse(body) as { gaps_digest?: unknown }).gaps_digest;
+    return typeof digest === 'string' ? digest : null;
+  } catch {
+    return null;
+  }
 }
 
 export function episodesDigest(removed: Array<{ id: string; chainHead: string }>): string {
@@ -85,7 +108,9 @@ export class GapIndex {
   after(seq: number): { next: number; mac: string; gaps: LedgerGap[] } | null {
     const crossed: LedgerGap[] = [];
     let cursor = seq;
-    for (let gap = this.byFirst.get(cursor); gap; gap = this.byFirst.get(cursor)) {
+    // Only a well-formed gap moves the walk, and always forward: a row made up to point backwards (last before
+    // first) is never crossed, so verify reports it instead of walking in circles.
+    for (let gap = this.byFirst.get(cursor); gap && gap.lastSeq >= gap.firstSeq; gap = this.byFirst.get(cursor)) {
       crossed.push(gap);
       cursor = gap.lastSeq + 1;
     }

@@ -9,6 +9,11 @@ import { PURGE_STATEMENTS, TENANT_DELETION_STATEMENTS } from './purge-statements
 export interface PurgeRecord {
   tenantId: string;
   reason: PurgeReason;
+  /** The signed retention period applied (null: the tenant has none, so nothing was purged). */
+  retentionDays: number | null;
+  cutoff: string | null;
+  /** Finished episodes the rows named but whose signed ledger facts did not bear out (kept, and logged). */
+  skipped: number;
   episodes: number;
   steps: number;
   ledgerEntries: number;
@@ -28,7 +33,14 @@ export interface PurgeRecord {
  * never purged (the caller selects finished ones; a row that is active by now is skipped). Run cells keep their
  * scores: a run's result survives its episodes.
  */
-export function purgeEpisodes(sql: SqlConnection, key: ChainKey, tenantId: string, episodeIds: string[], reason: PurgeReason, at: Date): PurgeRecord {
+export function purgeEpisodes(
+  sql: SqlConnection,
+  key: ChainKey,
+  tenantId: string,
+  episodeIds: string[],
+  policy: { reason: PurgeReason; retentionDays: number; cutoff: Date; skipped: number },
+  at: Date,
+): PurgeRecord {
   const removed: Array<{ id: string; chainHead: string; stepCount: number; createdAt: string }> = [];
   const ledgerRows: Array<{ seq: number; mac: string }> = [];
   for (const id of episodeIds) {
@@ -37,16 +49,17 @@ export function purgeEpisodes(sql: SqlConnection, key: ChainKey, tenantId: strin
     removed.push(episode);
     ledgerRows.push(...(sql.statement(PURGE_STATEMENTS.selectLedgerEntriesOfEpisode).all(tenantId, id) as Array<{ seq: number; mac: string }>));
   }
-  const record: PurgeRecord = { tenantId, reason, episodes: 0, steps: 0, ledgerEntries: 0, ledgerSeq: null, firstCreatedAt: null, lastCreatedAt: null, chainHeads: {} };
+  const record: PurgeRecord = { ...emptyPurge(tenantId), retentionDays: policy.retentionDays, cutoff: policy.cutoff.toISOString(), skipped: policy.skipped };
   if (removed.length === 0) return record;
 
   const gaps = gapsOf(ledgerRows);
   const steps = removed.reduce((n, e) => n + (sql.statement(PURGE_STATEMENTS.countActionRows).get(e.id, tenantId) as { n: number }).n, 0);
   // Appended while the removed entries are still there: the ledger's head may be one of them, and the purge entry
   // must take the next seq and chain to it.
-  const entry = appendLedgerEntry(sql, key, tenantId, purgedEntry({ reason, episodes: removed.length, steps, gaps, episodesDigest: episodesDigest(removed) }, at));
+  const facts = { reason: policy.reason, retentionDays: policy.retentionDays, cutoff: policy.cutoff, episodes: removed.length, steps, gaps, episodesDigest: episodesDigest(removed) };
+  const entry = appendLedgerEntry(sql, key, tenantId, purgedEntry(facts, at));
 
-  sql.statement(PURGE_STATEMENTS.openGuard).run(reason);
+  sql.statement(PURGE_STATEMENTS.openGuard).run(policy.reason);
   for (const { id } of removed) {
     sql.statement(PURGE_STATEMENTS.deleteStepRequests).run(id, tenantId);
     sql.statement(PURGE_STATEMENTS.deleteEpisodeTags).run(id, tenantId);
@@ -68,9 +81,39 @@ export function purgeEpisodes(sql: SqlConnection, key: ChainKey, tenantId: strin
     lastCreatedAt: new Date(created[created.length - 1]).toISOString(),
     chainHeads: Object.fromEntries(removed.map((e) => [e.id, e.chainHead])),
   });
-  const { tenantId: _tenant, ...detail } = record;
+  const detail = {
+    reason: record.reason,
+    retention_days: record.retentionDays,
+    cutoff: record.cutoff,
+    episodes: record.episodes,
+    steps: record.steps,
+    ledger_entries: record.ledgerEntries,
+    skipped: record.skipped,
+    ledger_seq: record.ledgerSeq,
+    first_created_at: record.firstCreatedAt,
+    last_created_at: record.lastCreatedAt,
+    chain_heads: record.chainHeads,
+  };
   sql.statement(PURGE_STATEMENTS.insertAdminEvent).run(sqliteTimestamp(at), 'episodes.purged', tenantId, JSON.stringify(detail));
   return record;
+}
+
+/** A purge that removed nothing. */
+export function emptyPurge(tenantId: string): PurgeRecord {
+  return {
+    tenantId,
+    reason: 'retention',
+    retentionDays: null,
+    cutoff: null,
+    skipped: 0,
+    episodes: 0,
+    steps: 0,
+    ledgerEntries: 0,
+    ledgerSeq: null,
+    firstCreatedAt: null,
+    lastCreatedAt: null,
+    chainHeads: {},
+  };
 }
 
 /** The ids of up to `limit` finished episodes of a tenant last written before `cutoff`, the earliest created first. */
@@ -99,6 +142,14 @@ export function deleteTenantData(sql: SqlConnection, tenantId: string, slug: str
   for (const statement of Object.values(TENANT_DELETION_STATEMENTS)) sql.statement(statement).run(tenantId);
   sql.statement(PURGE_STATEMENTS.closeGuard).run();
   const record = { ...counts, ledgerHead };
-  sql.statement(PURGE_STATEMENTS.insertAdminEvent).run(sqliteTimestamp(at), 'tenant.deleted', tenantId, JSON.stringify({ slug, ...record }));
+  const detail = { slug, ...counts, ledger_head: ledgerHead };
+  sql.statement(PURGE_STATEMENTS.insertAdminEvent).run(sqliteTimestamp(at), 'tenant.deleted', tenantId, JSON.stringify(detail));
   return record;
+}
+
+/** Sets (null: clears) a tenant's retention period and records it in the admin log; the caller signs it in the ledger. */
+export function setRetentionRow(sql: SqlConnection, tenantId: string, days: number | null, at: Date): void {
+  sql.statement(PURGE_STATEMENTS.updateRetention).run(days, tenantId);
+  const detail = { retention_days: days === null ? 'none' : String(days) };
+  sql.statement(PURGE_STATEMENTS.insertAdminEvent).run(sqliteTimestamp(at), 'tenant.retention_set', tenantId, JSON.stringify(detail));
 }

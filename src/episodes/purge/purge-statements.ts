@@ -19,6 +19,7 @@ export const PURGE_STATEMENTS = {
   insertLedgerGap: `INSERT INTO ledger_gaps (tenant_id, first_seq, last_seq, last_mac, purge_seq) VALUES (?, ?, ?, ?, ?)`,
   countTenantRows: `SELECT (SELECT COUNT(*) FROM episodes WHERE tenant_id = @tenant) AS episodes, (SELECT COUNT(*) FROM action_log WHERE tenant_id = @tenant) AS steps,
   (SELECT COUNT(*) FROM api_keys WHERE tenant_id = @tenant) AS keys, (SELECT COUNT(*) FROM runs WHERE tenant_id = @tenant) AS runs`,
+  updateRetention: `UPDATE tenants SET retention_days = ? WHERE id = ?`,
   insertAdminEvent: `INSERT INTO admin_events (at, action, tenant_id, key_id, detail) VALUES (?, ?, ?, NULL, ?)`,
 } as const;
 

@@ -29,6 +29,11 @@ SELECT COUNT(*) AS n FROM episodes WHERE tenant_id = ? AND status = 'active';
 -- plan:
 --   SEARCH episodes USING COVERING INDEX episodes_tenant_id_status_created_at_id_idx (tenant_id=? AND status=?)
 
+-- selectTenantExists
+SELECT 1 AS present FROM tenants WHERE id = ?;
+-- plan:
+--   SEARCH tenants USING COVERING INDEX sqlite_autoindex_tenants_1 (id=?)
+
 -- insertEpisode
 INSERT INTO episodes (id, tenant_id, api_key_id, alias, task_id, task_version, grader_version, feedback, seed, version, agent, run_label,
   tags_json, chain_head, chain_scheme, chain_key_id, split_source, split_key_id, run_id, run_trial, status, step_count, score_milli, state_json, opened_milli, policy_milli, priority_milli, routing_milli, reply_milli, resolution_milli, created_at, updated_at)

@@ -81,9 +81,36 @@ SELECT (SELECT COUNT(*) FROM episodes WHERE tenant_id = @tenant) AS episodes, (S
 --   SCALAR SUBQUERY 4
 --   SEARCH runs USING COVERING INDEX runs_tenant_id_api_key_id_created_at_id_idx (tenant_id=?)
 
+-- updateRetention
+UPDATE tenants SET retention_days = ? WHERE id = ?;
+-- plan:
+--   SEARCH tenants USING INDEX sqlite_autoindex_tenants_1 (id=?)
+
 -- insertAdminEvent
 INSERT INTO admin_events (at, action, tenant_id, key_id, detail) VALUES (?, ?, ?, NULL, ?);
 -- plan:
+
+-- selectLatestTenantEntry
+SELECT tenant_id AS tenantId, seq, kind, episode_id AS episodeId, step_index AS stepIndex, body, key_id AS keyId, mac, created_at AS createdAt
+  FROM ledger_entries WHERE tenant_id = ? AND episode_id = '' AND kind = ? ORDER BY seq DESC LIMIT 1;
+-- plan:
+--   SEARCH ledger_entries USING INDEX ledger_entries_tenant_id_episode_id_seq_idx (tenant_id=? AND episode_id=?)
+
+-- selectLastEntryOfEpisode
+SELECT tenant_id AS tenantId, seq, kind, episode_id AS episodeId, step_index AS stepIndex, body, key_id AS keyId, mac, created_at AS createdAt
+  FROM ledger_entries WHERE tenant_id = ? AND episode_id = ? ORDER BY seq DESC LIMIT 1;
+-- plan:
+--   SEARCH ledger_entries USING INDEX ledger_entries_tenant_id_episode_id_seq_idx (tenant_id=? AND episode_id=?)
+
+-- selectMacAt
+SELECT mac FROM ledger_entries WHERE tenant_id = ? AND seq = ?;
+-- plan:
+--   SEARCH ledger_entries USING INDEX sqlite_autoindex_ledger_entries_1 (tenant_id=? AND seq=?)
+
+-- selectGapMacEndingAt
+SELECT last_mac AS mac FROM ledger_gaps WHERE tenant_id = ? AND last_seq = ?;
+-- plan:
+--   SEARCH ledger_gaps USING INDEX sqlite_autoindex_ledger_gaps_1 (tenant_id=?)
 
 -- delete_step_requests
 DELETE FROM step_requests WHERE tenant_id = ?;
