@@ -188,7 +188,7 @@ export interface paths {
         get?: never;
         /**
          * Set how long a tenant's finished episodes are kept
-         * @description Finished episodes whose last write is older than `retention_days` are purged by the retention sweep, with their log and ledger entries; what remains still verifies (docs/operating.md). Active episodes are never purged. Recorded in the admin log.
+         * @description Finished episodes that ended more than `retention_days` days ago are purged by the retention sweep, with their log and ledger entries; what remains still verifies (docs/operating.md). Active episodes are never purged. The period is signed in the tenant's ledger, and the sweep acts only on it and on the episodes' signed entries. Recorded in the admin log.
          *
          *     Needs the admin key.
          */

@@ -19,8 +19,9 @@ export class AdminRetentionController {
     operationId: 'setTenantRetention',
     summary: "Set how long a tenant's finished episodes are kept",
     description:
-      'Finished episodes whose last write is older than `retention_days` are purged by the retention sweep, with their log and ' +
-      'ledger entries; what remains still verifies (docs/operating.md). Active episodes are never purged. Recorded in the admin log.',
+      'Finished episodes that ended more than `retention_days` days ago are purged by the retention sweep, with their log and ' +
+      "ledger entries; what remains still verifies (docs/operating.md). Active episodes are never purged. The period is signed in the tenant's " +
+      "ledger, and the sweep acts only on it and on the episodes' signed entries. Recorded in the admin log.",
   })
   @ApiOkResponse({ type: TenantDto })
   @ApiErrors(NO_TENANT, { status: 422, example: 'retention_days must not be less than 1', field: 'retention_days' })
