@@ -62,6 +62,7 @@ const envSchema = z.object({
   MAX_ACTIVE_EPISODES_PER_TENANT: z.coerce.number().int().min(0).max(10_000_000).default(1000),
   EPISODE_IDLE_TIMEOUT_MINUTES: z.coerce.number().int().min(0).max(525_600).default(1440),
   REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(30_000),
+  SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(10_000).default(200),
   HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
   MAX_SESSIONS_PER_TENANT: z.coerce.number().int().min(1).max(100_000).default(32),
   BASELINE_RUNS_PER_HOUR: z.coerce.number().int().min(0).max(100_000).default(12),
@@ -130,6 +131,8 @@ export interface AppConfig {
   episodeIdleTimeoutMinutes: number;
   /** A request must be received and answered within this time; headers within HEADERS_TIMEOUT_MS. */
   requestTimeoutMs: number;
+  /** On shutdown, how long a listening server still reads requests already on their way before closing idle connections. */
+  shutdownGraceMs: number;
   headersTimeoutMs: number;
   /** Concurrent WebSocket sessions, and MCP sessions, a tenant may hold (each counted on its own). */
   maxSessionsPerTenant: number;
@@ -245,6 +248,7 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
     maxActiveEpisodesPerTenant: e.MAX_ACTIVE_EPISODES_PER_TENANT,
     episodeIdleTimeoutMinutes: e.EPISODE_IDLE_TIMEOUT_MINUTES,
     requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
+    shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
     headersTimeoutMs: e.HEADERS_TIMEOUT_MS,
     maxSessionsPerTenant: e.MAX_SESSIONS_PER_TENANT,
     baselineRunsPerHour: e.BASELINE_RUNS_PER_HOUR,

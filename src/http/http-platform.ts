@@ -58,23 +58,23 @@ export function createHttpAdapter(config: AppConfig, logger: Logger, clock: Cloc
   registerRequestLogging(instance, logger, clock);
   registerHostCheck(instance, config);
   registerJsonBodyParser(instance, config.bodyLimitBytes);
-  closeConnectionsWhenClosing(instance);
+  closeConnectionsWhenClosing(instance, config.shutdownGraceMs);
   return adapter;
 }
 
 /**
  * Once the server is shutting down, every answer says `Connection: close`, so a keep-alive connection closes as soon
  * as its request is answered instead of idling for KEEP_ALIVE_TIMEOUT_MS and holding the process open. Connections
- * idle at that moment are closed by Node's `server.close()`; it runs CLOSE_GRACE_MS later, so that a request a
+ * idle at that moment are closed by Node's `server.close()`; it runs SHUTDOWN_GRACE_MS later, so that a request a
  * client wrote on an idle connection just before the signal is read and answered, not reset with its socket (the
  * crash test's graceful phase caught that race in CI).
  */
-function closeConnectionsWhenClosing(instance: FastifyInstance): void {
+function closeConnectionsWhenClosing(instance: FastifyInstance, graceMs: number): void {
   let closing = false;
   instance.addHook('preClose', (done) => {
     closing = true;
     // An app that never listened (tests, tools) has no connections to wait for.
-    if (instance.server.listening) setTimeout(done, CLOSE_GRACE_MS);
+    if (instance.server.listening && graceMs > 0) setTimeout(done, graceMs);
     else done();
   });
   instance.addHook('onSend', (_request, reply, payload, done) => {
@@ -82,9 +82,6 @@ function closeConnectionsWhenClosing(instance: FastifyInstance): void {
     done(null, payload);
   });
 }
-
-/** How long a closing server still reads requests already on their way over open connections. */
-const CLOSE_GRACE_MS = 200;
 
 /** Fastify's own default: longer than the idle timeouts of common proxies and load balancers (60 s). */
 const KEEP_ALIVE_TIMEOUT_MS = 72_000;

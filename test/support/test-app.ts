@@ -17,7 +17,8 @@ export function freshDatabaseUrl(): string {
 }
 
 export function testConfig(overrides: Record<string, string> = {}): AppConfig {
-  return loadConfig({ LOG_LEVEL: 'silent', ...overrides });
+  // No shutdown grace: an app closed by a test has no client racing its close (the crash test runs the default).
+  return loadConfig({ LOG_LEVEL: 'silent', SHUTDOWN_GRACE_MS: '0', ...overrides });
 }
 
 /**
