@@ -87,25 +87,44 @@ describe('forgeries with the database file', () => {
     app = await startTestApp(url, env);
   }
 
-  it('a rewind: a failed final-mode attempt restored from a copy taken after reset and played again is caught', async () => {
+  /** A failed final-mode attempt, then `between` (other activity), then the episode restored from a copy taken after its reset. */
+  async function rewound(between: () => Promise<void>): Promise<string> {
     const id = (await request(app.http).post('/reset').set(bearer(key)).send({ variant: 'canonical', feedback: 'final' }).expect(200)).body.episode_id;
     let snapshot: Record<string, unknown> = {};
     withFile(url, (db) => (snapshot = db.prepare('SELECT * FROM episodes WHERE id = ?').get(id) as Record<string, unknown>));
     await request(app.http).post('/step').set(bearer(key)).send({ episode_id: id, action: billing[0] }).expect(200);
     await request(app.http).post('/step').set(bearer(key)).send({ episode_id: id, action: { type: 'resolve_ticket', resolution: 'no_action_needed' } }).expect(200);
     expect(await verify(app, id)).toMatchObject({ stored_score: expect.any(Number), ledger_ok: true });
-
+    await between();
+    // The rows go, and with them their ledger entries (a step's entry is stored in its row): nothing of the first
+    // attempt is left in the file but the hole it leaves in the tenant's sequence.
     await behindItsBack((db) => {
       dropTriggers(db);
       db.prepare('DELETE FROM action_log WHERE episode_id = ?').run(id);
       const columns = Object.keys(snapshot);
       db.prepare(`UPDATE episodes SET ${columns.map((c) => `${c} = ?`).join(', ')} WHERE id = ?`).run(...columns.map((c) => snapshot[c] as never), id);
     });
-    // The server signs the second attempt's rows itself: its chain and replay hold; the ledger remembers the first.
+    // The server signs the second attempt's rows itself: its chain and replay hold.
     for (const action of billing) await request(app.http).post('/step').set(bearer(key)).send({ episode_id: id, action }).expect(200);
+    return id;
+  }
+
+  it('a rewind: a failed attempt restored from a copy and played again leaves a hole that verify reports, on the episode and the ledger', async () => {
+    const id = await rewound(async () => void (await play(app, key, billing.slice(0, 2))));
     const report = await verify(app, id);
     expect(report).toMatchObject({ chain_ok: true, replay_ok: true, ledger_ok: false, stored_score: 1, first_bad_index: 1 });
-    expect(report.problem).toMatch(/step 1 twice.*rewind/);
+    expect(report.problem).toMatch(/2 entries of the tenant ledger between this episode's entries \d+ and \d+ are missing.*rewind/);
+    const ledger = await ledgerOf(app, 'lab');
+    expect(ledger.ledger_ok).toBe(false);
+    expect(ledger.problems).toEqual([expect.stringMatching(/ledger entries 2-3 are missing/)]);
+  });
+
+  it('a rewind at the tail of the ledger, where no later entry shows the hole, is caught against the checkpoint written outside the database', async () => {
+    const id = await rewound(async () => void app.app.get(LedgerCheckpoints).write());
+    expect(await verify(app, id)).toMatchObject({ chain_ok: true, replay_ok: true });
+    const ledger = await ledgerOf(app, 'lab');
+    expect(ledger).toMatchObject({ checkpoint_ok: false, checkpoint: { seq: 3 } });
+    expect(ledger.problems).toEqual([expect.stringMatching(/ledger entry 3 is not the one checkpointed at .*rewritten from there/)]);
   });
 
   it('a deleted episode is caught by the tenant ledger', async () => {
@@ -119,7 +138,8 @@ describe('forgeries with the database file', () => {
     });
     const report = await ledgerOf(app, 'lab');
     expect(report).toMatchObject({ ledger_ok: false, episodes: 1 });
-    expect(report.problems).toEqual([expect.stringMatching(new RegExp(`"${failed}" is in the ledger but no longer in the database`))]);
+    // Its step's entry went with its row: a hole in the sequence, as well as a creation with no episode.
+    expect(report.problems).toEqual([expect.stringMatching(/ledger entries 2-2 are missing/), expect.stringMatching(new RegExp(`"${failed}" is in the ledger but no longer in the database`))]);
   });
 
   it("a cut ledger (the tail's entries and episode deleted) is caught against the checkpoint written outside the database", async () => {
@@ -177,6 +197,7 @@ describe('episodes stored before the ledger', () => {
     withFile(url, (db) => {
       dropTriggers(db);
       db.prepare('DELETE FROM ledger_entries').run();
+      db.prepare('UPDATE action_log SET ledger_seq = NULL, ledger_mac = NULL, ledger_key_id = NULL, ledger_status = NULL').run();
     });
     rmSync(`${url.slice('file:'.length)}.ledger-checkpoints`);
     app = await startTestApp(url, env);

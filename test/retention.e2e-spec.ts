@@ -217,9 +217,10 @@ describe('retention', () => {
         // The old episode's first entry removed behind a gap that names no purge: the next episode's verify must not pass.
         const first = db.prepare(`SELECT seq, mac FROM ledger_entries WHERE episode_id = ? ORDER BY seq`).get(lab.old[1]) as { seq: number; mac: string };
         // The gap keeps the removed entry's true MAC, so the next entry's MAC holds: only what the gap claims is false.
-        const removed = db.prepare(`SELECT mac FROM ledger_entries WHERE seq = ? AND tenant_id = ${tenant}`).get(first.seq - 1) as { mac: string };
+        // That entry is the previous episode's last step, stored in its action_log row (src/episodes/ledger/ledger-rows.ts).
+        const removed = db.prepare(`SELECT lower(hex(ledger_mac)) AS mac FROM action_log WHERE ledger_seq = ? AND tenant_id = ${tenant}`).get(first.seq - 1) as { mac: string };
         db.exec(`INSERT INTO purge_guard (id, reason) VALUES (1, 'forged')`);
-        db.prepare(`DELETE FROM ledger_entries WHERE seq = ? AND tenant_id = ${tenant}`).run(first.seq - 1);
+        db.prepare(`DELETE FROM action_log WHERE ledger_seq = ? AND tenant_id = ${tenant}`).run(first.seq - 1);
         db.exec(`DELETE FROM purge_guard`);
         db.prepare(`INSERT INTO ledger_gaps (tenant_id, first_seq, last_seq, last_mac, purge_seq) SELECT id, ?, ?, ?, 3 FROM tenants WHERE slug = 'looped'`).run(
           first.seq - 1,

@@ -6,5 +6,5 @@ export type EpisodeSummaryRow = Omit<Episode, 'stateJson'>;
 /** An episode row with its legacy seal, if it has one, and its tag rows (what filters read): what verify needs. */
 export type EpisodeWithSeal = Episode & { legacySeal: LegacyChainSeal | null; tags: { tag: string }[] };
 
-/** One action-log row as audits read it. */
-export type ActionRow = Omit<ActionLog, 'id' | 'tenantId'>;
+/** One action-log row as audits read it (its ledger entry, when it carries one, is read as the ledger's). */
+export type ActionRow = Omit<ActionLog, 'id' | 'tenantId' | 'ledgerSeq' | 'ledgerMac' | 'ledgerKeyId' | 'ledgerStatus'>;

@@ -1,6 +1,18 @@
 import { Injectable } from '@nestjs/common';
-import type { LedgerEntry as PrismaLedgerEntry, Prisma } from '../generated/prisma/client';
-import { COMPONENT_COLUMN_NAMES, committedGapsDigest, gapsDigest, type LedgerEntry, type LedgerEntryInContext, type LedgerGap } from '../episodes';
+import type { Prisma } from '../generated/prisma/client';
+import {
+  COMPONENT_COLUMN_NAMES,
+  committedGapsDigest,
+  countLedgerEntriesBetween,
+  gapsDigest,
+  selectLedgerEntriesOfEpisode,
+  selectLedgerMacAt,
+  selectLedgerPage,
+  type LedgerEntry,
+  type EpisodeLedger,
+  type LedgerGap,
+  type LedgerHole,
+} from '../episodes';
 import { Database } from '../database/database.service';
 import { sqliteTimestamp } from '../database/sqlite-timestamp';
 import type { AuditScope, EpisodeCursor, EpisodeFilters } from './audit-scope';
@@ -44,32 +56,54 @@ export class AuditRepository {
     );
   }
 
-  /** An episode's entries in its tenant ledger, in order, each with the MAC of the tenant's entry before it. */
-  ledgerOfEpisode(tenantId: string, episodeId: string): Promise<LedgerEntryInContext[]> {
+  /**
+   * An episode's entries in its tenant ledger, in order, each with the MAC of the tenant's entry before it, and the
+   * holes between them: entries of the tenant missing between two of the episode's, that no signed purge accounts for.
+   */
+  ledgerOfEpisode(tenantId: string, episodeId: string): Promise<EpisodeLedger> {
+    // Entries live in two tables (a step's in its log row): read on the direct connection, which knows both.
+    const { entries, previous, short } = this.database.read((sql) => {
+      const entries = selectLedgerEntriesOfEpisode(sql, tenantId, episodeId);
+      const previous = new Map(entries.map((e) => [e.seq, selectLedgerMacAt(sql, tenantId, e.seq - 1)] as const));
+      const spans = entries.slice(1).map((e, i) => ({ afterSeq: entries[i].seq, beforeSeq: e.seq }));
+      const short = spans
+        .map((span) => ({ ...span, present: countLedgerEntriesBetween(sql, tenantId, span.afterSeq, span.beforeSeq) }))
+        .filter((span) => span.present < span.beforeSeq - span.afterSeq - 1);
+      return { entries, previous, short };
+    });
     return this.database.serialized(async (db) => {
-      const entries = await db.ledgerEntry.findMany({ where: { tenantId, episodeId }, orderBy: { seq: 'asc' } });
-      const before = entries.map((e) => e.seq - 1);
-      const previous = await db.ledgerEntry.findMany({ where: { tenantId, seq: { in: before } }, select: { seq: true, mac: true } });
-      // An entry right after a purged stretch chains to the MAC the gap kept (ledger-gaps.ts), when the purge entry
-      // it names commits to it (the tenant's verify also checks that entry's MAC); a gap row nothing commits to
-      // leaves the entry without a previous MAC, reported as missing.
-      const gaps = await db.ledgerGap.findMany({ where: { tenantId, lastSeq: { in: before } } });
-      const committed = [];
-      for (const gap of gaps) {
-        const purge = await db.ledgerEntry.findUnique({ where: { tenantId_seq: { tenantId, seq: gap.purgeSeq } }, select: { kind: true, body: true } });
-        const ofPurge = await db.ledgerGap.findMany({ where: { tenantId, purgeSeq: gap.purgeSeq } });
-        if (purge?.kind === 'episodes.purged' && committedGapsDigest(purge.body) === gapsDigest(ofPurge)) committed.push(gap);
+      // A gap (ledger-gaps.ts) counts only when the purge entry it names commits to it (the tenant's verify also
+      // checks that entry's MAC); a gap row nothing commits to is ignored: what it claims to cover stays missing.
+      const commitments = new Map<number, boolean>();
+      const committed = async (gap: LedgerGap) => {
+        if (!commitments.has(gap.purgeSeq)) {
+          const purge = await db.ledgerEntry.findUnique({ where: { tenantId_seq: { tenantId, seq: gap.purgeSeq } }, select: { kind: true, body: true } });
+          const ofPurge = await db.ledgerGap.findMany({ where: { tenantId, purgeSeq: gap.purgeSeq } });
+          commitments.set(gap.purgeSeq, purge?.kind === 'episodes.purged' && committedGapsDigest(purge.body) === gapsDigest(ofPurge));
+        }
+        return commitments.get(gap.purgeSeq)!;
+      };
+      // An entry right after a purged stretch chains to the MAC the gap kept.
+      const gapMacs = new Map<number, string>();
+      for (const gap of await db.ledgerGap.findMany({ where: { tenantId, lastSeq: { in: entries.map((e) => e.seq - 1) } } })) {
+        if (await committed(gap)) gapMacs.set(gap.lastSeq + 1, gap.lastMac);
       }
-      const macBefore = new Map([...committed.map((g) => [g.lastSeq + 1, g.lastMac] as const), ...previous.map((p) => [p.seq + 1, p.mac] as const)]);
-      return entries.map((e) => ({ ...asLedgerEntry(e), previousMac: macBefore.get(e.seq) ?? null }));
+      const holes: LedgerHole[] = [];
+      for (const span of short) {
+        let purged = 0;
+        for (const gap of await db.ledgerGap.findMany({ where: { tenantId, firstSeq: { gt: span.afterSeq }, lastSeq: { lt: span.beforeSeq } } })) {
+          if (await committed(gap)) purged += gap.lastSeq - gap.firstSeq + 1;
+        }
+        const missing = span.beforeSeq - span.afterSeq - 1 - span.present - purged;
+        if (missing > 0) holes.push({ afterSeq: span.afterSeq, beforeSeq: span.beforeSeq, missing });
+      }
+      return { entries: entries.map((e) => ({ ...e, previousMac: previous.get(e.seq) ?? gapMacs.get(e.seq) ?? null })), holes };
     });
   }
 
   /** A page of a tenant's ledger, in order, after entry `afterSeq`. */
   ledgerPage(tenantId: string, afterSeq: number, take: number): Promise<LedgerEntry[]> {
-    return this.database.serialized(async (db) =>
-      (await db.ledgerEntry.findMany({ where: { tenantId, seq: { gt: afterSeq } }, orderBy: { seq: 'asc' }, take })).map(asLedgerEntry),
-    );
+    return Promise.resolve(this.database.read((sql) => selectLedgerPage(sql, tenantId, afterSeq, take)));
   }
 
   /** What retention purged in the scope: totals of the tenant ledgers' episodes.purged entries. */
@@ -109,7 +143,7 @@ export class AuditRepository {
       db.actionLog.findMany({
         where: { AND: [scopeWhere(scope), { episodeId: { in: episodeIds } }] },
         orderBy: [{ episodeId: 'asc' }, { stepIndex: 'asc' }],
-        omit: { id: true, tenantId: true },
+        omit: { id: true, tenantId: true, ledgerSeq: true, ledgerMac: true, ledgerKeyId: true, ledgerStatus: true },
       }),
     );
   }
@@ -251,10 +285,6 @@ function sqlWhere(scope: AuditScope, f: EpisodeFilters): { clause: string; param
   if (f.maxScoreMilli !== undefined) add('e.score_milli <= ?', f.maxScoreMilli);
   if (f.repeatedTestPlay !== undefined) parts.push(f.repeatedTestPlay ? REPEATED_TEST_PLAY : `NOT ${REPEATED_TEST_PLAY}`);
   return { clause: parts.join(' AND '), params };
-}
-
-function asLedgerEntry(row: PrismaLedgerEntry): LedgerEntry {
-  return { ...row, kind: row.kind as LedgerEntry['kind'] };
 }
 
 /** A JSON object from a stored text, or {} when it is not one (a tampered row reads as empty, never throws). */

@@ -11,7 +11,7 @@ import { PrivateSplitKeyNotHeldError, privateSplitKeyIdOf } from '../tasks/priva
 import { TaskCatalog } from '../tasks/task-catalog.service';
 import type { ActionRow, EpisodeWithSeal } from './audit-rows';
 import type { VerifyReportDto } from './dto/audit-responses.dto';
-import { ChainKeys, SNAPSHOT_DROPPED, componentColumns, instanceOf, episodeLedgerFinding, toPoints, verifyChain, type ChainFinding, type ComponentColumns, type LedgerEntryInContext, type StoredChain } from '../episodes';
+import { ChainKeys, SNAPSHOT_DROPPED, componentColumns, instanceOf, episodeLedgerFinding, toPoints, verifyChain, type ChainFinding, type ComponentColumns, type EpisodeLedger, type StoredChain } from '../episodes';
 
 /**
  * Two independent checks of an episode's record: the hash chain (was any row or any of the episode's metadata
@@ -26,7 +26,7 @@ export class EpisodeVerifier {
     private readonly keys: ChainKeys,
   ) {}
 
-  async verify(episode: EpisodeWithSeal, rows: ActionRow[], ledger: LedgerEntryInContext[]): Promise<VerifyReportDto> {
+  async verify(episode: EpisodeWithSeal, rows: ActionRow[], ledger: EpisodeLedger): Promise<VerifyReportDto> {
     const chain =
       verifyChain(storedChainOf(episode), rows.map((row) => ({ ...row, episodeId: episode.id, action: JSON.parse(row.actionJson) as Action })), (id) =>
         this.keys.byId(id),

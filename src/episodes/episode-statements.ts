@@ -43,8 +43,8 @@ VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ${SUMMARY_CO
   updateEpisodeStep: `UPDATE episodes SET version = version + 1, chain_head = ?, ${SUMMARY_COLUMNS.map((c) => `${c} = ?`).join(', ')}, updated_at = ?
 WHERE id = ? AND tenant_id = ? AND version = ?`,
   insertActionLog: `INSERT INTO action_log (episode_id, tenant_id, step_index, action_json, reward_milli, score_after_milli, outcome,
-  error, created_at, hash)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  error, created_at, hash, ledger_seq, ledger_mac, ledger_key_id, ledger_status)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   selectActionJsons: `SELECT action_json AS actionJson FROM action_log WHERE episode_id = ? AND tenant_id = ? ORDER BY step_index`,
   selectStepRequest: `SELECT action_hash AS actionHash, response_json AS responseJson
   FROM step_requests WHERE episode_id = ? AND request_id = ? AND tenant_id = ?`,
@@ -189,7 +189,18 @@ export function updateEpisodeStep(
   return changes === 1;
 }
 
-export type ActionLogInsert = ActionLogRecord & { episodeId: string; tenantId: string };
+/**
+ * The step's entry in its tenant ledger, stored in its row (ledger/ledger-rows.ts): the place and MAC, the key when it
+ * is not the episode's chain key, and the status after the step when that is not "active" (null otherwise).
+ */
+export interface StepLedgerColumns {
+  seq: number;
+  mac: string;
+  keyId: string | null;
+  status: string | null;
+}
+
+export type ActionLogInsert = ActionLogRecord & { episodeId: string; tenantId: string; ledger: StepLedgerColumns };
 
 export function insertActionLog(sql: SqlConnection, row: ActionLogInsert): void {
   sql
@@ -205,6 +216,10 @@ export function insertActionLog(sql: SqlConnection, row: ActionLogInsert): void 
       row.error,
       sqliteTimestamp(row.createdAt),
       row.hash,
+      row.ledger.seq,
+      Buffer.from(row.ledger.mac, 'hex'),
+      row.ledger.keyId,
+      row.ledger.status,
     );
 }
 

@@ -11,7 +11,7 @@ import { ActiveEpisodeCache } from './active-episode-cache';
 import { ChainKeys } from './chain-keys';
 import { CHAIN_SCHEMES, chainLink, chainStart, type ChainKey } from './hash-chain';
 import { createdEntry, expiredEntry, stepEntry } from './ledger/ledger-entry';
-import { appendLedgerEntry } from './ledger/ledger-statements';
+import { appendLedgerEntry, nextLedgerEntry } from './ledger/ledger-statements';
 import { componentColumns } from './score-columns';
 import { SNAPSHOT_DROPPED, snapshotFor, stateOf } from './finished-state';
 import { privateSplitKeyIdOf } from '../tasks/private-split';
@@ -123,7 +123,7 @@ export class SqliteEpisodeRepository extends EpisodeRepository {
       try {
         insertEpisode(sql, record, summaryOf(episode.state, episode.grade));
         const facts = { metadata, feedback: record.feedback, chainScheme: record.chainScheme, chainKeyId: record.chainKeyId };
-        appendLedgerEntry(sql, key, tenantId, createdEntry(facts, record.chainHead));
+        appendLedgerEntry(sql, key, tenantId, createdEntry(facts));
       } catch (error) {
         const code = (error as { code?: string }).code;
         if (code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || code === 'SQLITE_CONSTRAINT_UNIQUE') {
@@ -227,6 +227,8 @@ export class SqliteEpisodeRepository extends EpisodeRepository {
     // Conditioned on the version the step was computed from: a stale read matches no row and writes nothing.
     const key = { tenantId: episode.tenantId, episodeId: episode.id, expectedVersion: episode.version };
     if (!updateEpisodeStep(sql, key, hash, summaryOf(state, grade), createdAt)) throw new StaleEpisodeError();
+    // The step's ledger entry is stored in its log row (ledger/ledger-rows.ts), not as a row of its own.
+    const ledger = nextLedgerEntry(sql, this.keys.current, episode.tenantId, stepEntry(episode.id, entry.step, hash, state.status, createdAt));
     insertActionLog(sql, {
       episodeId: episode.id,
       tenantId: episode.tenantId,
@@ -238,8 +240,13 @@ export class SqliteEpisodeRepository extends EpisodeRepository {
       error: entry.error,
       createdAt,
       hash,
+      ledger: {
+        seq: ledger.seq,
+        mac: ledger.mac,
+        keyId: ledger.keyId === episode.chainKeyId ? null : ledger.keyId,
+        status: state.status === 'active' ? null : state.status,
+      },
     });
-    appendLedgerEntry(sql, this.keys.current, episode.tenantId, stepEntry(episode.id, entry.step, hash, state.status, createdAt));
     if (episode.runId !== null && state.status !== 'active') {
       finishCellOf(sql, episode.tenantId, { runId: episode.runId, episodeId: episode.id }, { termination: state.status, scoreMilli: state.score_milli, at: createdAt });
     }

@@ -6,6 +6,7 @@ import type { AuditScope, EpisodeFilters } from '../../src/audit/audit-scope';
 import { EPISODE_STATEMENTS } from '../../src/episodes/episode-statements';
 import { CHECKPOINT_STATEMENTS } from '../../src/episodes/ledger/ledger-checkpoints';
 import { ENROLLMENT_STATEMENTS } from '../../src/episodes/ledger/ledger-enrollment';
+import { LEDGER_ROW_STATEMENTS } from '../../src/episodes/ledger/ledger-rows';
 import { LEDGER_STATEMENTS } from '../../src/episodes/ledger/ledger-statements';
 import { PURGE_STATEMENTS, TENANT_DELETION_STATEMENTS } from '../../src/episodes/purge/purge-statements';
 import { SIGNED_FACT_STATEMENTS } from '../../src/episodes/purge/signed-facts';
@@ -56,8 +57,8 @@ it('the tenant ledger statements (src/episodes/queries/ledger-statements.sql)', 
   expectSnapshot(
     'src/episodes/queries/ledger-statements.sql',
     render(
-      'Statements of the tenant ledger (src/episodes/ledger/): appends in the step hot path, checkpoints and enrolment.',
-      [...Object.entries(LEDGER_STATEMENTS), ...Object.entries(CHECKPOINT_STATEMENTS), ...Object.entries(ENROLLMENT_STATEMENTS)],
+      'Statements of the tenant ledger (src/episodes/ledger/): its entries in both tables, appends in the step hot path, checkpoints and enrolment.',
+      [...Object.entries(LEDGER_ROW_STATEMENTS), ...Object.entries(LEDGER_STATEMENTS), ...Object.entries(CHECKPOINT_STATEMENTS), ...Object.entries(ENROLLMENT_STATEMENTS)],
     ),
   );
 });

@@ -74,12 +74,14 @@ function storageFloor(file: string, seconds: number): { rps: number } {
   db.prepare(`INSERT INTO episodes (id, tenant_id, task_id, task_version, seed, status, step_count, score_milli, version, state_json, created_at, updated_at)
     VALUES ('floor-episode', 'floor', 'floor', 'v', 1, 'active', 0, 0, 0, ?, '2026-01-01T00:00:00.000+00:00', '2026-01-01T00:00:00.000+00:00')`).run(state);
   const update = db.prepare('UPDATE episodes SET version = ?, step_count = ?, state_json = ?, score_milli = ?, chain_head = ?, updated_at = ? WHERE id = ? AND tenant_id = ? AND version = ?');
-  const insert = db.prepare(`INSERT INTO action_log (episode_id, tenant_id, step_index, action_json, reward_milli, score_after_milli, outcome, error, created_at, hash)
-    VALUES ('floor-episode', 'floor', ?, '{"query":"q","type":"search_policy"}', 0, 0, 'search returned 5 article(s)', NULL, ?, ?)`);
+  // The row carries the step's ledger entry, as the server writes it (src/episodes/ledger/ledger-rows.ts).
+  const insert = db.prepare(`INSERT INTO action_log (episode_id, tenant_id, step_index, action_json, reward_milli, score_after_milli, outcome, error, created_at, hash, ledger_seq, ledger_mac)
+    VALUES ('floor-episode', 'floor', ?, '{"query":"q","type":"search_policy"}', 0, 0, 'search returned 5 article(s)', NULL, ?, ?, ?, ?)`);
+  const mac = Buffer.alloc(32, 7);
   const stepOnce = db.transaction((i: number) => {
     const now = new Date().toISOString();
     update.run(i, i, state, 0, 'h'.repeat(64), now, 'floor-episode', 'floor', i - 1);
-    insert.run(i, now, 'h'.repeat(64));
+    insert.run(i, now, 'h'.repeat(64), i, mac);
   });
   const deadline = Date.now() + seconds * 1000;
   const started = Date.now();

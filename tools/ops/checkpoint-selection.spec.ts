@@ -43,6 +43,19 @@ describe('the checkpoint lines a backup carries', () => {
     expect(selection.unreadable).toBe(2);
   });
 
+  it("finds entries stored in their step's action_log row (ledger_seq, binary ledger_mac) as well as in ledger_entries", () => {
+    const db = snapshot();
+    db.exec(`CREATE TABLE action_log (tenant_id TEXT, ledger_seq INTEGER, ledger_mac BLOB);
+      INSERT INTO action_log VALUES ('t-lab', 7, x'00ff'), ('t-lab', 8, x'0a0b'), ('t-lab', NULL, NULL);`);
+    const point = readDatabasePoint(db);
+    expect(point.ledgers.find((l) => l.tenant === 'lab')?.seq).toBe(8);
+    const lines = [line('t-lab', 7, '00ff'), line('t-lab', 8, 'ffff'), line('t-lab', 9, '0c0d'), line('t-lab', 6, 'm6')];
+    const selection = selectCheckpoints(db, point, `${lines.join('\n')}\n`);
+    expect(selection.kept).toEqual([lines[0], lines[1], lines[3]]);
+    expect(selection.contradicted.map((c) => [c.tenant, c.seq])).toEqual([['lab', 8]]);
+    expect(selection.beyond.map((c) => [c.tenant, c.seq])).toEqual([['lab', 9]]);
+  });
+
   it('reads the newest checkpoint per tenant as the server does: the last line wins', () => {
     expect(newestCheckpoints([line('t-lab', 6, 'm6'), line('t-lab', 2, 'm2'), ''].join('\n')).get('t-lab')).toEqual({ seq: 2, at: '2026-12-03T00:00:02Z' });
   });

@@ -1,6 +1,6 @@
 import type BetterSqlite3 from 'better-sqlite3';
-import { CHECKPOINT_STATEMENTS } from '../../src/episodes/ledger/ledger-checkpoints';
-import { hasTable, type DatabasePoint } from './database-point';
+import { LEDGER_ROW_STATEMENTS } from '../../src/episodes/ledger/ledger-rows';
+import { hasColumn, hasTable, type DatabasePoint } from './database-point';
 
 /*
  * The ledger checkpoint file (src/episodes/ledger/ledger-checkpoints.ts) against a copy of the database. A backup is
@@ -63,12 +63,14 @@ export function selectCheckpoints(db: BetterSqlite3.Database, point: DatabasePoi
  * recorded in its place (at the gap's end, with the checkpointed MAC). Databases from before purges have no gaps.
  */
 function checkpointHeldBy(db: BetterSqlite3.Database): (record: CheckpointRecord) => boolean {
-  const entryMac = hasTable(db, 'ledger_entries') ? db.prepare(CHECKPOINT_STATEMENTS.selectLedgerEntryMac) : null;
+  // Entries in both places (src/episodes/ledger/ledger-rows.ts), or, before steps carried their own, ledger_entries alone.
+  const macAt = hasColumn(db, 'action_log', 'ledger_seq') ? LEDGER_ROW_STATEMENTS.selectMacAt : 'SELECT mac FROM ledger_entries WHERE tenant_id = @tenant AND seq = @seq';
+  const entryMac = hasTable(db, 'ledger_entries') ? db.prepare(macAt) : null;
   const gapAt = hasTable(db, 'ledger_gaps')
     ? db.prepare('SELECT last_seq AS lastSeq, last_mac AS lastMac FROM ledger_gaps WHERE tenant_id = ? AND first_seq <= ? AND last_seq >= ?')
     : null;
   return (record) => {
-    const entry = entryMac?.get(record.tenant_id, record.seq) as { mac: string } | undefined;
+    const entry = entryMac?.get({ tenant: record.tenant_id, seq: record.seq }) as { mac: string } | undefined;
     if (entry) return entry.mac === record.mac;
     const gap = gapAt?.get(record.tenant_id, record.seq, record.seq) as { lastSeq: number; lastMac: string } | undefined;
     return gap !== undefined && (gap.lastSeq !== record.seq || gap.lastMac === record.mac);

@@ -1,5 +1,5 @@
 import type BetterSqlite3 from 'better-sqlite3';
-import { LEDGER_STATEMENTS } from '../../src/episodes/ledger/ledger-statements';
+import { LEDGER_ROW_STATEMENTS } from '../../src/episodes/ledger/ledger-rows';
 
 /** Where a database stands: what an operator needs to know which moment a backup holds. */
 export interface DatabasePoint {
@@ -22,12 +22,21 @@ export function readDatabasePoint(db: BetterSqlite3.Database): DatabasePoint {
       : undefined;
     // A database of a release before the ledger has tenants but no ledger_entries.
     const tenants = hasTable(db, 'tenants') ? (db.prepare('SELECT id, slug FROM tenants ORDER BY slug').all() as { id: string; slug: string }[]) : [];
-    const head = hasTable(db, 'ledger_entries') ? db.prepare(LEDGER_STATEMENTS.selectLedgerHead) : null;
-    const ledgers = tenants.map((t) => ({ tenant: t.slug, tenantId: t.id, seq: (head?.get(t.id) as { seq: number } | undefined)?.seq ?? 0 }));
+    // Since steps carry their own entries (src/episodes/ledger/ledger-rows.ts), a ledger's head may be an action_log row.
+    const heads = [
+      hasTable(db, 'ledger_entries') ? db.prepare(LEDGER_ROW_STATEMENTS.selectEntriesHead) : null,
+      hasColumn(db, 'action_log', 'ledger_seq') ? db.prepare(LEDGER_ROW_STATEMENTS.selectStepsHead) : null,
+    ].filter((statement) => statement !== null);
+    const headOf = (tenantId: string) => Math.max(0, ...heads.map((h) => (h.get(tenantId) as { seq: number } | undefined)?.seq ?? 0));
+    const ledgers = tenants.map((t) => ({ tenant: t.slug, tenantId: t.id, seq: headOf(t.id) }));
     return { migration: migration ? { name: migration.name, finishedAt: String(migration.finishedAt) } : null, ledgers };
   })();
 }
 
 export function hasTable(db: BetterSqlite3.Database, name: string): boolean {
   return db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(name) !== undefined;
+}
+
+export function hasColumn(db: BetterSqlite3.Database, table: string, column: string): boolean {
+  return (db.pragma(`table_info(${table})`) as { name: string }[]).some((c) => c.name === column);
 }

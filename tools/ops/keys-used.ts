@@ -3,6 +3,7 @@ import type BetterSqlite3 from 'better-sqlite3';
 import type { AppConfig } from '../../src/config/app-config';
 import { chainKeyOf } from '../../src/episodes/hash-chain';
 import { privateSplitKeyOf } from '../../src/tasks/private-split';
+import { hasColumn } from './database-point';
 
 /*
  * A restored file is only as good as the secrets beside it: episodes' chains and the ledgers are MACed with the
@@ -22,7 +23,7 @@ export function keysUsedBy(db: BetterSqlite3.Database): KeyIds {
     hasColumn(db, table, column)
       ? (db.prepare(`SELECT DISTINCT ${column} AS id FROM ${table} WHERE ${column} IS NOT NULL`).all() as { id: string }[]).map((row) => row.id)
       : [];
-  const chain = [...ids('episodes', 'chain_key_id'), ...ids('legacy_chain_seals', 'key_id'), ...ids('ledger_entries', 'key_id')];
+  const chain = [...ids('episodes', 'chain_key_id'), ...ids('legacy_chain_seals', 'key_id'), ...ids('ledger_entries', 'key_id'), ...ids('action_log', 'ledger_key_id')];
   return { chain: [...new Set(chain)].sort(), privateSplit: ids('episodes', 'split_key_id').sort() };
 }
 
@@ -40,8 +41,4 @@ export function keysHeldBy(config: AppConfig, databaseFile: string): KeyIds {
 
 export function missingKeys(used: KeyIds, held: KeyIds): KeyIds {
   return { chain: used.chain.filter((id) => !held.chain.includes(id)), privateSplit: used.privateSplit.filter((id) => !held.privateSplit.includes(id)) };
-}
-
-function hasColumn(db: BetterSqlite3.Database, table: string, column: string): boolean {
-  return (db.pragma(`table_info(${table})`) as { name: string }[]).some((c) => c.name === column);
 }

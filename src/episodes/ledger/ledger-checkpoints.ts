@@ -7,11 +7,10 @@ import { Database } from '../../database/database.service';
 import type { SqlConnection } from '../../database/group-commit';
 import { ChainKeys } from '../chain-keys';
 import { hmac } from '../hash-chain';
-import { LEDGER_STATEMENTS } from './ledger-statements';
+import { selectLedgerHead, selectLedgerMacAt } from './ledger-rows';
 
 export const CHECKPOINT_STATEMENTS = {
   selectTenantIds: `SELECT id FROM tenants ORDER BY id`,
-  selectLedgerEntryMac: `SELECT mac FROM ledger_entries WHERE tenant_id = ? AND seq = ?`,
   selectGapAt: `SELECT last_seq AS lastSeq, last_mac AS lastMac FROM ledger_gaps WHERE tenant_id = @tenant AND first_seq <= @seq AND last_seq >= @seq`,
 } as const;
 
@@ -74,7 +73,7 @@ export class LedgerCheckpoints implements OnApplicationBootstrap, BeforeApplicat
     const written: Checkpoint[] = [];
     this.database.read((sql) => {
       for (const { id: tenantId } of sql.statement(CHECKPOINT_STATEMENTS.selectTenantIds).all() as { id: string }[]) {
-        const head = sql.statement(LEDGER_STATEMENTS.selectLedgerHead).get(tenantId) as { seq: number; mac: string } | undefined;
+        const head = selectLedgerHead(sql, tenantId);
         const previous = this.latestByTenant.get(tenantId);
         if (!head || (previous && previous.seq === head.seq && previous.mac === head.mac)) continue;
         if (previous) {
@@ -137,8 +136,8 @@ export class LedgerCheckpoints implements OnApplicationBootstrap, BeforeApplicat
  * the gap's end, the MAC it kept must be the checkpointed one). Verify checks the purge entry behind the gap.
  */
 function stillContains(sql: SqlConnection, tenantId: string, checkpoint: Checkpoint): boolean {
-  const entry = sql.statement(CHECKPOINT_STATEMENTS.selectLedgerEntryMac).get(tenantId, checkpoint.seq) as { mac: string } | undefined;
-  if (entry) return entry.mac === checkpoint.mac;
+  const mac = selectLedgerMacAt(sql, tenantId, checkpoint.seq);
+  if (mac !== undefined) return mac === checkpoint.mac;
   const gap = sql.statement(CHECKPOINT_STATEMENTS.selectGapAt).get({ tenant: tenantId, seq: checkpoint.seq }) as { lastSeq: number; lastMac: string } | undefined;
   return gap !== undefined && (gap.lastSeq !== checkpoint.seq || gap.lastMac === checkpoint.mac);
 }

@@ -1,4 +1,4 @@
-import { canonicalJson } from '../../common/canonical-json';
+import { canonicalJson, sha256Hex } from '../../common/canonical-json';
 import { hmac, metadataRecord, type ChainKey, type EpisodeMetadata } from '../hash-chain';
 
 /*
@@ -49,8 +49,17 @@ export interface EpisodeFacts {
   chainKeyId: string | null;
 }
 
-export function createdEntry(facts: EpisodeFacts, chainStart: string): LedgerEntryDraft {
-  return { kind: 'episode.created', episodeId: facts.metadata.episodeId, stepIndex: 0, createdAt: facts.metadata.createdAt, body: { ...factsRecord(facts), chain_start: chainStart } };
+/**
+ * A created entry commits to a digest of the episode's facts, not to the facts themselves: the episode row holds them
+ * and verify recomputes the digest, so the entry costs about 90 bytes instead of about 400 (the chain's start follows
+ * from the facts under the chain key). Entries of earlier releases hold the facts and their chain_start.
+ */
+export function createdEntry(facts: EpisodeFacts): LedgerEntryDraft {
+  return { kind: 'episode.created', episodeId: facts.metadata.episodeId, stepIndex: 0, createdAt: facts.metadata.createdAt, body: { facts_sha256: factsDigest(facts) } };
+}
+
+export function factsDigest(facts: EpisodeFacts): string {
+  return sha256Hex(canonicalJson(factsRecord(facts)));
 }
 
 export function enrolledEntry(facts: EpisodeFacts, steps: number, chainHead: string, status: string, at: Date): LedgerEntryDraft {

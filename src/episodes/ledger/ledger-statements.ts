@@ -2,21 +2,24 @@ import type { SqlConnection } from '../../database/group-commit';
 import { sqliteTimestamp } from '../../database/sqlite-timestamp';
 import type { ChainKey } from '../hash-chain';
 import { canonicalBody, LEDGER_GENESIS, ledgerMac, type LedgerEntry, type LedgerEntryDraft } from './ledger-entry';
+import { selectLedgerHead } from './ledger-rows';
 
 /*
  * The ledger's statements on the direct connection, inside the write that the entry records (the same group-commit
- * batch), snapshotted in queries/ledger-statements.sql. The head is read from the table in that transaction, not
+ * batch), snapshotted in queries/ledger-statements.sql. The head is read from the tables in that transaction, not
  * kept in memory, so two processes writing one file extend one sequence (the batch holds SQLite's write lock).
  */
 export const LEDGER_STATEMENTS = {
-  selectLedgerHead: `SELECT seq, mac FROM ledger_entries WHERE tenant_id = ? ORDER BY seq DESC LIMIT 1`,
   insertLedgerEntry: `INSERT INTO ledger_entries (tenant_id, seq, kind, episode_id, step_index, body, key_id, mac, created_at)
 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 } as const;
 
-/** Appends one entry to the tenant's ledger, chained to its current head; returns the stored entry. */
-export function appendLedgerEntry(sql: SqlConnection, key: ChainKey, tenantId: string, draft: LedgerEntryDraft): LedgerEntry {
-  const head = sql.statement(LEDGER_STATEMENTS.selectLedgerHead).get(tenantId) as { seq: number; mac: string } | undefined;
+/**
+ * The tenant's next ledger entry, signed and chained to its current head, not stored yet: a step's entry is stored
+ * as columns of its action_log row (ledger-rows.ts), every other one by appendLedgerEntry.
+ */
+export function nextLedgerEntry(sql: SqlConnection, key: ChainKey, tenantId: string, draft: LedgerEntryDraft): LedgerEntry {
+  const head = selectLedgerHead(sql, tenantId);
   const unsigned = {
     tenantId,
     seq: (head?.seq ?? 0) + 1,
@@ -26,7 +29,12 @@ export function appendLedgerEntry(sql: SqlConnection, key: ChainKey, tenantId: s
     body: canonicalBody(draft),
     createdAt: draft.createdAt,
   };
-  const entry: LedgerEntry = { ...unsigned, keyId: key.id, mac: ledgerMac(key, head?.mac ?? LEDGER_GENESIS, unsigned) };
+  return { ...unsigned, keyId: key.id, mac: ledgerMac(key, head?.mac ?? LEDGER_GENESIS, unsigned) };
+}
+
+/** Appends one entry (of any kind but a step) to the tenant's ledger; returns the stored entry. */
+export function appendLedgerEntry(sql: SqlConnection, key: ChainKey, tenantId: string, draft: LedgerEntryDraft): LedgerEntry {
+  const entry = nextLedgerEntry(sql, key, tenantId, draft);
   sql
     .statement(LEDGER_STATEMENTS.insertLedgerEntry)
     .run(entry.tenantId, entry.seq, entry.kind, entry.episodeId, entry.stepIndex, entry.body, entry.keyId, entry.mac, sqliteTimestamp(entry.createdAt));

@@ -1,12 +1,29 @@
 import { canonicalJson } from '../../common/canonical-json';
 import type { ChainKey, EpisodeMetadata } from '../hash-chain';
-import { factsRecord, LEDGER_GENESIS, ledgerMac, type LedgerEntry } from './ledger-entry';
+import { factsDigest, factsRecord, LEDGER_GENESIS, ledgerMac, type LedgerEntry } from './ledger-entry';
 
 /** The keys a private-split episode's metadata record adds (hash-chain.ts metadataRecord). */
 const SPLIT_RECORD_KEYS = ['split_source', 'split_key_id'];
 
 /** A ledger entry with the MAC of the entry before it (null when that entry is missing). */
 export type LedgerEntryInContext = LedgerEntry & { previousMac: string | null };
+
+/**
+ * Entries of the tenant ledger missing between two consecutive entries of an episode, not accounted for by a purge
+ * the ledger signed. A step's entry is stored in its log row (ledger-rows.ts), so deleting an episode's rows deletes
+ * their entries too: what is left is a hole in the sequence, wherever later entries of the tenant follow it.
+ */
+export interface LedgerHole {
+  afterSeq: number;
+  beforeSeq: number;
+  missing: number;
+}
+
+/** An episode's entries in its tenant ledger, and the holes between them. */
+export interface EpisodeLedger {
+  entries: LedgerEntryInContext[];
+  holes: LedgerHole[];
+}
 
 /** What verify knows of an episode, to hold against its ledger entries. */
 export interface EpisodeAsStored {
@@ -37,10 +54,12 @@ export function entryMacHolds(entry: LedgerEntryInContext, keyById: (id: string)
 /**
  * An episode held against its entries in the tenant ledger: it is there (created or enrolled) with the metadata,
  * feedback mode and chain it has now, every logged row is there once and in order (a row the ledger has and the
- * log lacks was deleted; a step recorded twice was played again from an earlier copy: a rewind), and an expired
- * status was recorded as an expiry. Null when it all holds.
+ * log lacks was deleted; a step recorded twice was played again from an earlier copy: a rewind), an expired status
+ * was recorded as an expiry, and no entry of the tenant is missing between its entries (deleted rows, of this
+ * episode or another: a rewind deletes the replaced steps' rows, and their entries with them). Null when it all holds.
  */
-export function episodeLedgerFinding(episode: EpisodeAsStored, entries: LedgerEntryInContext[], keyById: (id: string) => ChainKey | null): LedgerFinding | null {
+export function episodeLedgerFinding(episode: EpisodeAsStored, ledger: EpisodeLedger, keyById: (id: string) => ChainKey | null): LedgerFinding | null {
+  const { entries } = ledger;
   if (entries.length === 0) {
     return { index: 0, problem: 'the episode is not in its tenant ledger: stored before the ledger and not enrolled yet (POST /admin/ledger/enroll), or written without the key' };
   }
@@ -57,12 +76,7 @@ export function episodeLedgerFinding(episode: EpisodeAsStored, entries: LedgerEn
     return { index: 0, problem: `the episode's first ledger entry is a ${first.kind}, not its creation` };
   }
   const body = JSON.parse(first.body) as Record<string, unknown>;
-  // The keys the episode's facts have now, and the split keys the entry recorded: a private episode relabelled public
-  // has no split keys any more, and must not pass for want of them.
-  const current = factsRecord(asFacts(episode));
-  const keys = [...new Set([...Object.keys(current), ...SPLIT_RECORD_KEYS.filter((k) => k in body)])];
-  const recorded = canonicalJson(Object.fromEntries(keys.map((k) => [k, body[k]])));
-  if (recorded !== canonicalJson(current)) {
+  if (!factsMatch(episode, body)) {
     return { index: 0, problem: "the episode's metadata, feedback mode or chain differ from what its tenant ledger recorded at its creation" };
   }
   let step = first.kind === 'episode.enrolled' ? (body.steps as number) : 0;
@@ -87,7 +101,31 @@ export function episodeLedgerFinding(episode: EpisodeAsStored, entries: LedgerEn
   }
   if (episode.rowHashes.length > step) return { index: step + 1, problem: `step ${step + 1} of the log was never recorded in the ledger` };
   if (episode.status === 'expired' && !expired) return { index: step, problem: 'the episode is marked expired, but its expiry is not in the ledger' };
+  const [hole] = ledger.holes;
+  if (hole) {
+    const next = entries.find((e) => e.seq === hole.beforeSeq);
+    return {
+      index: next && next.stepIndex > 0 ? next.stepIndex : step,
+      problem:
+        `${hole.missing} entr${hole.missing === 1 ? 'y' : 'ies'} of the tenant ledger between this episode's entries ${hole.afterSeq} and ` +
+        `${hole.beforeSeq} ${hole.missing === 1 ? 'is' : 'are'} missing: rows were deleted behind the server, this episode's steps played again ` +
+        'from an earlier copy (a rewind) or another episode\'s; GET /ledger/verify names them',
+    };
+  }
   return null;
+}
+
+/**
+ * Whether the episode's facts are the ones its first entry recorded: their digest (created entries since the ledger
+ * moved into the log, ledger-entry.ts createdEntry) or the facts themselves (earlier created entries, enrolments).
+ */
+function factsMatch(episode: EpisodeAsStored, body: Record<string, unknown>): boolean {
+  if (typeof body.facts_sha256 === 'string') return body.facts_sha256 === factsDigest(asFacts(episode));
+  // The keys the episode's facts have now, and the split keys the entry recorded: a private episode relabelled public
+  // has no split keys any more, and must not pass for want of them.
+  const current = factsRecord(asFacts(episode));
+  const keys = [...new Set([...Object.keys(current), ...SPLIT_RECORD_KEYS.filter((k) => k in body)])];
+  return canonicalJson(Object.fromEntries(keys.map((k) => [k, body[k]]))) === canonicalJson(current);
 }
 
 function asFacts(episode: EpisodeAsStored) {

@@ -2,7 +2,8 @@ import type { SqlConnection } from '../../database/group-commit';
 import { sqliteTimestamp } from '../../database/sqlite-timestamp';
 import type { ChainKey } from '../hash-chain';
 import { episodesDigest, gapsOf, purgedEntry, type PurgeReason } from '../ledger/ledger-gaps';
-import { appendLedgerEntry, LEDGER_STATEMENTS } from '../ledger/ledger-statements';
+import { selectLedgerEntriesOfEpisode, selectLedgerHead } from '../ledger/ledger-rows';
+import { appendLedgerEntry } from '../ledger/ledger-statements';
 import { PURGE_STATEMENTS, TENANT_DELETION_STATEMENTS } from './purge-statements';
 
 /** What one purge removed, as the admin log records it. */
@@ -47,7 +48,8 @@ export function purgeEpisodes(
     const episode = sql.statement(PURGE_STATEMENTS.selectEpisodeForPurge).get(id, tenantId) as (typeof removed)[number] | undefined;
     if (!episode) continue;
     removed.push(episode);
-    ledgerRows.push(...(sql.statement(PURGE_STATEMENTS.selectLedgerEntriesOfEpisode).all(tenantId, id) as Array<{ seq: number; mac: string }>));
+    // Its entries in both places (ledger-rows.ts): its steps' are removed with its log rows, the rest with it.
+    ledgerRows.push(...selectLedgerEntriesOfEpisode(sql, tenantId, id).map(({ seq, mac }) => ({ seq, mac })));
   }
   const record: PurgeRecord = { ...emptyPurge(tenantId), retentionDays: policy.retentionDays, cutoff: policy.cutoff.toISOString(), skipped: policy.skipped };
   if (removed.length === 0) return record;
@@ -137,7 +139,7 @@ export interface TenantDeletionRecord {
  */
 export function deleteTenantData(sql: SqlConnection, tenantId: string, slug: string, at: Date): TenantDeletionRecord {
   const counts = sql.statement(PURGE_STATEMENTS.countTenantRows).get({ tenant: tenantId }) as Omit<TenantDeletionRecord, 'ledgerHead'>;
-  const ledgerHead = (sql.statement(LEDGER_STATEMENTS.selectLedgerHead).get(tenantId) as { seq: number; mac: string } | undefined) ?? null;
+  const ledgerHead = selectLedgerHead(sql, tenantId) ?? null;
   sql.statement(PURGE_STATEMENTS.openGuard).run('tenant-deleted');
   for (const statement of Object.values(TENANT_DELETION_STATEMENTS)) sql.statement(statement).run(tenantId);
   sql.statement(PURGE_STATEMENTS.closeGuard).run();

@@ -8,7 +8,6 @@ export const PURGE_STATEMENTS = {
   closeGuard: `DELETE FROM purge_guard`,
   selectExpiredEpisodes: `SELECT id FROM episodes WHERE status IN ('resolved', 'out_of_steps', 'expired') AND updated_at < ? AND tenant_id = ? LIMIT ?`,
   selectEpisodeForPurge: `SELECT id, chain_head AS chainHead, step_count AS stepCount, created_at AS createdAt FROM episodes WHERE id = ? AND tenant_id = ? AND status != 'active'`,
-  selectLedgerEntriesOfEpisode: `SELECT seq, mac FROM ledger_entries WHERE tenant_id = ? AND episode_id = ?`,
   countActionRows: `SELECT COUNT(*) AS n FROM action_log WHERE episode_id = ? AND tenant_id = ?`,
   deleteStepRequests: `DELETE FROM step_requests WHERE episode_id = ? AND tenant_id = ?`,
   deleteEpisodeTags: `DELETE FROM episode_tags WHERE episode_id = ? AND tenant_id = ?`,

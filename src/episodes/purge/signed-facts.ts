@@ -1,6 +1,7 @@
 import type { SqlConnection } from '../../database/group-commit';
 import type { ChainKey } from '../hash-chain';
 import { LEDGER_GENESIS, ledgerMac, type LedgerEntry, type LedgerEntryDraft } from '../ledger/ledger-entry';
+import { ledgerEntryOf, selectLastLedgerEntryOfEpisode, selectLedgerMacAt } from '../ledger/ledger-rows';
 
 /*
  * What a purge decides from. The rows' own columns (a tenant's retention_days, an episode's status and updated_at)
@@ -13,9 +14,6 @@ import { LEDGER_GENESIS, ledgerMac, type LedgerEntry, type LedgerEntryDraft } fr
 export const SIGNED_FACT_STATEMENTS = {
   selectLatestTenantEntry: `SELECT tenant_id AS tenantId, seq, kind, episode_id AS episodeId, step_index AS stepIndex, body, key_id AS keyId, mac, created_at AS createdAt
   FROM ledger_entries WHERE tenant_id = ? AND episode_id = '' AND kind = ? ORDER BY seq DESC LIMIT 1`,
-  selectLastEntryOfEpisode: `SELECT tenant_id AS tenantId, seq, kind, episode_id AS episodeId, step_index AS stepIndex, body, key_id AS keyId, mac, created_at AS createdAt
-  FROM ledger_entries WHERE tenant_id = ? AND episode_id = ? ORDER BY seq DESC LIMIT 1`,
-  selectMacAt: `SELECT mac FROM ledger_entries WHERE tenant_id = ? AND seq = ?`,
   selectGapMacEndingAt: `SELECT last_mac AS mac FROM ledger_gaps WHERE tenant_id = ? AND last_seq = ?`,
 } as const;
 
@@ -31,7 +29,7 @@ export function signedRetentionDays(sql: SqlConnection, keyById: KeyById, tenant
 
 /** Whether the episode's last ledger entry, under a MAC that holds, records its end, before `cutoff`. */
 export function signedEndedBefore(sql: SqlConnection, keyById: KeyById, tenantId: string, episodeId: string, cutoff: Date): boolean {
-  const last = readEntry(sql, SIGNED_FACT_STATEMENTS.selectLastEntryOfEpisode, tenantId, episodeId);
+  const last = selectLastLedgerEntryOfEpisode(sql, tenantId, episodeId);
   if (!last || last.createdAt >= cutoff || !macHolds(sql, keyById, last)) return false;
   if (last.kind === 'episode.expired') return true;
   const status = parseBody(last.body).status;
@@ -45,7 +43,7 @@ export function retentionEntry(days: number | null, at: Date): LedgerEntryDraft 
 
 function readEntry(sql: SqlConnection, statement: string, tenantId: string, second: string): LedgerEntry | null {
   const row = sql.statement(statement).get(tenantId, second) as (Omit<LedgerEntry, 'createdAt'> & { createdAt: string }) | undefined;
-  return row ? { ...row, createdAt: new Date(row.createdAt) } : null;
+  return row ? ledgerEntryOf(row) : null;
 }
 
 /** The entry's MAC over the MAC before it: the previous entry's, or the one a purged stretch kept. */
@@ -54,12 +52,12 @@ function macHolds(sql: SqlConnection, keyById: KeyById, entry: LedgerEntry): boo
   if (!key) return false;
   const before =
     entry.seq === 1
-      ? { mac: LEDGER_GENESIS }
-      : ((sql.statement(SIGNED_FACT_STATEMENTS.selectMacAt).get(entry.tenantId, entry.seq - 1) ??
-          sql.statement(SIGNED_FACT_STATEMENTS.selectGapMacEndingAt).get(entry.tenantId, entry.seq - 1)) as { mac: string } | undefined);
-  if (!before) return false;
+      ? LEDGER_GENESIS
+      : (selectLedgerMacAt(sql, entry.tenantId, entry.seq - 1) ??
+        (sql.statement(SIGNED_FACT_STATEMENTS.selectGapMacEndingAt).get(entry.tenantId, entry.seq - 1) as { mac: string } | undefined)?.mac);
+  if (before === undefined) return false;
   const { mac, keyId: _keyId, ...unsigned } = entry;
-  return ledgerMac(key, before.mac, unsigned) === mac;
+  return ledgerMac(key, before, unsigned) === mac;
 }
 
 function parseBody(body: string): Record<string, unknown> {

@@ -52,8 +52,8 @@ WHERE id = ? AND tenant_id = ? AND version = ?;
 
 -- insertActionLog
 INSERT INTO action_log (episode_id, tenant_id, step_index, action_json, reward_milli, score_after_milli, outcome,
-  error, created_at, hash)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
+  error, created_at, hash, ledger_seq, ledger_mac, ledger_key_id, ledger_status)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
 -- plan:
 
 -- selectActionJsons

@@ -19,11 +19,6 @@ SELECT id, chain_head AS chainHead, step_count AS stepCount, created_at AS creat
 -- plan:
 --   SEARCH episodes USING INDEX sqlite_autoindex_episodes_1 (id=? AND tenant_id=?)
 
--- selectLedgerEntriesOfEpisode
-SELECT seq, mac FROM ledger_entries WHERE tenant_id = ? AND episode_id = ?;
--- plan:
---   SEARCH ledger_entries USING INDEX ledger_entries_tenant_id_episode_id_seq_idx (tenant_id=? AND episode_id=?)
-
 -- countActionRows
 SELECT COUNT(*) AS n FROM action_log WHERE episode_id = ? AND tenant_id = ?;
 -- plan:
@@ -75,7 +70,7 @@ SELECT (SELECT COUNT(*) FROM episodes WHERE tenant_id = @tenant) AS episodes, (S
 --   SCALAR SUBQUERY 1
 --   SEARCH episodes USING COVERING INDEX episodes_tenant_id_created_at_id_idx (tenant_id=?)
 --   SCALAR SUBQUERY 2
---   SCAN action_log USING COVERING INDEX action_log_episode_id_tenant_id_step_index_key
+--   SEARCH action_log USING COVERING INDEX action_log_tenant_id_ledger_seq_key (tenant_id=?)
 --   SCALAR SUBQUERY 3
 --   SEARCH api_keys USING COVERING INDEX api_keys_tenant_id_created_at_idx (tenant_id=?)
 --   SCALAR SUBQUERY 4
@@ -95,17 +90,6 @@ SELECT tenant_id AS tenantId, seq, kind, episode_id AS episodeId, step_index AS 
   FROM ledger_entries WHERE tenant_id = ? AND episode_id = '' AND kind = ? ORDER BY seq DESC LIMIT 1;
 -- plan:
 --   SEARCH ledger_entries USING INDEX ledger_entries_tenant_id_episode_id_seq_idx (tenant_id=? AND episode_id=?)
-
--- selectLastEntryOfEpisode
-SELECT tenant_id AS tenantId, seq, kind, episode_id AS episodeId, step_index AS stepIndex, body, key_id AS keyId, mac, created_at AS createdAt
-  FROM ledger_entries WHERE tenant_id = ? AND episode_id = ? ORDER BY seq DESC LIMIT 1;
--- plan:
---   SEARCH ledger_entries USING INDEX ledger_entries_tenant_id_episode_id_seq_idx (tenant_id=? AND episode_id=?)
-
--- selectMacAt
-SELECT mac FROM ledger_entries WHERE tenant_id = ? AND seq = ?;
--- plan:
---   SEARCH ledger_entries USING INDEX sqlite_autoindex_ledger_entries_1 (tenant_id=? AND seq=?)
 
 -- selectGapMacEndingAt
 SELECT last_mac AS mac FROM ledger_gaps WHERE tenant_id = ? AND last_seq = ?;
@@ -130,7 +114,7 @@ DELETE FROM legacy_chain_seals WHERE tenant_id = ?;
 -- delete_action_log
 DELETE FROM action_log WHERE tenant_id = ?;
 -- plan:
---   SCAN action_log
+--   SEARCH action_log USING COVERING INDEX action_log_tenant_id_ledger_seq_key (tenant_id=?)
 
 -- delete_ledger_entries
 DELETE FROM ledger_entries WHERE tenant_id = ?;
