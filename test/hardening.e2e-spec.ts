@@ -155,7 +155,7 @@ describe('a keyed hash chain', () => {
       db.prepare(
         `INSERT INTO action_log (episode_id, tenant_id, step_index, action_json, reward_milli, score_after_milli, outcome, error, created_at, hash)
          SELECT ?, tenant_id, ?, ?, ?, ?, 'ok', NULL, ?, ? FROM episodes WHERE id = ?`,
-      ).run(id, i + 1, JSON.stringify(action), rewards[i], score, createdAt.toISOString().replace('Z', '+00:00'), head, id);
+      ).run(id, i + 1, JSON.stringify(action), rewards[i], score, createdAt.getTime(), Buffer.from(head, 'hex'), id);
     });
     db.prepare(`UPDATE episodes SET score_milli = 1000, status = 'resolved', chain_head = ?${claimUnkeyed ? ", chain_scheme = 'sha256-v1'" : ''} WHERE id = ?`).run(head, id);
     db.close();

@@ -195,7 +195,8 @@ function storePoisonedSteps(databaseUrl: string, episodeId: string): void {
       state.step_count = i + 1;
       state.history.push({ step: i + 1, action, outcome, error: null, reward_milli: 0, score_after_milli: 0 });
       head = chainLink(key, head, { episodeId, stepIndex: i + 1, action: action as never, rewardMilli: 0, scoreAfterMilli: 0, outcome, error: null, createdAt });
-      insert.run(episodeId, i + 1, canonicalJson(action), outcome, createdAt.toISOString().replace('Z', '+00:00'), head);
+      // As the server stores them: Unix milliseconds and the hash's bytes (src/episodes/log-columns.ts).
+      insert.run(episodeId, i + 1, canonicalJson(action), outcome, createdAt.getTime(), Buffer.from(head, 'hex'));
     });
     state.active_ticket_id = '__proto__';
     state.opened_ticket_ids = ['__proto__'];

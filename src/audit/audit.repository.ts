@@ -4,6 +4,7 @@ import {
   COMPONENT_COLUMN_NAMES,
   committedGapsDigest,
   countLedgerEntriesBetween,
+  fromStoredLog,
   gapsDigest,
   selectLedgerEntriesOfEpisode,
   selectLedgerMacAt,
@@ -138,14 +139,15 @@ export class AuditRepository {
   }
 
   /** Action rows of several episodes at once (for the export), in step order. */
-  actionsOf(scope: AuditScope, episodeIds: string[]): Promise<ActionRow[]> {
-    return this.database.serialized((db) =>
+  async actionsOf(scope: AuditScope, episodeIds: string[]): Promise<ActionRow[]> {
+    const rows = await this.database.serialized((db) =>
       db.actionLog.findMany({
         where: { AND: [scopeWhere(scope), { episodeId: { in: episodeIds } }] },
         orderBy: [{ episodeId: 'asc' }, { stepIndex: 'asc' }],
         omit: { id: true, tenantId: true, ledgerSeq: true, ledgerMac: true, ledgerKeyId: true, ledgerStatus: true },
       }),
     );
+    return rows.map(fromStoredLog);
   }
 
   /**

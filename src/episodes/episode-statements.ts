@@ -2,6 +2,7 @@ import type { SqlConnection } from '../database/group-commit';
 import { sqliteTimestamp } from '../database/sqlite-timestamp';
 import type { Episode } from '../generated/prisma/client';
 import type { ComponentColumns } from './score-columns';
+import { storedHash, storedTime } from './log-columns';
 import type { ActionLogRecord, EpisodeRecord, StoredStepRequest } from './episode.repository';
 
 /*
@@ -214,8 +215,8 @@ export function insertActionLog(sql: SqlConnection, row: ActionLogInsert): void 
       row.scoreAfterMilli,
       row.outcome,
       row.error,
-      sqliteTimestamp(row.createdAt),
-      row.hash,
+      storedTime(row.createdAt),
+      storedHash(row.hash),
       row.ledger.seq,
       Buffer.from(row.ledger.mac, 'hex'),
       row.ledger.keyId,

@@ -28,3 +28,4 @@ export { countLedgerEntriesBetween, selectLedgerEntriesOfEpisode, selectLedgerMa
 export { type PurgeRecord, type TenantDeletionRecord } from './purge/episode-purge';
 export { EpisodeRepository } from './episode.repository';
 export { SNAPSHOT_DROPPED, stateOf } from './finished-state';
+export { fromStoredLog, hashHex } from './log-columns';

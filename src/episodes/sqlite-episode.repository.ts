@@ -12,6 +12,7 @@ import { ChainKeys } from './chain-keys';
 import { CHAIN_SCHEMES, chainLink, chainStart, type ChainKey } from './hash-chain';
 import { createdEntry, expiredEntry, stepEntry } from './ledger/ledger-entry';
 import { appendLedgerEntry, nextLedgerEntry } from './ledger/ledger-statements';
+import { fromStoredLog } from './log-columns';
 import { componentColumns } from './score-columns';
 import { SNAPSHOT_DROPPED, snapshotFor, stateOf } from './finished-state';
 import { privateSplitKeyIdOf } from '../tasks/private-split';
@@ -343,8 +344,8 @@ export class SqliteEpisodeRepository extends EpisodeRepository {
     });
   }
 
-  listActions(tenantId: string, episodeId: string): Promise<ActionLogRecord[]> {
-    return this.database.serialized((db) =>
+  async listActions(tenantId: string, episodeId: string): Promise<ActionLogRecord[]> {
+    const rows = await this.database.serialized((db) =>
       db.actionLog.findMany({
         where: { tenantId, episodeId },
         orderBy: { stepIndex: 'asc' },
@@ -360,6 +361,7 @@ export class SqliteEpisodeRepository extends EpisodeRepository {
         },
       }),
     );
+    return rows.map(fromStoredLog);
   }
 }
 

@@ -1,5 +1,6 @@
 import type { SqlConnection } from '../database/group-commit';
 import { sqliteTimestamp } from '../database/sqlite-timestamp';
+import { hashHex } from '../episodes';
 
 /*
  * The statements of the runs feature, on the direct connection (one run's 1,200 cells are one statement each
@@ -52,7 +53,7 @@ VALUES (@id, @tenantId, @apiKeyId, @name, @agent, @model, @split, @feedback, @fa
 WHERE tenant_id = @tenantId AND run_id = @runId AND episode_id = @episodeId`,
   episodeForExport: `SELECT task_version AS taskVersion, grader_version AS graderVersion, seed, state_json AS stateJson FROM episodes WHERE tenant_id = ? AND id = ?`,
   episodeActionLog: `SELECT step_index AS stepIndex, action_json AS actionJson, reward_milli AS rewardMilli, score_after_milli AS scoreAfterMilli, outcome, error,
-       created_at AS createdAt, hash
+       created_at AS createdAt, ${hashHex('hash')} AS hash
   FROM action_log WHERE tenant_id = ? AND episode_id = ? ORDER BY step_index`,
   episodeActions: `SELECT action_json AS actionJson FROM action_log WHERE tenant_id = ? AND episode_id = ? ORDER BY step_index`,
   insertRegrade: `INSERT INTO run_regrades (id, run_id, tenant_id, grader_version, episode_count, changed_count, created_at)

@@ -82,7 +82,7 @@ export class RunsRepository {
 
   /** An episode's action log, in step order. */
   actionLogOf(tenantId: string, episodeId: string): ActionLogRecord[] {
-    const rows = this.database.read((sql) => sql.statement(RUN_STATEMENTS.episodeActionLog).all(tenantId, episodeId) as (Omit<ActionLogRecord, 'createdAt'> & { createdAt: string })[]);
+    const rows = this.database.read((sql) => sql.statement(RUN_STATEMENTS.episodeActionLog).all(tenantId, episodeId) as (Omit<ActionLogRecord, 'createdAt'> & { createdAt: number })[]);
     return rows.map((row) => ({ ...row, createdAt: new Date(row.createdAt) }));
   }
 

@@ -60,14 +60,15 @@ export function generateAuditDataset(file: string, shape: DatasetShape): void {
       const status = STATUSES[next(4)];
       const parts = [50, next(2) * 100, next(2) * 150, next(2) * 200, next(5) * 40, status === 'resolved' ? next(2) * 300 : 0];
       const score = parts.reduce((a, b) => a + b, 0);
-      const created = sqliteTimestamp(new Date(start + i * 60_000 + next(60_000)));
+      const createdMs = start + i * 60_000 + next(60_000);
+      const created = sqliteTimestamp(new Date(createdMs));
       const tags = next(5) === 0 ? ['nightly', 'eval'] : ['eval'];
       insertEpisode.run(id, tenant, taskId, version, i, status, shape.actionsPerEpisode, score, shape.actionsPerEpisode,
         snapshot, AGENTS[next(AGENTS.length)], `run-${next(20)}`, JSON.stringify(tags), ...parts, '0'.repeat(64), created, created);
       for (const tag of tags) insertTag.run(id, tenant, tag);
       for (let s = 1; s <= shape.actionsPerEpisode; s++) {
         insertAction.run(id, tenant, s, '{"type":"search_policy","query":"refund duplicate charge"}', 10, s * 10,
-          'search returned 5 article(s)', null, created, randomBytes(32).toString('hex'));
+          'search returned 5 article(s)', null, createdMs, randomBytes(32));
       }
     }
   });

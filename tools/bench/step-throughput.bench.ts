@@ -81,7 +81,7 @@ function storageFloor(file: string, seconds: number): { rps: number } {
   const stepOnce = db.transaction((i: number) => {
     const now = new Date().toISOString();
     update.run(i, i, state, 0, 'h'.repeat(64), now, 'floor-episode', 'floor', i - 1);
-    insert.run(i, now, 'h'.repeat(64), i, mac);
+    insert.run(i, Date.now(), mac, i, mac);
   });
   const deadline = Date.now() + seconds * 1000;
   const started = Date.now();

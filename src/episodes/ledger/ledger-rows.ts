@@ -1,4 +1,5 @@
 import type { SqlConnection } from '../../database/group-commit';
+import { hashHex } from '../log-columns';
 import type { LedgerEntry } from './ledger-entry';
 
 /*
@@ -14,7 +15,7 @@ import type { LedgerEntry } from './ledger-entry';
  */
 
 /** A step entry's body, built as canonicalJson({ row_hash, status }) builds it (ledger-entry.ts stepEntry). */
-const STEP_BODY = `'{"row_hash":"' || a.hash || '","status":"' || COALESCE(a.ledger_status, 'active') || '"}'`;
+const STEP_BODY = `'{"row_hash":"' || ${hashHex('a.hash')} || '","status":"' || COALESCE(a.ledger_status, 'active') || '"}'`;
 
 /** The key of a step entry: its own column, or the chain key of its episode when that column is null. */
 const STEP_KEY = `COALESCE(a.ledger_key_id, (SELECT e.chain_key_id FROM episodes e WHERE e.id = a.episode_id AND e.tenant_id = a.tenant_id))`;
@@ -46,7 +47,8 @@ SELECT lower(hex(ledger_mac)) FROM action_log WHERE tenant_id = @tenant AND ledg
   selectPage: ledgerRows('tenant_id = @tenant AND seq > @after', 'a.tenant_id = @tenant AND a.ledger_seq > @after', 'ORDER BY seq LIMIT @take'),
 } as const;
 
-type StoredLedgerRow = Omit<LedgerEntry, 'createdAt'> & { createdAt: string };
+/** created_at is ISO text in ledger_entries and Unix milliseconds in action_log (log-columns.ts). */
+type StoredLedgerRow = Omit<LedgerEntry, 'createdAt'> & { createdAt: string | number };
 
 /** The entry as stored rows give it: its timestamp parsed. */
 export function ledgerEntryOf(row: StoredLedgerRow): LedgerEntry {

@@ -26,7 +26,7 @@ SELECT lower(hex(ledger_mac)) FROM action_log WHERE tenant_id = @tenant AND ledg
 SELECT tenant_id AS tenantId, seq, kind, episode_id AS episodeId, step_index AS stepIndex, body, key_id AS keyId, mac, created_at AS createdAt
   FROM ledger_entries WHERE tenant_id = @tenant AND episode_id = @episode
 UNION ALL
-SELECT a.tenant_id, a.ledger_seq, 'step', a.episode_id, a.step_index, '{"row_hash":"' || a.hash || '","status":"' || COALESCE(a.ledger_status, 'active') || '"}', COALESCE(a.ledger_key_id, (SELECT e.chain_key_id FROM episodes e WHERE e.id = a.episode_id AND e.tenant_id = a.tenant_id)), lower(hex(a.ledger_mac)), a.created_at
+SELECT a.tenant_id, a.ledger_seq, 'step', a.episode_id, a.step_index, '{"row_hash":"' || lower(hex(a.hash)) || '","status":"' || COALESCE(a.ledger_status, 'active') || '"}', COALESCE(a.ledger_key_id, (SELECT e.chain_key_id FROM episodes e WHERE e.id = a.episode_id AND e.tenant_id = a.tenant_id)), lower(hex(a.ledger_mac)), a.created_at
   FROM action_log a WHERE a.episode_id = @episode AND a.tenant_id = @tenant AND +a.ledger_seq IS NOT NULL;
 -- plan:
 --   COMPOUND QUERY
@@ -51,7 +51,7 @@ SELECT (SELECT COUNT(*) FROM ledger_entries WHERE tenant_id = @tenant AND seq > 
 SELECT tenant_id AS tenantId, seq, kind, episode_id AS episodeId, step_index AS stepIndex, body, key_id AS keyId, mac, created_at AS createdAt
   FROM ledger_entries WHERE tenant_id = @tenant AND seq > @after
 UNION ALL
-SELECT a.tenant_id, a.ledger_seq, 'step', a.episode_id, a.step_index, '{"row_hash":"' || a.hash || '","status":"' || COALESCE(a.ledger_status, 'active') || '"}', COALESCE(a.ledger_key_id, (SELECT e.chain_key_id FROM episodes e WHERE e.id = a.episode_id AND e.tenant_id = a.tenant_id)), lower(hex(a.ledger_mac)), a.created_at
+SELECT a.tenant_id, a.ledger_seq, 'step', a.episode_id, a.step_index, '{"row_hash":"' || lower(hex(a.hash)) || '","status":"' || COALESCE(a.ledger_status, 'active') || '"}', COALESCE(a.ledger_key_id, (SELECT e.chain_key_id FROM episodes e WHERE e.id = a.episode_id AND e.tenant_id = a.tenant_id)), lower(hex(a.ledger_mac)), a.created_at
   FROM action_log a WHERE a.tenant_id = @tenant AND a.ledger_seq > @after
 ORDER BY seq LIMIT @take;
 -- plan:

@@ -53,10 +53,10 @@ DELETE FROM ledger_entries WHERE tenant_id = ? AND episode_id = ?;
 DELETE FROM episodes WHERE id = ? AND tenant_id = ?;
 -- plan:
 --   SEARCH episodes USING INDEX sqlite_autoindex_episodes_1 (id=? AND tenant_id=?)
+--   SEARCH action_log USING COVERING INDEX action_log_episode_id_tenant_id_step_index_key (episode_id=? AND tenant_id=?)
 --   SEARCH step_requests USING COVERING INDEX sqlite_autoindex_step_requests_1 (episode_id=? AND tenant_id=?)
 --   SEARCH episode_tags USING COVERING INDEX sqlite_autoindex_episode_tags_1 (episode_id=? AND tenant_id=?)
 --   SEARCH legacy_chain_seals USING COVERING INDEX sqlite_autoindex_legacy_chain_seals_1 (episode_id=? AND tenant_id=?)
---   SEARCH action_log USING COVERING INDEX action_log_episode_id_tenant_id_step_index_key (episode_id=? AND tenant_id=?)
 
 -- insertLedgerGap
 INSERT INTO ledger_gaps (tenant_id, first_seq, last_seq, last_mac, purge_seq) VALUES (?, ?, ?, ?, ?);
@@ -153,10 +153,10 @@ DELETE FROM runs WHERE tenant_id = ?;
 DELETE FROM episodes WHERE tenant_id = ?;
 -- plan:
 --   SEARCH episodes USING COVERING INDEX episodes_tenant_id_created_at_id_idx (tenant_id=?)
+--   SEARCH action_log USING COVERING INDEX action_log_episode_id_tenant_id_step_index_key (episode_id=? AND tenant_id=?)
 --   SEARCH step_requests USING COVERING INDEX sqlite_autoindex_step_requests_1 (episode_id=? AND tenant_id=?)
 --   SEARCH episode_tags USING COVERING INDEX sqlite_autoindex_episode_tags_1 (episode_id=? AND tenant_id=?)
 --   SEARCH legacy_chain_seals USING COVERING INDEX sqlite_autoindex_legacy_chain_seals_1 (episode_id=? AND tenant_id=?)
---   SEARCH action_log USING COVERING INDEX action_log_episode_id_tenant_id_step_index_key (episode_id=? AND tenant_id=?)
 
 -- delete_api_keys
 DELETE FROM api_keys WHERE tenant_id = ?;

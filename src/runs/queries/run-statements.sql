@@ -93,7 +93,7 @@ SELECT task_version AS taskVersion, grader_version AS graderVersion, seed, state
 
 -- episodeActionLog
 SELECT step_index AS stepIndex, action_json AS actionJson, reward_milli AS rewardMilli, score_after_milli AS scoreAfterMilli, outcome, error,
-       created_at AS createdAt, hash
+       created_at AS createdAt, lower(hex(hash)) AS hash
   FROM action_log WHERE tenant_id = ? AND episode_id = ? ORDER BY step_index;
 -- plan:
 --   SEARCH action_log USING INDEX action_log_episode_id_tenant_id_step_index_key (episode_id=? AND tenant_id=?)
