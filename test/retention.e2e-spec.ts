@@ -2,6 +2,8 @@ import BetterSqlite3 from 'better-sqlite3';
 import request from 'supertest';
 import { ManualClock } from '../src/common/clock';
 import { LedgerCheckpoints } from '../src/episodes/ledger/ledger-checkpoints';
+import { gapsDigest, gapsOf } from '../src/episodes/ledger/ledger-gaps';
+import { LEDGER_ROW_STATEMENTS } from '../src/episodes/ledger/ledger-rows';
 import { SOLUTIONS } from './fixtures/solutions';
 import { ADMIN_KEY, CHAIN_KEY, asAdmin, bearer, tenantWithKey } from './support/tenants';
 import { freshDatabaseUrl, startTestApp } from './support/test-app';
@@ -171,6 +173,41 @@ describe('retention', () => {
       const report = await ledgerOf(app, 'forged');
       expect(report.ledger_ok).toBe(false);
       expect(report.problems.join('\n')).toMatch(/no purge entry of the ledger records them/);
+    } finally {
+      await app.app.close();
+    }
+  });
+
+  it("a purge made up with the file (entries deleted, their gaps and a purge entry written without the key) fails the verify of an episode around them", async () => {
+    const clock = new ManualClock('2026-11-01T12:00:00Z');
+    const app = await startTestApp(freshDatabaseUrl(), env, { clock });
+    try {
+      const lab = await mixedTenant(app, clock, 'made-up');
+      // The kept active episode's entries come before and after the second old one's.
+      expect(await verify(app, lab.kept[0])).toMatchObject({ ledger_ok: true });
+      const db = new BetterSqlite3(app.databaseUrl.slice('file:'.length));
+      try {
+        const tenant = (db.prepare(`SELECT id FROM tenants WHERE slug = 'made-up'`).get() as { id: string }).id;
+        const removed = db.prepare(LEDGER_ROW_STATEMENTS.selectEntriesOfEpisode).all({ tenant, episode: lab.old[1] }) as Array<{ seq: number; mac: string; keyId: string }>;
+        const head = Math.max(...(db.prepare(LEDGER_ROW_STATEMENTS.selectPage).all({ tenant, after: 0, take: 10_000 }) as Array<{ seq: number }>).map((e) => e.seq));
+        db.exec(`INSERT INTO purge_guard (id, reason) VALUES (1, 'forged')`);
+        db.prepare('DELETE FROM action_log WHERE episode_id = ?').run(lab.old[1]);
+        db.prepare('DELETE FROM ledger_entries WHERE episode_id = ?').run(lab.old[1]);
+        db.exec('DELETE FROM purge_guard');
+        const gaps = gapsOf(removed);
+        for (const gap of gaps) {
+          db.prepare('INSERT INTO ledger_gaps (tenant_id, first_seq, last_seq, last_mac, purge_seq) VALUES (?, ?, ?, ?, ?)').run(tenant, gap.firstSeq, gap.lastSeq, gap.lastMac, head + 1);
+        }
+        // Everything a real purge entry says, and the digest of the gaps, under a MAC made without the key.
+        const body = JSON.stringify({ gaps: gaps.length, gaps_digest: gapsDigest(gaps), reason: 'retention' });
+        db.prepare(`INSERT INTO ledger_entries (tenant_id, seq, kind, episode_id, step_index, body, key_id, mac, created_at)
+          VALUES (?, ?, 'episodes.purged', '', 0, ?, ?, ?, '2026-11-07T12:00:00.000+00:00')`).run(tenant, head + 1, body, removed[0].keyId, 'ab'.repeat(32));
+      } finally {
+        db.close();
+      }
+      const report = await verify(app, lab.kept[0]);
+      expect(report).toMatchObject({ chain_ok: true, ledger_ok: false, problem: expect.stringMatching(/the purge \(ledger entry \d+\) that accounts for entries missing around this episode's does not hold: .*does not match its MAC/) });
+      expect((await ledgerOf(app, 'made-up')).ledger_ok).toBe(false);
     } finally {
       await app.app.close();
     }

@@ -7,13 +7,16 @@ import {
   fromStoredLog,
   gapsDigest,
   selectLedgerEntriesOfEpisode,
+  selectLedgerEntryAt,
   selectLedgerMacAt,
   selectLedgerPage,
   type LedgerEntry,
   type EpisodeLedger,
+  type LedgerEntryInContext,
   type LedgerGap,
   type LedgerHole,
 } from '../episodes';
+import { storedJsonObject } from '../common/json';
 import { Database } from '../database/database.service';
 import { sqliteTimestamp } from '../database/sqlite-timestamp';
 import type { AuditScope, EpisodeCursor, EpisodeFilters } from './audit-scope';
@@ -73,16 +76,26 @@ export class AuditRepository {
       return { entries, previous, short };
     });
     return this.database.serialized(async (db) => {
-      // A gap (ledger-gaps.ts) counts only when the purge entry it names commits to it (the tenant's verify also
-      // checks that entry's MAC); a gap row nothing commits to is ignored: what it claims to cover stays missing.
-      const commitments = new Map<number, boolean>();
+      // A gap (ledger-gaps.ts) counts only when the purge entry it names commits to it; that entry is returned, with
+      // the MAC before it, for verify to check its MAC (the tenant's verify does too). A gap row nothing commits to
+      // is ignored: what it claims to cover stays missing.
+      const purges = new Map<number, LedgerEntryInContext | null>();
       const committed = async (gap: LedgerGap) => {
-        if (!commitments.has(gap.purgeSeq)) {
-          const purge = await db.ledgerEntry.findUnique({ where: { tenantId_seq: { tenantId, seq: gap.purgeSeq } }, select: { kind: true, body: true } });
+        if (!purges.has(gap.purgeSeq)) {
+          const purge = this.database.read((sql) => selectLedgerEntryAt(sql, tenantId, gap.purgeSeq));
           const ofPurge = await db.ledgerGap.findMany({ where: { tenantId, purgeSeq: gap.purgeSeq } });
-          commitments.set(gap.purgeSeq, purge?.kind === 'episodes.purged' && committedGapsDigest(purge.body) === gapsDigest(ofPurge));
+          if (purge?.kind !== 'episodes.purged' || committedGapsDigest(purge.body) !== gapsDigest(ofPurge)) {
+            purges.set(gap.purgeSeq, null);
+          } else {
+            // The entry before a purge may be one it removed: then its gap kept that entry's MAC.
+            const before =
+              this.database.read((sql) => selectLedgerMacAt(sql, tenantId, purge.seq - 1)) ??
+              (await db.ledgerGap.findFirst({ where: { tenantId, lastSeq: purge.seq - 1 } }))?.lastMac ??
+              null;
+            purges.set(gap.purgeSeq, { ...purge, previousMac: before });
+          }
         }
-        return commitments.get(gap.purgeSeq)!;
+        return purges.get(gap.purgeSeq) !== null;
       };
       // An entry right after a purged stretch chains to the MAC the gap kept.
       const gapMacs = new Map<number, string>();
@@ -98,7 +111,8 @@ export class AuditRepository {
         const missing = span.beforeSeq - span.afterSeq - 1 - span.present - purged;
         if (missing > 0) holes.push({ afterSeq: span.afterSeq, beforeSeq: span.beforeSeq, missing });
       }
-      return { entries: entries.map((e) => ({ ...e, previousMac: previous.get(e.seq) ?? gapMacs.get(e.seq) ?? null })), holes };
+      const relied = [...purges.values()].filter((purge): purge is LedgerEntryInContext => purge !== null);
+      return { entries: entries.map((e) => ({ ...e, previousMac: previous.get(e.seq) ?? gapMacs.get(e.seq) ?? null })), holes, purges: relied };
     });
   }
 
@@ -117,7 +131,7 @@ export class AuditRepository {
       });
       const totals = { episodes: 0, steps: 0, purges: purges.length, lastAt: null as Date | null };
       for (const purge of purges) {
-        const body = parseObject(purge.body);
+        const body = storedJsonObject(purge.body);
         totals.episodes += typeof body.episodes === 'number' ? body.episodes : 0;
         totals.steps += typeof body.steps === 'number' ? body.steps : 0;
         if (totals.lastAt === null || purge.createdAt > totals.lastAt) totals.lastAt = purge.createdAt;
@@ -287,14 +301,4 @@ function sqlWhere(scope: AuditScope, f: EpisodeFilters): { clause: string; param
   if (f.maxScoreMilli !== undefined) add('e.score_milli <= ?', f.maxScoreMilli);
   if (f.repeatedTestPlay !== undefined) parts.push(f.repeatedTestPlay ? REPEATED_TEST_PLAY : `NOT ${REPEATED_TEST_PLAY}`);
   return { clause: parts.join(' AND '), params };
-}
-
-/** A JSON object from a stored text, or {} when it is not one (a tampered row reads as empty, never throws). */
-function parseObject(text: string): Record<string, unknown> {
-  try {
-    const value: unknown = JSON.parse(text);
-    return value !== null && typeof value === 'object' ? (value as Record<string, unknown>) : {};
-  } catch {
-    return {};
-  }
 }

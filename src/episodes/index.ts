@@ -24,7 +24,7 @@ export { LedgerCheckpoints, type Checkpoint } from './ledger/ledger-checkpoints'
 export { LEDGER_GENESIS, ledgerMac, factsRecord, type LedgerEntry, type LedgerKind } from './ledger/ledger-entry';
 export { entryMacHolds, episodeLedgerFinding, type EpisodeAsStored, type EpisodeLedger, type LedgerEntryInContext, type LedgerHole } from './ledger/ledger-verification';
 export { committedGapsDigest, GapIndex, gapsDigest, type LedgerGap } from './ledger/ledger-gaps';
-export { countLedgerEntriesBetween, selectLedgerEntriesOfEpisode, selectLedgerMacAt, selectLedgerPage } from './ledger/ledger-rows';
+export { countLedgerEntriesBetween, selectLedgerEntriesOfEpisode, selectLedgerEntryAt, selectLedgerMacAt, selectLedgerPage } from './ledger/ledger-rows';
 export { type PurgeRecord, type TenantDeletionRecord } from './purge/episode-purge';
 export { EpisodeRepository } from './episode.repository';
 export { SNAPSHOT_DROPPED, stateOf } from './finished-state';

@@ -3,10 +3,9 @@ import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Access } from '../access/access.decorator';
 import { ApiErrors, queryValidation } from '../common/api-errors.decorator';
 import { TenantDto } from '../tenants/dto/tenant.dto';
+import { NO_TENANT_ERROR } from '../tenants/tenant.constants';
 import { DeletedTenantDto, DeleteTenantQueryDto, RetentionSweepDto, SetRetentionDto } from './dto/retention.dto';
 import { RetentionService } from './retention.service';
-
-const NO_TENANT = { status: 404, description: 'No tenant with this slug', example: 'no tenant "robotics-lab"' };
 
 @ApiTags('admin')
 @Controller('admin')
@@ -24,7 +23,7 @@ export class AdminRetentionController {
       "ledger, and the sweep acts only on it and on the episodes' signed entries. Recorded in the admin log.",
   })
   @ApiOkResponse({ type: TenantDto })
-  @ApiErrors(NO_TENANT, { status: 422, example: 'retention_days must not be less than 1', field: 'retention_days' })
+  @ApiErrors(NO_TENANT_ERROR, { status: 422, example: 'retention_days must not be less than 1', field: 'retention_days' })
   setRetention(@Param('slug') slug: string, @Body() body: SetRetentionDto): Promise<TenantDto> {
     return this.retention.setRetention(slug, body.retention_days);
   }
@@ -33,7 +32,7 @@ export class AdminRetentionController {
   @Delete('tenants/:slug/retention')
   @ApiOperation({ operationId: 'clearTenantRetention', summary: "Keep a tenant's finished episodes for ever again (the default)" })
   @ApiOkResponse({ type: TenantDto })
-  @ApiErrors(NO_TENANT)
+  @ApiErrors(NO_TENANT_ERROR)
   clearRetention(@Param('slug') slug: string): Promise<TenantDto> {
     return this.retention.setRetention(slug, null);
   }
@@ -62,7 +61,7 @@ export class AdminRetentionController {
   })
   @ApiOkResponse({ type: DeletedTenantDto })
   @ApiErrors(
-    NO_TENANT,
+    NO_TENANT_ERROR,
     {
       status: 409,
       description: '`confirm` is not the slug (nothing was deleted), or the tenant is the built-in public one',

@@ -13,9 +13,8 @@ import {
   TenantDto,
   TenantListDto,
 } from './dto/tenant.dto';
+import { NO_TENANT_ERROR } from './tenant.constants';
 import { TenantsService } from './tenants.service';
-
-const NO_TENANT = { status: 404, description: 'No tenant with this slug', example: 'no tenant "robotics-lab"' };
 
 @ApiTags('admin')
 @Controller('admin/tenants')
@@ -48,7 +47,7 @@ export class AdminTenantsController {
   @HttpCode(200)
   @ApiOperation({ operationId: 'issueApiKey', summary: 'Issue an API key for a tenant, agent or reader (the key is in this response only)' })
   @ApiOkResponse({ type: CreatedApiKeyDto })
-  @ApiErrors(NO_TENANT, { status: 422, example: 'name is required', field: 'name' })
+  @ApiErrors(NO_TENANT_ERROR, { status: 422, example: 'name is required', field: 'name' })
   issueKey(@Param('slug') slug: string, @Body() body: CreateApiKeyDto): Promise<CreatedApiKeyDto> {
     return this.tenants.issueKey(slug, body.name, body.scope ?? 'agent');
   }
@@ -57,7 +56,7 @@ export class AdminTenantsController {
   @Get(':slug/keys')
   @ApiOperation({ operationId: 'listApiKeys', summary: "List a tenant's keys (prefixes only)" })
   @ApiOkResponse({ type: ApiKeyListDto })
-  @ApiErrors(NO_TENANT)
+  @ApiErrors(NO_TENANT_ERROR)
   async listKeys(@Param('slug') slug: string): Promise<ApiKeyListDto> {
     return { keys: await this.tenants.listKeys(slug) };
   }

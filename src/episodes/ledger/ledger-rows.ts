@@ -42,6 +42,7 @@ SELECT lower(hex(ledger_mac)) FROM action_log WHERE tenant_id = @tenant AND ledg
   // The episode's own rows by their index, (episode_id, tenant_id, step_index), and no ORDER BY, which would walk
   // the tenant's whole ledger_seq index: an episode's few entries are put in order after they are read.
   selectEntriesOfEpisode: ledgerRows('tenant_id = @tenant AND episode_id = @episode', 'a.episode_id = @episode AND a.tenant_id = @tenant AND +a.ledger_seq IS NOT NULL', ''),
+  selectEntryAt: ledgerRows('tenant_id = @tenant AND seq = @seq', 'a.tenant_id = @tenant AND a.ledger_seq = @seq', ''),
   countBetween: `SELECT (SELECT COUNT(*) FROM ledger_entries WHERE tenant_id = @tenant AND seq > @after AND seq < @before)
      + (SELECT COUNT(*) FROM action_log WHERE tenant_id = @tenant AND ledger_seq > @after AND ledger_seq < @before) AS n`,
   selectPage: ledgerRows('tenant_id = @tenant AND seq > @after', 'a.tenant_id = @tenant AND a.ledger_seq > @after', 'ORDER BY seq LIMIT @take'),
@@ -77,6 +78,12 @@ export function selectLedgerEntriesOfEpisode(sql: SqlConnection, tenantId: strin
 /** The episode's last entry in the tenant ledger (null: it has none). */
 export function selectLastLedgerEntryOfEpisode(sql: SqlConnection, tenantId: string, episodeId: string): LedgerEntry | null {
   return selectLedgerEntriesOfEpisode(sql, tenantId, episodeId).at(-1) ?? null;
+}
+
+/** The tenant's entry `seq`, wherever it is stored (null: no such entry). */
+export function selectLedgerEntryAt(sql: SqlConnection, tenantId: string, seq: number): LedgerEntry | null {
+  const row = sql.statement(LEDGER_ROW_STATEMENTS.selectEntryAt).get({ tenant: tenantId, seq }) as StoredLedgerRow | undefined;
+  return row ? ledgerEntryOf(row) : null;
 }
 
 /** How many entries the tenant's ledger holds strictly between entries `after` and `before`. */

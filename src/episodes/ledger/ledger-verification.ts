@@ -19,10 +19,14 @@ export interface LedgerHole {
   missing: number;
 }
 
-/** An episode's entries in its tenant ledger, and the holes between them. */
+/**
+ * An episode's entries in its tenant ledger, the holes between them, and the purge entries whose gaps were taken to
+ * account for missing entries (each with the MAC before it, so that its own MAC is checked too).
+ */
 export interface EpisodeLedger {
   entries: LedgerEntryInContext[];
   holes: LedgerHole[];
+  purges: LedgerEntryInContext[];
 }
 
 /** What verify knows of an episode, to hold against its ledger entries. */
@@ -66,6 +70,11 @@ export function episodeLedgerFinding(episode: EpisodeAsStored, ledger: EpisodeLe
   for (const entry of entries) {
     const broken = entryMacHolds(entry, keyById);
     if (broken) return { index: entry.stepIndex, problem: broken };
+  }
+  // A gap counts only through the purge entry that commits to it; an entry written without the key proves nothing.
+  for (const purge of ledger.purges) {
+    const broken = entryMacHolds(purge, keyById);
+    if (broken) return { index: 0, problem: `the purge (ledger entry ${purge.seq}) that accounts for entries missing around this episode's does not hold: ${broken}` };
   }
   const replayed = firstStepRecordedTwice(entries);
   if (replayed !== null) {

@@ -1,3 +1,4 @@
+import { storedJsonObject } from '../../common/json';
 import type { SqlConnection } from '../../database/group-commit';
 import type { ChainKey } from '../hash-chain';
 import { LEDGER_GENESIS, ledgerMac, type LedgerEntry, type LedgerEntryDraft } from '../ledger/ledger-entry';
@@ -23,7 +24,7 @@ export type KeyById = (id: string) => ChainKey | null;
 export function signedRetentionDays(sql: SqlConnection, keyById: KeyById, tenantId: string): number | null {
   const entry = readEntry(sql, SIGNED_FACT_STATEMENTS.selectLatestTenantEntry, tenantId, 'tenant.retention');
   if (!entry || !macHolds(sql, keyById, entry)) return null;
-  const days = parseBody(entry.body).retention_days;
+  const days = storedJsonObject(entry.body).retention_days;
   return typeof days === 'number' && Number.isInteger(days) && days > 0 ? days : null;
 }
 
@@ -32,7 +33,7 @@ export function signedEndedBefore(sql: SqlConnection, keyById: KeyById, tenantId
   const last = selectLastLedgerEntryOfEpisode(sql, tenantId, episodeId);
   if (!last || last.createdAt >= cutoff || !macHolds(sql, keyById, last)) return false;
   if (last.kind === 'episode.expired') return true;
-  const status = parseBody(last.body).status;
+  const status = storedJsonObject(last.body).status;
   return (last.kind === 'step' || last.kind === 'episode.enrolled') && typeof status === 'string' && status !== 'active';
 }
 
@@ -58,13 +59,4 @@ function macHolds(sql: SqlConnection, keyById: KeyById, entry: LedgerEntry): boo
   if (before === undefined) return false;
   const { mac, keyId: _keyId, ...unsigned } = entry;
   return ledgerMac(key, before, unsigned) === mac;
-}
-
-function parseBody(body: string): Record<string, unknown> {
-  try {
-    const parsed: unknown = JSON.parse(body);
-    return parsed !== null && typeof parsed === 'object' ? (parsed as Record<string, unknown>) : {};
-  } catch {
-    return {};
-  }
 }
