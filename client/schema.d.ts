@@ -124,7 +124,7 @@ export interface paths {
         post?: never;
         /**
          * Delete a tenant and all its data (episodes, log, ledger, runs, keys): it cannot be undone
-         * @description `confirm` must repeat the slug. Export what you need first (GET /episodes/export?tenant=…, GET /runs/{id}/export). The tenant's keys stop working at once; the admin log keeps the tenant's events and records the deletion with what was removed.
+         * @description `confirm` must repeat the slug. Export what you need first (GET /episodes/export?tenant=…, GET /runs/{id}/export). The tenant's keys stop working at once. The data goes a batch of episodes per write, so other tenants are served meanwhile; the answer comes when all of it is gone (a deletion cut short by a stop is finished at the next start). The admin log keeps the tenant's events and records the deletion with what was removed.
          *
          *     Needs the admin key.
          */
@@ -909,7 +909,7 @@ export interface components {
         };
         AdminEventDto: {
             /** @enum {string} */
-            action: "tenant.created" | "tenant.retention_set" | "tenant.deleted" | "key.issued" | "key.revoked" | "chain.legacy_sealed" | "ledger.enrolled" | "episodes.purged";
+            action: "tenant.created" | "tenant.retention_set" | "tenant.deletion_started" | "tenant.deletion_resumed" | "tenant.deleted" | "key.issued" | "key.revoked" | "chain.legacy_sealed" | "ledger.enrolled" | "episodes.purged";
             at: string;
             /**
              * @description What the action set (name, slug, scope, key prefix) or removed (a purge's and a deletion's counts, id range and

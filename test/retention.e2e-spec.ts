@@ -4,6 +4,8 @@ import { ManualClock } from '../src/common/clock';
 import { LedgerCheckpoints } from '../src/episodes/ledger/ledger-checkpoints';
 import { gapsDigest, gapsOf } from '../src/episodes/ledger/ledger-gaps';
 import { LEDGER_ROW_STATEMENTS } from '../src/episodes/ledger/ledger-rows';
+import { EpisodeRepository } from '../src/episodes/episode.repository';
+import { RetentionService } from '../src/retention/retention.service';
 import { SOLUTIONS } from './fixtures/solutions';
 import { ADMIN_KEY, CHAIN_KEY, asAdmin, bearer, tenantWithKey } from './support/tenants';
 import { freshDatabaseUrl, startTestApp } from './support/test-app';
@@ -337,6 +339,54 @@ describe('tenant deletion', () => {
       // The slug is free again: a new tenant by that name starts empty.
       await tenantWithKey(app.http, 'leaving');
       expect((await request(app.http).get('/episodes?tenant=leaving').set(asAdmin).expect(200)).body.items).toEqual([]);
+    } finally {
+      await app.app.close();
+    }
+  });
+
+  it('goes a batch of episodes per write; a deletion cut short is finished at the next start, and meanwhile the tenant is gone from the API', async () => {
+    const url = freshDatabaseUrl();
+    let app = await startTestApp(url, env);
+    const cut = await tenantWithKey(app.http, 'cut-short');
+    const stays = await tenantWithKey(app.http, 'stays-on');
+    const kept = await play(app, stays.key, billing);
+    for (let i = 0; i < 5; i++) await play(app, cut.key, billing.slice(0, 2));
+    // A write removes at most the batch it is given, and says how many went.
+    const episodes = app.app.get(EpisodeRepository);
+    expect([await episodes.deleteTenantEpisodes(cut.tenantId, 2), await episodes.deleteTenantEpisodes(cut.tenantId, 2)]).toEqual([2, 2]);
+    // As a stop after the first write and a batch would leave it: marked, keys revoked, part of its episodes gone.
+    const db = new BetterSqlite3(url.slice('file:'.length));
+    try {
+      db.prepare(`UPDATE tenants SET deleting_at = '2026-12-03T10:00:00.000+00:00' WHERE id = ?`).run(cut.tenantId);
+      db.prepare(`UPDATE api_keys SET revoked_at = '2026-12-03T10:00:00.000+00:00' WHERE tenant_id = ?`).run(cut.tenantId);
+    } finally {
+      db.close();
+    }
+    expect((await request(app.http).get('/admin/tenants').set(asAdmin).expect(200)).body.tenants.map((t: { slug: string }) => t.slug)).not.toContain('cut-short');
+    await request(app.http).delete('/admin/tenants/cut-short?confirm=cut-short').set(asAdmin).expect(404);
+    const again = await request(app.http).post('/admin/tenants').set(asAdmin).send({ slug: 'cut-short', name: 'again' }).expect(409);
+    expect(again.body.message).toMatch(/being deleted/);
+    await app.app.close();
+
+    app = await startTestApp(url, env);
+    try {
+      await app.app.get(RetentionService).deletionsResumed();
+      for (const table of ['tenants', 'episodes', 'action_log', 'ledger_entries', 'api_keys']) {
+        expect([table, count(url, `SELECT COUNT(*) AS n FROM ${table} WHERE ${table === 'tenants' ? 'id' : 'tenant_id'} = '${cut.tenantId}'`)]).toEqual([table, 0]);
+      }
+      const events = (await request(app.http).get('/admin/events').set(asAdmin).expect(200)).body.events.filter((e: { tenant: string }) => e.tenant === cut.tenantId);
+      expect(events.map((e: { action: string }) => e.action).slice(0, 2)).toEqual(['tenant.deleted', 'tenant.deletion_resumed']);
+      expect(events[1].detail).toMatchObject({ episodes: 1, keys: 2 });
+      await request(app.http).post('/reset').set(bearer(cut.key)).send({}).expect(401);
+      expect(await verify(app, kept)).toMatchObject({ chain_ok: true, replay_ok: true, ledger_ok: true });
+      await tenantWithKey(app.http, 'cut-short');
+      // Two deletions of one tenant at once: one carries it through, the other finds it gone.
+      const twice = await tenantWithKey(app.http, 'deleted-twice');
+      await play(app, twice.key, billing.slice(0, 2));
+      const answers = await Promise.all([1, 2].map(() => request(app.http).delete('/admin/tenants/deleted-twice?confirm=deleted-twice').set(asAdmin)));
+      expect(answers.map((a) => a.status).sort()).toEqual([200, 404]);
+      const logged = (await request(app.http).get('/admin/events').set(asAdmin).expect(200)).body.events.filter((e: { tenant: string }) => e.tenant === twice.tenantId);
+      expect(logged.map((e: { action: string }) => e.action).filter((a: string) => a !== 'key.issued')).toEqual(['tenant.deleted', 'tenant.deletion_started', 'tenant.created']);
     } finally {
       await app.app.close();
     }

@@ -36,7 +36,7 @@ export const EPISODE_STATEMENTS = {
   selectEpisodeOwner: `SELECT api_key_id AS apiKeyId FROM episodes WHERE id = ? AND tenant_id = ?`,
   selectEpisodeIdByAlias: `SELECT id FROM episodes WHERE tenant_id = ? AND api_key_id = ? AND alias = ?`,
   countActiveEpisodes: `SELECT COUNT(*) AS n FROM episodes WHERE tenant_id = ? AND status = 'active'`,
-  selectTenantExists: `SELECT 1 AS present FROM tenants WHERE id = ?`,
+  selectTenantExists: `SELECT 1 AS present FROM tenants WHERE id = ? AND deleting_at IS NULL`,
   insertEpisode: `INSERT INTO episodes (id, tenant_id, api_key_id, alias, task_id, task_version, grader_version, feedback, seed, version, agent, run_label,
   tags_json, chain_head, chain_scheme, chain_key_id, split_source, split_key_id, run_id, run_trial, ${SUMMARY_COLUMNS.join(', ')}, created_at, updated_at)
 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ${SUMMARY_COLUMNS.map(() => '?').join(', ')}, ?, ?)`,

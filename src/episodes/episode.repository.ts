@@ -2,7 +2,8 @@ import type { GradeBreakdown } from '../engine/grader';
 import type { EpisodeState, HistoryEntry } from '../engine/state';
 import type { SplitSource } from '../families';
 import type { CellKey } from './run-cells/run-cell-statements';
-import type { PurgeRecord, TenantDeletionRecord } from './purge/episode-purge';
+import type { PurgeRecord } from './purge/episode-purge';
+import type { TenantDeletionRecord } from './purge/tenant-deletion';
 
 /** POST /reset's `feedback`: "dense" (training: reward and score after every step) or "final" (evaluation). */
 export const FEEDBACK_MODES = ['dense', 'final'] as const;
@@ -182,6 +183,12 @@ export abstract class EpisodeRepository {
   /** Sets (null: clears) the tenant's retention period: the column, the admin log and a signed ledger entry. */
   abstract setRetention(tenantId: string, days: number | null): Promise<void>;
 
-  /** Removes a tenant with everything it owns, in one write; what it removed. */
-  abstract deleteTenant(tenantId: string, slug: string): Promise<TenantDeletionRecord>;
+  /**
+   * A tenant's deletion (purge/tenant-deletion.ts), a short write at a time: `beginTenantDeletion` marks it and revokes
+   * its keys (`resumed`: a deletion cut short, already marked), `deleteTenantEpisodes` removes up to `limit` of its
+   * episodes (0 once none is left), `finishTenantDeletion` removes the rest and the tenant.
+   */
+  abstract beginTenantDeletion(tenantId: string, slug: string, resumed: boolean): Promise<TenantDeletionRecord>;
+  abstract deleteTenantEpisodes(tenantId: string, limit: number): Promise<number>;
+  abstract finishTenantDeletion(tenantId: string, slug: string, record: TenantDeletionRecord): Promise<void>;
 }

@@ -25,7 +25,8 @@ export { LEDGER_GENESIS, ledgerMac, factsRecord, type LedgerEntry, type LedgerKi
 export { entryMacHolds, episodeLedgerFinding, type EpisodeAsStored, type EpisodeLedger, type LedgerEntryInContext, type LedgerHole } from './ledger/ledger-verification';
 export { committedGapsDigest, GapIndex, gapsDigest, type LedgerGap } from './ledger/ledger-gaps';
 export { countLedgerEntriesBetween, selectLedgerEntriesOfEpisode, selectLedgerEntryAt, selectLedgerMacAt, selectLedgerPage } from './ledger/ledger-rows';
-export { type PurgeRecord, type TenantDeletionRecord } from './purge/episode-purge';
+export { type PurgeRecord } from './purge/episode-purge';
+export { type TenantDeletionRecord } from './purge/tenant-deletion';
 export { EpisodeRepository } from './episode.repository';
 export { SNAPSHOT_DROPPED, stateOf } from './finished-state';
 export { fromStoredLog, hashHex } from './log-columns';

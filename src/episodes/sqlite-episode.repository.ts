@@ -17,7 +17,8 @@ import { componentColumns } from './score-columns';
 import { SNAPSHOT_DROPPED, snapshotFor, stateOf } from './finished-state';
 import { privateSplitKeyIdOf } from '../tasks/private-split';
 import { TaskCatalog } from '../tasks/task-catalog.service';
-import { deleteTenantData, emptyPurge, purgeEpisodes, selectExpiredEpisodes, setRetentionRow, type PurgeRecord, type TenantDeletionRecord } from './purge/episode-purge';
+import { emptyPurge, purgeEpisodes, selectExpiredEpisodes, setRetentionRow, type PurgeRecord } from './purge/episode-purge';
+import { beginTenantDeletion, deleteTenantEpisodes, finishTenantDeletion, type TenantDeletionRecord } from './purge/tenant-deletion';
 import { retentionEntry, signedEndedBefore, signedRetentionDays } from './purge/signed-facts';
 import { CellTakenError, claimCell, endCellAttempt, finishCellOf, giveUpCellOf, selectCell, type CellKey } from './run-cells/run-cell-statements';
 import {
@@ -298,13 +299,21 @@ export class SqliteEpisodeRepository extends EpisodeRepository {
     });
   }
 
-  deleteTenant(tenantId: string, slug: string): Promise<TenantDeletionRecord> {
+  beginTenantDeletion(tenantId: string, slug: string, resumed: boolean): Promise<TenantDeletionRecord> {
+    return this.database.batched((sql) => beginTenantDeletion(sql, tenantId, slug, this.clock.now(), resumed));
+  }
+
+  deleteTenantEpisodes(tenantId: string, limit: number): Promise<number> {
     return this.database.batched((sql) => {
-      const record = deleteTenantData(sql, tenantId, slug, this.clock.now());
-      // Its active episodes may be cached; none of them exists any more.
-      this.cache.clear();
-      return record;
+      const deleted = deleteTenantEpisodes(sql, tenantId, limit);
+      // Its active episodes may be cached; those deleted do not exist any more.
+      if (deleted > 0) this.cache.clear();
+      return deleted;
     });
+  }
+
+  finishTenantDeletion(tenantId: string, slug: string, record: TenantDeletionRecord): Promise<void> {
+    return this.database.batched((sql) => finishTenantDeletion(sql, tenantId, slug, record, this.clock.now()));
   }
 
   expireIdleEpisodesOfAllTenants(cutoff: Date): Promise<number> {

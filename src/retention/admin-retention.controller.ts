@@ -57,7 +57,9 @@ export class AdminRetentionController {
     summary: 'Delete a tenant and all its data (episodes, log, ledger, runs, keys): it cannot be undone',
     description:
       '`confirm` must repeat the slug. Export what you need first (GET /episodes/export?tenant=…, GET /runs/{id}/export). The ' +
-      "tenant's keys stop working at once; the admin log keeps the tenant's events and records the deletion with what was removed.",
+      "tenant's keys stop working at once. The data goes a batch of episodes per write, so other tenants are served meanwhile; the " +
+      'answer comes when all of it is gone (a deletion cut short by a stop is finished at the next start). The admin log keeps the ' +
+      "tenant's events and records the deletion with what was removed.",
   })
   @ApiOkResponse({ type: DeletedTenantDto })
   @ApiErrors(

@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleD
 import { Clock } from '../common/clock';
 import { ConflictError } from '../common/errors/domain-errors';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
-import { EpisodeRepository } from '../episodes';
+import { EpisodeRepository, type TenantDeletionRecord } from '../episodes';
 import { KeyRevocations } from '../tenants/key-revocations';
 import { PUBLIC_TENANT } from '../tenants/tenant.constants';
 import { TenantRepository } from '../tenants/tenant.repository';
@@ -10,7 +10,7 @@ import { TenantsService } from '../tenants/tenants.service';
 import type { TenantDto } from '../tenants/dto/tenant.dto';
 import type { DeletedTenantDto, RetentionSweepDto, TenantPurgeDto } from './dto/retention.dto';
 
-/** Episodes purged per write: each batch is one transaction, short enough not to hold up steps for long. */
+/** Episodes purged (or deleted with their tenant) per write: each batch is one transaction, short enough not to hold up steps for long. */
 const PURGE_BATCH = 200;
 
 /**
@@ -24,6 +24,7 @@ export class RetentionService implements OnApplicationBootstrap, OnModuleDestroy
   private readonly logger = new Logger(RetentionService.name);
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<RetentionSweepDto> | null = null;
+  private resuming: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly episodes: EpisodeRepository,
@@ -37,6 +38,12 @@ export class RetentionService implements OnApplicationBootstrap, OnModuleDestroy
   onApplicationBootstrap(): void {
     this.timer = setInterval(() => void this.sweepLoggingFailure(), this.config.retentionSweepIntervalMs);
     this.timer.unref();
+    this.resuming = this.resumeDeletions().catch((error: unknown) => this.logger.error(`finishing a tenant deletion failed: ${(error as Error).message}`));
+  }
+
+  /** Settles once the deletions cut short by the last stop are finished (started at bootstrap). */
+  deletionsResumed(): Promise<void> {
+    return this.resuming;
   }
 
   onModuleDestroy(): void {
@@ -94,18 +101,35 @@ export class RetentionService implements OnApplicationBootstrap, OnModuleDestroy
   }
 
   /**
-   * Removes a tenant and all its data once `confirm` repeats its slug. Its keys stop working at once (open sessions
-   * end, remembered lookups are dropped). The built-in public tenant cannot be deleted.
+   * Removes a tenant and all its data once `confirm` repeats its slug, a batch of episodes per write
+   * (episodes/purge/tenant-deletion.ts) so that other tenants are served meanwhile. Its keys stop working at once
+   * (open sessions end, remembered lookups are dropped). The built-in public tenant cannot be deleted.
    */
   async deleteTenant(slug: string, confirm: string): Promise<DeletedTenantDto> {
     const tenant = await this.tenants.requireTenant(slug);
     if (tenant.id === PUBLIC_TENANT.id) throw new ConflictError('the public tenant is built in and cannot be deleted (a retention period purges its episodes)');
     // The tenant exists, and the confirmation names another: the request does not match what it would delete.
     if (confirm !== slug) throw new ConflictError(`confirm must repeat the tenant's slug ("${slug}") to delete it and all its data; nothing was deleted`);
-    const keys = await this.tenantRows.listKeys(tenant.id);
-    const record = await this.episodes.deleteTenant(tenant.id, slug);
-    for (const key of keys) this.revocations.revoked(key.id);
-    this.logger.log(`tenant ${slug} deleted: ${record.episodes} episode(s), ${record.steps} step(s), ${record.keys} key(s), ${record.runs} run(s)`);
+    const record = await this.deleteTenantData(tenant.id, slug, false);
     return { tenant: slug, episodes: record.episodes, steps: record.steps, keys: record.keys, runs: record.runs, ledger_seq: record.ledgerHead?.seq ?? null };
+  }
+
+  /** Finishes the deletions a stop cut short (tenants still marked deleting), one after another, in the background. */
+  private async resumeDeletions(): Promise<void> {
+    for (const tenant of await this.tenantRows.beingDeleted()) {
+      this.logger.warn(`tenant ${tenant.slug}: finishing the deletion begun at ${tenant.deletingAt!.toISOString()}`);
+      await this.deleteTenantData(tenant.id, tenant.slug, true);
+    }
+  }
+
+  private async deleteTenantData(tenantId: string, slug: string, resumed: boolean): Promise<TenantDeletionRecord> {
+    const keys = await this.tenantRows.listKeys(tenantId);
+    const record = await this.episodes.beginTenantDeletion(tenantId, slug, resumed);
+    for (const key of keys) this.revocations.revoked(key.id);
+    let batches = 0;
+    while ((await this.episodes.deleteTenantEpisodes(tenantId, PURGE_BATCH)) > 0) batches++;
+    await this.episodes.finishTenantDeletion(tenantId, slug, record);
+    this.logger.log(`tenant ${slug} deleted in ${batches + 2} write(s): ${record.episodes} episode(s), ${record.steps} step(s), ${record.keys} key(s), ${record.runs} run(s)`);
+    return record;
   }
 }

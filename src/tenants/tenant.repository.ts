@@ -37,16 +37,24 @@ export class TenantRepository {
 
   /** The tenants with a retention period: what the retention sweep visits. */
   withRetention(): Promise<Tenant[]> {
-    return this.database.serialized((db) => db.tenant.findMany({ where: { retentionDays: { not: null } }, orderBy: { createdAt: 'asc' } }));
+    return this.database.serialized((db) => db.tenant.findMany({ where: { retentionDays: { not: null }, deletingAt: null }, orderBy: { createdAt: 'asc' } }));
   }
 
-  findBySlug(slug: string): Promise<Tenant | null> {
-    return this.database.serialized((db) => db.tenant.findUnique({ where: { slug } }));
+  /** The tenants whose deletion began and was cut short (retention.service.ts finishes them). */
+  beingDeleted(): Promise<Tenant[]> {
+    return this.database.serialized((db) => db.tenant.findMany({ where: { deletingAt: { not: null } }, orderBy: { deletingAt: 'asc' } }));
+  }
+
+  /** A tenant by its slug; one being deleted is no longer found, unless `includeDeleting`. */
+  async findBySlug(slug: string, includeDeleting = false): Promise<Tenant | null> {
+    const tenant = await this.database.serialized((db) => db.tenant.findUnique({ where: { slug } }));
+    return tenant?.deletingAt && !includeDeleting ? null : tenant;
   }
 
   list(): Promise<(Tenant & { activeKeys: number })[]> {
     return this.database.serialized(async (db) => {
       const tenants = await db.tenant.findMany({
+        where: { deletingAt: null },
         orderBy: { createdAt: 'asc' },
         include: { _count: { select: { apiKeys: { where: { revokedAt: null } } } } },
       });

@@ -24,7 +24,9 @@ export class TenantsService implements OnModuleInit {
   }
 
   async create(slug: string, name: string): Promise<TenantDto> {
-    if (await this.tenants.findBySlug(slug)) throw new ConflictError(`a tenant "${slug}" already exists`);
+    const taken = await this.tenants.findBySlug(slug, true);
+    if (taken?.deletingAt) throw new ConflictError(`the tenant "${slug}" is being deleted; its slug is free once that has finished`);
+    if (taken) throw new ConflictError(`a tenant "${slug}" already exists`);
     const tenant = await this.tenants.create({ id: randomUUID(), slug, name });
     return presentTenant(tenant, 0);
   }

@@ -13,7 +13,8 @@ import {
   type StoredStepRequest,
 } from '../../src/episodes/episode.repository';
 import type { RunCells } from '../../src/episodes/run-cells/run-cells';
-import { emptyPurge, type PurgeRecord, type TenantDeletionRecord } from '../../src/episodes/purge/episode-purge';
+import { emptyPurge, type PurgeRecord } from '../../src/episodes/purge/episode-purge';
+import type { TenantDeletionRecord } from '../../src/episodes/purge/tenant-deletion';
 
 /**
  * The episode repository's contract kept in memory: what the service may rely on, without SQLite. Records are
@@ -156,16 +157,22 @@ export class InMemoryEpisodeRepository extends EpisodeRepository {
     };
   }
 
-  async deleteTenant(tenantId: string): Promise<TenantDeletionRecord> {
-    const gone = [...this.episodes.values()].filter((e) => e.tenantId === tenantId);
-    let steps = 0;
+  async beginTenantDeletion(tenantId: string): Promise<TenantDeletionRecord> {
+    const owned = [...this.episodes.values()].filter((e) => e.tenantId === tenantId);
+    const steps = owned.reduce((n, e) => n + (this.logs.get(keyOf(tenantId, e.id))?.length ?? 0), 0);
+    return { episodes: owned.length, steps, keys: 0, runs: 0, ledgerHead: null };
+  }
+
+  async deleteTenantEpisodes(tenantId: string, limit: number): Promise<number> {
+    const gone = [...this.episodes.values()].filter((e) => e.tenantId === tenantId).slice(0, limit);
     for (const episode of gone) {
-      steps += this.logs.get(keyOf(tenantId, episode.id))?.length ?? 0;
       this.episodes.delete(keyOf(tenantId, episode.id));
       this.logs.delete(keyOf(tenantId, episode.id));
     }
-    return { episodes: gone.length, steps, keys: 0, runs: 0, ledgerHead: null };
+    return gone.length;
   }
+
+  async finishTenantDeletion(): Promise<void> {}
 
   async listActions(tenantId: string, episodeId: string): Promise<ActionLogRecord[]> {
     return (this.logs.get(keyOf(tenantId, episodeId)) ?? []).map((row) => ({ ...row }));

@@ -2,9 +2,9 @@ import type { SqlConnection } from '../../database/group-commit';
 import { sqliteTimestamp } from '../../database/sqlite-timestamp';
 import type { ChainKey } from '../hash-chain';
 import { episodesDigest, gapsOf, purgedEntry, type PurgeReason } from '../ledger/ledger-gaps';
-import { selectLedgerEntriesOfEpisode, selectLedgerHead } from '../ledger/ledger-rows';
+import { selectLedgerEntriesOfEpisode } from '../ledger/ledger-rows';
 import { appendLedgerEntry } from '../ledger/ledger-statements';
-import { PURGE_STATEMENTS, TENANT_DELETION_STATEMENTS } from './purge-statements';
+import { PURGE_STATEMENTS } from './purge-statements';
 
 /** What one purge removed, as the admin log records it. */
 export interface PurgeRecord {
@@ -61,16 +61,7 @@ export function purgeEpisodes(
   const facts = { reason: policy.reason, retentionDays: policy.retentionDays, cutoff: policy.cutoff, episodes: removed.length, steps, gaps, episodesDigest: episodesDigest(removed) };
   const entry = appendLedgerEntry(sql, key, tenantId, purgedEntry(facts, at));
 
-  sql.statement(PURGE_STATEMENTS.openGuard).run(policy.reason);
-  for (const { id } of removed) {
-    sql.statement(PURGE_STATEMENTS.deleteStepRequests).run(id, tenantId);
-    sql.statement(PURGE_STATEMENTS.deleteEpisodeTags).run(id, tenantId);
-    sql.statement(PURGE_STATEMENTS.deleteLegacySeal).run(id, tenantId);
-    sql.statement(PURGE_STATEMENTS.deleteActionRows).run(id, tenantId);
-    sql.statement(PURGE_STATEMENTS.deleteLedgerEntriesOfEpisode).run(tenantId, id);
-    sql.statement(PURGE_STATEMENTS.deleteEpisode).run(id, tenantId);
-  }
-  sql.statement(PURGE_STATEMENTS.closeGuard).run();
+  deleteEpisodesWithTheirRows(sql, tenantId, removed.map((e) => e.id), policy.reason);
   for (const gap of gaps) sql.statement(PURGE_STATEMENTS.insertLedgerGap).run(tenantId, gap.firstSeq, gap.lastSeq, gap.lastMac, entry.seq);
 
   const created = removed.map((e) => e.createdAt).sort();
@@ -100,6 +91,23 @@ export function purgeEpisodes(
   return record;
 }
 
+/**
+ * Deletes episodes with everything stored about them (idempotency rows, tags, seal, log rows with their ledger
+ * entries, other ledger entries), through the purge guard: the one path the append-only triggers admit.
+ */
+export function deleteEpisodesWithTheirRows(sql: SqlConnection, tenantId: string, episodeIds: string[], reason: string): void {
+  sql.statement(PURGE_STATEMENTS.openGuard).run(reason);
+  for (const id of episodeIds) {
+    sql.statement(PURGE_STATEMENTS.deleteStepRequests).run(id, tenantId);
+    sql.statement(PURGE_STATEMENTS.deleteEpisodeTags).run(id, tenantId);
+    sql.statement(PURGE_STATEMENTS.deleteLegacySeal).run(id, tenantId);
+    sql.statement(PURGE_STATEMENTS.deleteActionRows).run(id, tenantId);
+    sql.statement(PURGE_STATEMENTS.deleteLedgerEntriesOfEpisode).run(tenantId, id);
+    sql.statement(PURGE_STATEMENTS.deleteEpisode).run(id, tenantId);
+  }
+  sql.statement(PURGE_STATEMENTS.closeGuard).run();
+}
+
 /** A purge that removed nothing. */
 export function emptyPurge(tenantId: string): PurgeRecord {
   return {
@@ -121,32 +129,6 @@ export function emptyPurge(tenantId: string): PurgeRecord {
 /** The ids of up to `limit` finished episodes of a tenant last written before `cutoff`, the earliest created first. */
 export function selectExpiredEpisodes(sql: SqlConnection, tenantId: string, cutoff: Date, limit: number): string[] {
   return (sql.statement(PURGE_STATEMENTS.selectExpiredEpisodes).all(sqliteTimestamp(cutoff), tenantId, limit) as Array<{ id: string }>).map((r) => r.id);
-}
-
-/** What a tenant's deletion removed, as the admin log records it. */
-export interface TenantDeletionRecord {
-  episodes: number;
-  steps: number;
-  keys: number;
-  runs: number;
-  /** Where the tenant's ledger ended: its last seq and MAC (null: it had none), so an old checkpoint can be matched. */
-  ledgerHead: { seq: number; mac: string } | null;
-}
-
-/**
- * Removes a tenant and everything it owns (episodes with their log, ledger and gaps, runs, keys) in the caller's
- * transaction, and records it in the admin log, which keeps the tenant's earlier events: the trail outlives it.
- */
-export function deleteTenantData(sql: SqlConnection, tenantId: string, slug: string, at: Date): TenantDeletionRecord {
-  const counts = sql.statement(PURGE_STATEMENTS.countTenantRows).get({ tenant: tenantId }) as Omit<TenantDeletionRecord, 'ledgerHead'>;
-  const ledgerHead = selectLedgerHead(sql, tenantId) ?? null;
-  sql.statement(PURGE_STATEMENTS.openGuard).run('tenant-deleted');
-  for (const statement of Object.values(TENANT_DELETION_STATEMENTS)) sql.statement(statement).run(tenantId);
-  sql.statement(PURGE_STATEMENTS.closeGuard).run();
-  const record = { ...counts, ledgerHead };
-  const detail = { slug, ...counts, ledger_head: ledgerHead };
-  sql.statement(PURGE_STATEMENTS.insertAdminEvent).run(sqliteTimestamp(at), 'tenant.deleted', tenantId, JSON.stringify(detail));
-  return record;
 }
 
 /** Sets (null: clears) a tenant's retention period and records it in the admin log; the caller signs it in the ledger. */

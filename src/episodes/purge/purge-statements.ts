@@ -19,10 +19,16 @@ export const PURGE_STATEMENTS = {
   countTenantRows: `SELECT (SELECT COUNT(*) FROM episodes WHERE tenant_id = @tenant) AS episodes, (SELECT COUNT(*) FROM action_log WHERE tenant_id = @tenant) AS steps,
   (SELECT COUNT(*) FROM api_keys WHERE tenant_id = @tenant) AS keys, (SELECT COUNT(*) FROM runs WHERE tenant_id = @tenant) AS runs`,
   updateRetention: `UPDATE tenants SET retention_days = ? WHERE id = ?`,
+  markTenantDeleting: `UPDATE tenants SET deleting_at = ? WHERE id = ? AND deleting_at IS NULL`,
+  revokeTenantKeys: `UPDATE api_keys SET revoked_at = ? WHERE tenant_id = ? AND revoked_at IS NULL`,
+  selectTenantEpisodeIds: `SELECT id FROM episodes WHERE tenant_id = ? LIMIT ?`,
   insertAdminEvent: `INSERT INTO admin_events (at, action, tenant_id, key_id, detail) VALUES (?, ?, ?, NULL, ?)`,
 } as const;
 
-/** What a tenant's deletion removes, children before parents (the foreign keys), the tenant row last. */
+/**
+ * What the last write of a tenant's deletion removes, children before parents (the foreign keys), the tenant row
+ * last; its episodes are gone by then, a batch per write (tenant-deletion.ts), so these are small.
+ */
 const TENANT_TABLES = [
   'step_requests',
   'episode_tags',

@@ -30,9 +30,9 @@ SELECT COUNT(*) AS n FROM episodes WHERE tenant_id = ? AND status = 'active';
 --   SEARCH episodes USING COVERING INDEX episodes_tenant_id_status_created_at_id_idx (tenant_id=? AND status=?)
 
 -- selectTenantExists
-SELECT 1 AS present FROM tenants WHERE id = ?;
+SELECT 1 AS present FROM tenants WHERE id = ? AND deleting_at IS NULL;
 -- plan:
---   SEARCH tenants USING COVERING INDEX sqlite_autoindex_tenants_1 (id=?)
+--   SEARCH tenants USING INDEX sqlite_autoindex_tenants_1 (id=?)
 
 -- insertEpisode
 INSERT INTO episodes (id, tenant_id, api_key_id, alias, task_id, task_version, grader_version, feedback, seed, version, agent, run_label,

@@ -37,6 +37,21 @@ SELECT a.tenant_id, a.ledger_seq, 'step', a.episode_id, a.step_index, '{"row_has
 --   CORRELATED SCALAR SUBQUERY 2
 --   SEARCH e USING INDEX sqlite_autoindex_episodes_1 (id=? AND tenant_id=?)
 
+-- selectEntryAt
+SELECT tenant_id AS tenantId, seq, kind, episode_id AS episodeId, step_index AS stepIndex, body, key_id AS keyId, mac, created_at AS createdAt
+  FROM ledger_entries WHERE tenant_id = @tenant AND seq = @seq
+UNION ALL
+SELECT a.tenant_id, a.ledger_seq, 'step', a.episode_id, a.step_index, '{"row_hash":"' || lower(hex(a.hash)) || '","status":"' || COALESCE(a.ledger_status, 'active') || '"}', COALESCE(a.ledger_key_id, (SELECT e.chain_key_id FROM episodes e WHERE e.id = a.episode_id AND e.tenant_id = a.tenant_id)), lower(hex(a.ledger_mac)), a.created_at
+  FROM action_log a WHERE a.tenant_id = @tenant AND a.ledger_seq = @seq;
+-- plan:
+--   COMPOUND QUERY
+--   LEFT-MOST SUBQUERY
+--   SEARCH ledger_entries USING INDEX sqlite_autoindex_ledger_entries_1 (tenant_id=? AND seq=?)
+--   UNION ALL
+--   SEARCH a USING INDEX action_log_tenant_id_ledger_seq_key (tenant_id=? AND ledger_seq=?)
+--   CORRELATED SCALAR SUBQUERY 2
+--   SEARCH e USING INDEX sqlite_autoindex_episodes_1 (id=? AND tenant_id=?)
+
 -- countBetween
 SELECT (SELECT COUNT(*) FROM ledger_entries WHERE tenant_id = @tenant AND seq > @after AND seq < @before)
      + (SELECT COUNT(*) FROM action_log WHERE tenant_id = @tenant AND ledger_seq > @after AND ledger_seq < @before) AS n;

@@ -81,6 +81,21 @@ UPDATE tenants SET retention_days = ? WHERE id = ?;
 -- plan:
 --   SEARCH tenants USING INDEX sqlite_autoindex_tenants_1 (id=?)
 
+-- markTenantDeleting
+UPDATE tenants SET deleting_at = ? WHERE id = ? AND deleting_at IS NULL;
+-- plan:
+--   SEARCH tenants USING INDEX sqlite_autoindex_tenants_1 (id=?)
+
+-- revokeTenantKeys
+UPDATE api_keys SET revoked_at = ? WHERE tenant_id = ? AND revoked_at IS NULL;
+-- plan:
+--   SEARCH api_keys USING INDEX api_keys_tenant_id_created_at_idx (tenant_id=?)
+
+-- selectTenantEpisodeIds
+SELECT id FROM episodes WHERE tenant_id = ? LIMIT ?;
+-- plan:
+--   SEARCH episodes USING COVERING INDEX episodes_tenant_id_created_at_id_idx (tenant_id=?)
+
 -- insertAdminEvent
 INSERT INTO admin_events (at, action, tenant_id, key_id, detail) VALUES (?, ?, ?, NULL, ?);
 -- plan:

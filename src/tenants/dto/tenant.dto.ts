@@ -113,7 +113,7 @@ export class AdminEventDto {
   id!: number;
   at!: string;
   @ApiProperty({
-    enum: ['tenant.created', 'tenant.retention_set', 'tenant.deleted', 'key.issued', 'key.revoked', 'chain.legacy_sealed', 'ledger.enrolled', 'episodes.purged'],
+    enum: ['tenant.created', 'tenant.retention_set', 'tenant.deletion_started', 'tenant.deletion_resumed', 'tenant.deleted', 'key.issued', 'key.revoked', 'chain.legacy_sealed', 'ledger.enrolled', 'episodes.purged'],
   })
   action!: string;
   /** Slug of the tenant concerned. */
