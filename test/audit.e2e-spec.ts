@@ -232,11 +232,11 @@ describe('GET /episodes/{id}/verify', () => {
 
     const db = new Database(ctx.databaseUrl.slice('file:'.length));
     // The log is append-only at the database level...
-    expect(() => db.prepare('UPDATE action_log SET reward_milli = 0 WHERE episode_id = ?').run(id)).toThrow(/append-only/);
-    expect(() => db.prepare('DELETE FROM action_log WHERE episode_id = ?').run(id)).toThrow(/append-only/);
+    expect(() => db.prepare('UPDATE action_log SET reward_milli = 0 WHERE episode_serial = (SELECT serial FROM episodes WHERE id = ?)').run(id)).toThrow(/append-only/);
+    expect(() => db.prepare('DELETE FROM action_log WHERE episode_serial = (SELECT serial FROM episodes WHERE id = ?)').run(id)).toThrow(/append-only/);
     // ...so to tamper, the trigger must go first.
     db.exec('DROP TRIGGER action_log_no_update');
-    db.prepare('UPDATE action_log SET reward_milli = 400, score_after_milli = 550 WHERE episode_id = ? AND step_index = 4').run(id);
+    db.prepare('UPDATE action_log SET reward_milli = 400, score_after_milli = 550 WHERE episode_serial = (SELECT serial FROM episodes WHERE id = ?) AND step_index = 4').run(id);
     db.close();
 
     const bad = (await request(ctx.http).get(`/episodes/${id}/verify`).set(bearer(reader)).expect(200)).body;

@@ -56,7 +56,7 @@ async function storeSnapshotAsBefore(app: App, id: string): Promise<void> {
     };
     const task = await app.app.get(TaskCatalog).fetchInstance(row.task_id, row.task_version, row.seed, null);
     let state = reset(task, row.seed, row.grader_version as GraderVersion);
-    for (const { action_json } of db.prepare('SELECT action_json FROM action_log WHERE episode_id = ? ORDER BY step_index').all(id) as { action_json: string }[]) {
+    for (const { action_json } of db.prepare('SELECT action_json FROM action_log WHERE episode_serial = (SELECT serial FROM episodes WHERE id = ?) ORDER BY step_index').all(id) as { action_json: string }[]) {
       state = step(task, state, JSON.parse(action_json) as Action).state;
     }
     db.prepare('UPDATE episodes SET state_json = ? WHERE id = ?').run(JSON.stringify(state), id);

@@ -68,7 +68,7 @@ describe('one rate limiter and one key check for every transport', () => {
       const second = await openWsClient(ctx.ws, bearer(other.key));
       expect((await second.ask({ type: 'reset', data: { variant: 'canonical' } })).type).toBe('observation');
       const db = new BetterSqlite3(ctx.databaseUrl.slice('file:'.length));
-      db.prepare("UPDATE api_keys SET revoked_at = '2026-11-30T00:00:00.000+00:00' WHERE id = ?").run(other.keyId);
+      db.prepare("UPDATE api_keys SET revoked_at = 1795996800000 WHERE id = ?").run(other.keyId);
       db.close();
       // Within the two seconds a validity answer is reused, the session still serves; after them it ends.
       clock.advance(1_900);
@@ -143,7 +143,7 @@ describe('a keyed hash chain', () => {
   function forgePerfectLog(id: string, claimUnkeyed: boolean, databaseUrl = ctx.databaseUrl): void {
     const db = new BetterSqlite3(databaseUrl.slice('file:'.length));
     db.exec('DROP TRIGGER IF EXISTS action_log_no_update; DROP TRIGGER IF EXISTS action_log_no_delete;');
-    db.prepare('DELETE FROM action_log WHERE episode_id = ?').run(id);
+    db.prepare('DELETE FROM action_log WHERE episode_serial = (SELECT serial FROM episodes WHERE id = ?)').run(id);
     const rewards = [50, 100, 150, 200, 200, 300];
     let head = claimUnkeyed ? CHAIN_GENESIS : (db.prepare('SELECT chain_head FROM episodes WHERE id = ?').get(id) as { chain_head: string }).chain_head;
     let score = 0;
@@ -153,9 +153,9 @@ describe('a keyed hash chain', () => {
       const row = { episodeId: id, stepIndex: i + 1, action, rewardMilli: rewards[i], scoreAfterMilli: score, outcome: 'ok', error: null, createdAt };
       head = chainLink(null, head, row);
       db.prepare(
-        `INSERT INTO action_log (episode_id, tenant_id, step_index, action_json, reward_milli, score_after_milli, outcome, error, created_at, hash)
-         SELECT ?, tenant_id, ?, ?, ?, ?, 'ok', NULL, ?, ? FROM episodes WHERE id = ?`,
-      ).run(id, i + 1, JSON.stringify(action), rewards[i], score, createdAt.getTime(), Buffer.from(head, 'hex'), id);
+        `INSERT INTO action_log (episode_serial, tenant_serial, step_index, action_json, reward_milli, score_after_milli, outcome, error, created_at, hash)
+         SELECT e.serial, t.serial, ?, ?, ?, ?, 'ok', NULL, ?, ? FROM episodes e JOIN tenants t ON t.id = e.tenant_id WHERE e.id = ?`,
+      ).run(i + 1, JSON.stringify(action), rewards[i], score, createdAt.getTime(), Buffer.from(head, 'hex'), id);
     });
     db.prepare(`UPDATE episodes SET score_milli = 1000, status = 'resolved', chain_head = ?${claimUnkeyed ? ", chain_scheme = 'sha256-v1'" : ''} WHERE id = ?`).run(head, id);
     db.close();

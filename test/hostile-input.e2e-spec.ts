@@ -187,8 +187,8 @@ function storePoisonedSteps(databaseUrl: string, episodeId: string): void {
     ];
     let head = row.chain_head;
     const insert = db.prepare(
-      `INSERT INTO action_log (episode_id, tenant_id, step_index, action_json, reward_milli, score_after_milli, outcome, error, created_at, hash)
-       VALUES (?, 'public', ?, ?, 0, 0, ?, NULL, ?, ?)`,
+      `INSERT INTO action_log (episode_serial, tenant_serial, step_index, action_json, reward_milli, score_after_milli, outcome, error, created_at, hash)
+       VALUES ((SELECT serial FROM episodes WHERE id = ?), (SELECT serial FROM tenants WHERE id = 'public'), ?, ?, 0, 0, ?, NULL, ?, ?)`,
     );
     steps.forEach(({ action, outcome }, i) => {
       const createdAt = new Date(Date.UTC(2026, 10, 29, 12, 0, i));

@@ -2,6 +2,7 @@ import { writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import fc from 'fast-check';
 import { request as send } from 'undici';
+import { encodeRunCursor } from '../src/audit/episode-cursor';
 import { Database } from '../src/database/database.service';
 import { ConformanceChecker, type Finding, type Observed } from './support/openapi/conformance-check';
 import { RequestPlanner, type PlannedRequest, type Role } from './support/openapi/conformance-requests';
@@ -70,7 +71,7 @@ async function seedState(server: Server): Promise<void> {
   server.keys.reader = readerKey;
   const other = await tenantWithKey(server.ctx.http, 'conformance-b');
   await tenantWithKey(server.ctx.http, 'conformance-spare');
-  const pools: Record<string, unknown[]> = { episodes: [], foreignEpisodes: [], tickets: [], tenants: ['conformance-a', 'conformance-b', 'conformance-spare'], spareKeys: [], cursors: [], mcpSessions: [] };
+  const pools: Record<string, unknown[]> = { episodes: [], foreignEpisodes: [], tickets: [], tenants: ['conformance-a', 'conformance-b', 'conformance-spare'], spareKeys: [], cursors: [], runCursors: [encodeRunCursor({ createdAt: new Date(), id: 'run-from-before' })], mcpSessions: [] };
   server.pools = pools;
   const json = { 'content-type': 'application/json' };
   for (const taskId of new Set(families().map((f) => f.id))) {
@@ -131,7 +132,8 @@ function hintsFor(op: OperationRef): Hint {
       case 'path:key_id':
         return mostly(late('spareKeys', 'id'), fromSchema);
       case 'query:cursor':
-        return late('cursors');
+        // Each listing takes its own cursors (an episode listing's carries a serial, a run listing's a run id).
+        return late(id === 'listRuns' ? 'runCursors' : 'cursors');
       case 'query:tenant':
         return mostly(late('tenants'), fromSchema);
       case 'header:mcp-session-id':
@@ -261,6 +263,7 @@ function collect(server: Server, request: PlannedRequest, observed: Observed, he
   if (id === 'createTenant') pools.tenants.push(body.slug);
   if (id === 'issueApiKey') pools.spareKeys.push({ slug: body.tenant, id: body.id });
   if (id === 'listEpisodes' && typeof body.next_cursor === 'string') pools.cursors.push(body.next_cursor);
+  if (id === 'listRuns' && typeof body.next_cursor === 'string') pools.runCursors.push(body.next_cursor);
   if (request.op.path === '/mcp' && typeof headers['mcp-session-id'] === 'string') pools.mcpSessions.push(headers['mcp-session-id']);
 }
 

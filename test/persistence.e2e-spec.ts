@@ -63,7 +63,7 @@ it('each step is stored atomically, and replaying the log reproduces the stored 
     const episodes = db.prepare('SELECT * FROM episodes').all() as any[];
     expect(episodes.length).toBe(ids.length + baseline.episodes.length);
     for (const episode of episodes) {
-      const log = db.prepare('SELECT * FROM action_log WHERE episode_id = ? ORDER BY step_index').all(episode.id) as any[];
+      const log = db.prepare('SELECT * FROM action_log WHERE episode_serial = (SELECT serial FROM episodes WHERE id = ?) ORDER BY step_index').all(episode.id) as any[];
       expect(log.map((row) => row.step_index)).toEqual(log.map((_, i) => i + 1));
       expect(log.length).toBe(episode.step_count);
       const content = (db.prepare('SELECT content_json FROM task_versions WHERE task_id = ? AND version = ?').get(episode.task_id, episode.task_version) as any).content_json;
@@ -119,7 +119,7 @@ it('concurrent steps on one episode are applied one at a time, each logged once,
     expect(responses.map((r) => r.status)).toEqual(queries.map(() => 200));
     expect(responses.map((r) => r.body.observation.step_count).sort((a, b) => a - b)).toEqual(queries.map((_, i) => i + 1));
     const db = openDatabase(databaseUrl);
-    const log = db.prepare('SELECT step_index FROM action_log WHERE episode_id = ? ORDER BY step_index').all(id) as any[];
+    const log = db.prepare('SELECT step_index FROM action_log WHERE episode_serial = (SELECT serial FROM episodes WHERE id = ?) ORDER BY step_index').all(id) as any[];
     expect(log.map((r) => r.step_index)).toEqual(queries.map((_, i) => i + 1));
     db.close();
   } finally {

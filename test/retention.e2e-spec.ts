@@ -35,6 +35,13 @@ const count = (url: string, sql: string): number => {
   }
 };
 
+/** A tenant's serial, by which its log rows name it (src/episodes/log-columns.ts): read it before the tenant goes. */
+const tenantSerialOf = (url: string, tenantId: string) => count(url, `SELECT serial AS n FROM tenants WHERE id = '${tenantId}'`);
+
+/** The rows of `table` a tenant owns, in SQL. */
+const ownedBy = (table: string, tenant: { id: string; serial: number }) =>
+  table === 'tenants' ? `id = '${tenant.id}'` : table === 'action_log' ? `tenant_serial = ${tenant.serial}` : `tenant_id = '${tenant.id}'`;
+
 async function play(app: App, key: string, actions: object[]): Promise<string> {
   const id = (await request(app.http).post('/reset').set(bearer(key)).send({ variant: 'canonical', tags: ['eval'] }).expect(200)).body.episode_id;
   for (const action of actions) await request(app.http).post('/step').set(bearer(key)).send({ episode_id: id, action }).expect(200);
@@ -65,10 +72,14 @@ describe('retention', () => {
       const set = await request(app.http).put('/admin/tenants/keep-short/retention').set(asAdmin).send({ retention_days: 7 }).expect(200);
       expect(set.body).toMatchObject({ slug: 'keep-short', retention_days: 7 });
 
+      const oldSerials = lab.old.map((id) => count(app.databaseUrl, `SELECT serial AS n FROM episodes WHERE id = '${id}'`));
       const result = await sweep(app);
       expect(result.tenants).toEqual([{ tenant: 'keep-short', retention_days: 7, episodes: 2, steps: 2 * billing.length, ledger_entries: 2 * (1 + billing.length) }]);
       for (const id of lab.old) await request(app.http).get(`/episodes/${id}`).set(asAdmin).expect(404);
-      const left = (table: string) => count(app.databaseUrl, `SELECT COUNT(*) AS n FROM ${table} WHERE ${table === 'episodes' ? 'id' : 'episode_id'} IN ('${lab.old.join("','")}')`);
+      const left = (table: string) =>
+        table === 'action_log'
+          ? count(app.databaseUrl, `SELECT COUNT(*) AS n FROM action_log WHERE episode_serial IN (${oldSerials.join(', ')})`)
+          : count(app.databaseUrl, `SELECT COUNT(*) AS n FROM ${table} WHERE ${table === 'episodes' ? 'id' : 'episode_id'} IN ('${lab.old.join("','")}')`);
       expect([left('episodes'), left('action_log'), left('ledger_entries'), left('episode_tags')]).toEqual([0, 0, 0, 0]);
 
       for (const id of [...lab.kept, ...other.old, ...other.kept]) expect(await verify(app, id)).toMatchObject({ chain_ok: true, replay_ok: true, ledger_ok: true });
@@ -164,10 +175,10 @@ describe('retention', () => {
       const lab = await mixedTenant(app, clock, 'forged');
       const db = new BetterSqlite3(app.databaseUrl.slice('file:'.length));
       try {
-        const [first] = db.prepare(`SELECT seq, mac FROM ledger_entries WHERE episode_id = ? ORDER BY seq`).all(lab.old[0]) as Array<{ seq: number; mac: string }>;
-        db.exec(`INSERT INTO purge_guard (id, reason) VALUES (1, 'forged')`);
-        db.prepare(`DELETE FROM ledger_entries WHERE seq = ? AND tenant_id = (SELECT id FROM tenants WHERE slug = 'forged')`).run(first.seq);
-        db.exec(`DELETE FROM purge_guard`);
+        // The old episode's first entry, its creation, is stored in its row (src/episodes/ledger/ledger-rows.ts).
+        const first = db.prepare(`SELECT ledger_seq AS seq, lower(hex(ledger_mac)) AS mac FROM episodes WHERE id = ?`).get(lab.old[0]) as { seq: number; mac: string };
+        db.exec('DROP TRIGGER episodes_ledger_entry_no_update');
+        db.prepare(`UPDATE episodes SET ledger_seq = NULL, ledger_mac = NULL, facts_sha256 = NULL WHERE id = ?`).run(lab.old[0]);
         db.prepare(`INSERT INTO ledger_gaps (tenant_id, first_seq, last_seq, last_mac, purge_seq) SELECT id, ?, ?, ?, 999 FROM tenants WHERE slug = 'forged'`).run(first.seq, first.seq, first.mac);
       } finally {
         db.close();
@@ -193,7 +204,7 @@ describe('retention', () => {
         const removed = db.prepare(LEDGER_ROW_STATEMENTS.selectEntriesOfEpisode).all({ tenant, episode: lab.old[1] }) as Array<{ seq: number; mac: string; keyId: string }>;
         const head = Math.max(...(db.prepare(LEDGER_ROW_STATEMENTS.selectPage).all({ tenant, after: 0, take: 10_000 }) as Array<{ seq: number }>).map((e) => e.seq));
         db.exec(`INSERT INTO purge_guard (id, reason) VALUES (1, 'forged')`);
-        db.prepare('DELETE FROM action_log WHERE episode_id = ?').run(lab.old[1]);
+        db.prepare('DELETE FROM action_log WHERE episode_serial = (SELECT serial FROM episodes WHERE id = ?)').run(lab.old[1]);
         db.prepare('DELETE FROM ledger_entries WHERE episode_id = ?').run(lab.old[1]);
         db.exec('DELETE FROM purge_guard');
         const gaps = gapsOf(removed);
@@ -203,7 +214,7 @@ describe('retention', () => {
         // Everything a real purge entry says, and the digest of the gaps, under a MAC made without the key.
         const body = JSON.stringify({ gaps: gaps.length, gaps_digest: gapsDigest(gaps), reason: 'retention' });
         db.prepare(`INSERT INTO ledger_entries (tenant_id, seq, kind, episode_id, step_index, body, key_id, mac, created_at)
-          VALUES (?, ?, 'episodes.purged', '', 0, ?, ?, ?, '2026-11-07T12:00:00.000+00:00')`).run(tenant, head + 1, body, removed[0].keyId, 'ab'.repeat(32));
+          VALUES (?, ?, 'episodes.purged', '', 0, ?, ?, ?, 1794052800000)`).run(tenant, head + 1, body, removed[0].keyId, 'ab'.repeat(32));
       } finally {
         db.close();
       }
@@ -227,7 +238,7 @@ describe('retention', () => {
       const db = new BetterSqlite3(app.databaseUrl.slice('file:'.length));
       try {
         db.prepare(`UPDATE tenants SET retention_days = 1 WHERE slug IN ('tampered', 'never-set')`).run();
-        const old = `'2020-01-01T00:00:00.000+00:00'`;
+        const old = `1577836800000`;
         for (const id of [...lab.kept, ...unset.old, ...unset.kept]) db.prepare(`UPDATE episodes SET status = 'resolved', updated_at = ${old} WHERE id = ?`).run(id);
       } finally {
         db.close();
@@ -254,12 +265,12 @@ describe('retention', () => {
       try {
         db.exec(`INSERT INTO ledger_gaps (tenant_id, first_seq, last_seq, last_mac, purge_seq) SELECT id, 2, 1, 'x', 99 FROM tenants WHERE slug = 'looped'`);
         // The old episode's first entry removed behind a gap that names no purge: the next episode's verify must not pass.
-        const first = db.prepare(`SELECT seq, mac FROM ledger_entries WHERE episode_id = ? ORDER BY seq`).get(lab.old[1]) as { seq: number; mac: string };
+        const first = db.prepare(`SELECT ledger_seq AS seq, lower(hex(ledger_mac)) AS mac FROM episodes WHERE id = ?`).get(lab.old[1]) as { seq: number; mac: string };
         // The gap keeps the removed entry's true MAC, so the next entry's MAC holds: only what the gap claims is false.
         // That entry is the previous episode's last step, stored in its action_log row (src/episodes/ledger/ledger-rows.ts).
-        const removed = db.prepare(`SELECT lower(hex(ledger_mac)) AS mac FROM action_log WHERE ledger_seq = ? AND tenant_id = ${tenant}`).get(first.seq - 1) as { mac: string };
+        const removed = db.prepare(`SELECT lower(hex(ledger_mac)) AS mac FROM action_log WHERE ledger_seq = ? AND tenant_serial = (SELECT serial FROM tenants WHERE id = ${tenant})`).get(first.seq - 1) as { mac: string };
         db.exec(`INSERT INTO purge_guard (id, reason) VALUES (1, 'forged')`);
-        db.prepare(`DELETE FROM action_log WHERE ledger_seq = ? AND tenant_id = ${tenant}`).run(first.seq - 1);
+        db.prepare(`DELETE FROM action_log WHERE ledger_seq = ? AND tenant_serial = (SELECT serial FROM tenants WHERE id = ${tenant})`).run(first.seq - 1);
         db.exec(`DELETE FROM purge_guard`);
         db.prepare(`INSERT INTO ledger_gaps (tenant_id, first_seq, last_seq, last_mac, purge_seq) SELECT id, ?, ?, ?, 3 FROM tenants WHERE slug = 'looped'`).run(
           first.seq - 1,
@@ -286,11 +297,15 @@ describe('retention', () => {
     const app = await startTestApp(freshDatabaseUrl(), env);
     try {
       const { key } = await tenantWithKey(app.http, 'strict');
-      await play(app, key, billing.slice(0, 1));
+      const id = await play(app, key, billing.slice(0, 1));
+      // A row in ledger_entries too (the public tenant's period: this one's must stay unset).
+      await request(app.http).put('/admin/tenants/public/retention').set(asAdmin).send({ retention_days: 30 }).expect(200);
       const db = new BetterSqlite3(app.databaseUrl.slice('file:'.length));
       try {
         expect(() => db.exec('DELETE FROM action_log')).toThrow(/append-only/);
         expect(() => db.exec('DELETE FROM ledger_entries')).toThrow(/append-only/);
+        expect(() => db.prepare('UPDATE episodes SET ledger_mac = zeroblob(32) WHERE id = ?').run(id)).toThrow(/append-only/);
+        expect(() => db.prepare('UPDATE episodes SET ledger_seq = ledger_seq + 1000 WHERE id = ?').run(id)).toThrow(/append-only/);
       } finally {
         db.close();
       }
@@ -323,6 +338,7 @@ describe('tenant deletion', () => {
       await request(app.http).delete('/admin/tenants/nobody?confirm=nobody').set(asAdmin).expect(404);
       await request(app.http).post('/reset').set(bearer(gone.key)).send({}).expect(200);
 
+      const [goneRows, staysRows] = [gone, stays].map((t) => ({ id: t.tenantId, serial: tenantSerialOf(app.databaseUrl, t.tenantId) }));
       const deleted = await request(app.http).delete('/admin/tenants/leaving?confirm=leaving').set(asAdmin).expect(200);
       expect(deleted.body).toMatchObject({ tenant: 'leaving', episodes: 3, steps: billing.length + 2, keys: 2, runs: 0 });
       expect(deleted.body.ledger_seq).toBe(3 + billing.length + 2);
@@ -330,8 +346,9 @@ describe('tenant deletion', () => {
       const event = (await request(app.http).get('/admin/events').set(asAdmin).expect(200)).body.events.find((e: { action: string }) => e.action === 'tenant.deleted');
       expect(event).toMatchObject({ detail: { slug: 'leaving', episodes: 3, keys: 2 } });
       for (const table of ['episodes', 'action_log', 'ledger_entries', 'episode_tags', 'api_keys', 'tenants']) {
-        expect([table, count(app.databaseUrl, `SELECT COUNT(*) AS n FROM ${table} WHERE ${table === 'tenants' ? 'id' : 'tenant_id'} = '${gone.tenantId}'`)]).toEqual([table, 0]);
-        expect([table, count(app.databaseUrl, `SELECT COUNT(*) AS n FROM ${table} WHERE ${table === 'tenants' ? 'id' : 'tenant_id'} = '${stays.tenantId}'`)]).not.toEqual([table, 0]);
+        expect([table, count(app.databaseUrl, `SELECT COUNT(*) AS n FROM ${table} WHERE ${ownedBy(table, goneRows)}`)]).toEqual([table, 0]);
+        // The staying tenant's ledger is all in its episodes and log rows (ledger-rows.ts): ledger_entries has none of it.
+        if (table !== 'ledger_entries') expect([table, count(app.databaseUrl, `SELECT COUNT(*) AS n FROM ${table} WHERE ${ownedBy(table, staysRows)}`)]).not.toEqual([table, 0]);
       }
       expect((await request(app.http).get('/admin/tenants').set(asAdmin).expect(200)).body.tenants.map((t: { slug: string }) => t.slug)).not.toContain('leaving');
       expect(await verify(app, kept)).toMatchObject({ chain_ok: true, replay_ok: true, ledger_ok: true });
@@ -352,13 +369,14 @@ describe('tenant deletion', () => {
     const kept = await play(app, stays.key, billing);
     for (let i = 0; i < 5; i++) await play(app, cut.key, billing.slice(0, 2));
     // A write removes at most the batch it is given, and says how many went.
+    const cutRows = { id: cut.tenantId, serial: tenantSerialOf(url, cut.tenantId) };
     const episodes = app.app.get(EpisodeRepository);
     expect([await episodes.deleteTenantEpisodes(cut.tenantId, 2), await episodes.deleteTenantEpisodes(cut.tenantId, 2)]).toEqual([2, 2]);
     // As a stop after the first write and a batch would leave it: marked, keys revoked, part of its episodes gone.
     const db = new BetterSqlite3(url.slice('file:'.length));
     try {
-      db.prepare(`UPDATE tenants SET deleting_at = '2026-12-03T10:00:00.000+00:00' WHERE id = ?`).run(cut.tenantId);
-      db.prepare(`UPDATE api_keys SET revoked_at = '2026-12-03T10:00:00.000+00:00' WHERE tenant_id = ?`).run(cut.tenantId);
+      db.prepare(`UPDATE tenants SET deleting_at = 1796292000000 WHERE id = ?`).run(cut.tenantId);
+      db.prepare(`UPDATE api_keys SET revoked_at = 1796292000000 WHERE tenant_id = ?`).run(cut.tenantId);
     } finally {
       db.close();
     }
@@ -372,7 +390,7 @@ describe('tenant deletion', () => {
     try {
       await app.app.get(RetentionService).deletionsResumed();
       for (const table of ['tenants', 'episodes', 'action_log', 'ledger_entries', 'api_keys']) {
-        expect([table, count(url, `SELECT COUNT(*) AS n FROM ${table} WHERE ${table === 'tenants' ? 'id' : 'tenant_id'} = '${cut.tenantId}'`)]).toEqual([table, 0]);
+        expect([table, count(url, `SELECT COUNT(*) AS n FROM ${table} WHERE ${ownedBy(table, cutRows)}`)]).toEqual([table, 0]);
       }
       const events = (await request(app.http).get('/admin/events').set(asAdmin).expect(200)).body.events.filter((e: { tenant: string }) => e.tenant === cut.tenantId);
       expect(events.map((e: { action: string }) => e.action).slice(0, 2)).toEqual(['tenant.deleted', 'tenant.deletion_resumed']);

@@ -215,7 +215,7 @@ describe('API key lookups', () => {
 
       // Revoked behind this server's back: served until the remembered answer is two seconds old, then refused.
       const db = new BetterSqlite3(ctx.databaseUrl.slice('file:'.length));
-      db.prepare("UPDATE api_keys SET revoked_at = '2026-12-01T12:00:00.000+00:00' WHERE id = ?").run(keyId);
+      db.prepare("UPDATE api_keys SET revoked_at = 1796126400000 WHERE id = ?").run(keyId);
       db.close();
       clock.advance(1_900);
       await request(ctx.http).get('/state').set(bearer(key)).expect(404);

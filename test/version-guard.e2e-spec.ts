@@ -51,7 +51,7 @@ it('an episode expired by another writer is not revived by a step from the cache
     const res = await request(ctx.http).post('/step').send({ episode_id: id, action: actions[1] }).expect(409);
     expect(res.body.message).toMatch(/is expired/);
     const db = openDb(ctx.databaseUrl);
-    expect(db.prepare('SELECT COUNT(*) AS n FROM action_log WHERE episode_id = ?').get(id)).toEqual({ n: 1 });
+    expect(db.prepare('SELECT COUNT(*) AS n FROM action_log WHERE episode_serial = (SELECT serial FROM episodes WHERE id = ?)').get(id)).toEqual({ n: 1 });
     expect(db.prepare('SELECT status, step_count FROM episodes WHERE id = ?').get(id)).toEqual({ status: 'expired', step_count: 1 });
     db.close();
   } finally {

@@ -7,7 +7,7 @@ export type EpisodeSummaryRow = Omit<Episode, 'stateJson'>;
 export type EpisodeWithSeal = Episode & { legacySeal: LegacyChainSeal | null; tags: { tag: string }[] };
 
 /** One action-log row as audits read it (its ledger entry, when it carries one, is read as the ledger's). */
-export type ActionRow = Omit<ActionLog, 'id' | 'tenantId' | 'ledgerSeq' | 'ledgerMac' | 'ledgerKeyId' | 'ledgerStatus' | 'createdAt' | 'hash'> & {
+export type ActionRow = Omit<ActionLog, 'tenantSerial' | 'ledgerSeq' | 'ledgerMac' | 'ledgerKeyId' | 'ledgerStatus' | 'createdAt' | 'hash'> & {
   createdAt: Date;
   /** Hex, as the chain is computed (stored as bytes). */
   hash: string;

@@ -24,5 +24,6 @@ export interface EpisodeFilters {
 /** Position in the newest-first order: the last item of the previous page. */
 export interface EpisodeCursor {
   createdAt: Date;
-  id: string;
+  /** Its serial (episodes.serial): unique across tenants, and in creation order. */
+  serial: number;
 }

@@ -45,11 +45,12 @@ export class AuditRepository {
   listEpisodes(scope: AuditScope, filters: EpisodeFilters, cursor: EpisodeCursor | null, take: number): Promise<EpisodeSummaryRow[]> {
     const { sql, params } = listEpisodesSql(scope, filters, cursor, take);
     return this.database.serialized(async (db) => {
-      const keys = await db.$queryRawUnsafe<{ id: string; tenant_id: string }[]>(sql, ...params);
+      const keys = await db.$queryRawUnsafe<{ serial: number | bigint }[]>(sql, ...params);
       if (keys.length === 0) return [];
-      const rows = await db.episode.findMany({ where: { OR: keys.map((k) => ({ id: k.id, tenantId: k.tenant_id })) }, omit: { stateJson: true } });
-      const byKey = new Map(rows.map((row) => [`${row.tenantId}\u0000${row.id}`, row]));
-      return keys.flatMap((k) => byKey.get(`${k.tenant_id}\u0000${k.id}`) ?? []);
+      const serials = keys.map((k) => Number(k.serial));
+      const rows = await db.episode.findMany({ where: { serial: { in: serials } }, omit: { stateJson: true } });
+      const bySerial = new Map(rows.map((row) => [row.serial, row]));
+      return serials.flatMap((serial) => bySerial.get(serial) ?? []);
     });
   }
 
@@ -152,13 +153,13 @@ export class AuditRepository {
     return this.database.serialized(async (db) => (await db.episode.findMany({ where: { tenantId }, select: { id: true } })).map((e) => e.id));
   }
 
-  /** Action rows of several episodes at once (for the export), in step order. */
-  async actionsOf(scope: AuditScope, episodeIds: string[]): Promise<ActionRow[]> {
+  /** Action rows of several episodes at once (for the export, by their serials), in step order. */
+  async actionsOf(episodeSerials: number[]): Promise<ActionRow[]> {
     const rows = await this.database.serialized((db) =>
       db.actionLog.findMany({
-        where: { AND: [scopeWhere(scope), { episodeId: { in: episodeIds } }] },
-        orderBy: [{ episodeId: 'asc' }, { stepIndex: 'asc' }],
-        omit: { id: true, tenantId: true, ledgerSeq: true, ledgerMac: true, ledgerKeyId: true, ledgerStatus: true },
+        where: { episodeSerial: { in: episodeSerials } },
+        orderBy: [{ episodeSerial: 'asc' }, { stepIndex: 'asc' }],
+        omit: { tenantSerial: true, ledgerSeq: true, ledgerMac: true, ledgerKeyId: true, ledgerStatus: true },
       }),
     );
     return rows.map(fromStoredLog);
@@ -215,17 +216,17 @@ export function scoreHistogramSql(scope: AuditScope, filters: EpisodeFilters, by
 }
 
 /**
- * A page of the listing (and of the export): the keys of the episodes after `cursor`, newest first. It walks an
- * index in (created_at, id) order under the tenant (snapshotted in queries/list-episodes.sql).
+ * A page of the listing (and of the export): the serials of the episodes after `cursor`, newest first. It walks an
+ * index in (created_at, serial) order under the tenant (every index ends in the rowid, which is the serial) (snapshotted in queries/list-episodes.sql).
  */
 export function listEpisodesSql(scope: AuditScope, filters: EpisodeFilters, cursor: EpisodeCursor | null, take: number): { sql: string; params: unknown[] } {
   const { clause, params } = sqlWhere(scope, filters);
-  const after = cursor === null ? '' : ' AND (e.created_at < ? OR (e.created_at = ? AND e.id < ?))';
-  const cursorParams = cursor === null ? [] : [sqliteTimestamp(cursor.createdAt), sqliteTimestamp(cursor.createdAt), cursor.id];
-  const sql = `SELECT e.id AS id, e.tenant_id AS tenant_id
+  const after = cursor === null ? '' : ' AND (e.created_at < ? OR (e.created_at = ? AND e.serial < ?))';
+  const cursorParams = cursor === null ? [] : [sqliteTimestamp(cursor.createdAt), sqliteTimestamp(cursor.createdAt), cursor.serial];
+  const sql = `SELECT e.serial AS serial
   FROM episodes e
  WHERE ${clause}${after}
- ORDER BY e.created_at DESC, e.id DESC
+ ORDER BY e.created_at DESC, e.serial DESC
  LIMIT ?`;
   return { sql, params: [...params, ...cursorParams, take] };
 }
@@ -262,13 +263,13 @@ export function generatedSql(a: string): string {
  * itself in `agent` and `run_label` (an evaluation run's episodes: the run's agent and "<run_id>/trial-<t>"; POST
  * /baseline: its policy name and no label), and plays each of its cells, a task and a test seed,
  * once; so the first episode of a tenant with a given task, test seed, agent and run label is the one a run accounts
- * for, and every later one (in created_at, id order) plays that instance again beyond it (docs/audit.md). A
+ * for, and every later one (in created_at, serial order) plays that instance again beyond it (docs/audit.md). A
  * private-split play of a seed draws another instance than its public play (or one under another private-split key),
  * so the key id is part of the cell: null for every public play.
  */
 export const REPEATED_TEST_PLAY = `(${testPlaySql('e')} AND EXISTS (SELECT 1 FROM episodes p
    WHERE p.tenant_id = e.tenant_id AND p.task_id = e.task_id AND p.seed = e.seed AND p.agent IS e.agent AND p.run_label IS e.run_label
-     AND p.split_key_id IS e.split_key_id AND (p.created_at < e.created_at OR (p.created_at = e.created_at AND p.id < e.id)) AND ${testPlaySql('p')}))`;
+     AND p.split_key_id IS e.split_key_id AND (p.created_at < e.created_at OR (p.created_at = e.created_at AND p.serial < e.serial)) AND ${testPlaySql('p')}))`;
 
 function scopeWhere(scope: AuditScope): Prisma.EpisodeWhereInput & Prisma.ActionLogWhereInput {
   return scope.kind === 'tenant' ? { tenantId: scope.tenantId } : {};

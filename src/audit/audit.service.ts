@@ -21,7 +21,7 @@ import type {
   VerifyReportDto,
 } from './dto/audit-responses.dto';
 import type { EpisodeFiltersDto, ListEpisodesQueryDto, StatsQueryDto } from './dto/episode-filters.dto';
-import { decodeCursor, encodeCursor, EARLIEST_STORED_TIME, LATEST_STORED_TIME } from './episode-cursor';
+import { decodeEpisodeCursor, encodeEpisodeCursor, EARLIEST_STORED_TIME, LATEST_STORED_TIME } from './episode-cursor';
 import { EpisodeVerifier } from './episode-verifier';
 import { summarizeHistogram } from './score-stats';
 import { instanceOf, presentActionLog, presentComponents, presentPenalties, presentReplyDetails, SNAPSHOT_DROPPED, stateOf, toPoints, type EpisodeRowStatus } from '../episodes';
@@ -44,13 +44,13 @@ export class AuditService {
   async list(principal: Principal, query: ListEpisodesQueryDto): Promise<EpisodePageDto> {
     const scope = await this.scopeOf(principal, query.tenant);
     const limit = query.limit ?? 50;
-    const cursor = query.cursor === undefined ? null : decodeCursor(query.cursor);
+    const cursor = query.cursor === undefined ? null : decodeEpisodeCursor(query.cursor);
     const rows = await this.audit.listEpisodes(scope, toFilters(query), cursor, limit + 1);
     const page = rows.slice(0, limit);
     const last = page[page.length - 1];
     return {
       items: page.map(presentSummary),
-      next_cursor: rows.length > limit && last ? encodeCursor({ createdAt: last.createdAt, id: last.id }) : null,
+      next_cursor: rows.length > limit && last ? encodeEpisodeCursor({ createdAt: last.createdAt, serial: last.serial }) : null,
     };
   }
 
@@ -58,14 +58,14 @@ export class AuditService {
     const episode = await this.require(principal, episodeId, tenantSlug);
     const task = await this.catalog.fetchInstance(episode.taskId, episode.taskVersion, episode.seed, privateSplitKeyIdOf(episode));
     // A finished episode's state is replayed from its log (it keeps no snapshot): read the log only then.
-    const logged = episode.stateJson === SNAPSHOT_DROPPED ? await this.audit.actionsOf(scopeOfEpisode(episode), [episode.id]) : [];
+    const logged = episode.stateJson === SNAPSHOT_DROPPED ? await this.audit.actionsOf([episode.serial]) : [];
     const breakdown = grade(task, stateOf(task, episode, () => logged.map((row) => row.actionJson)));
     return { ...presentSummary(episode), components: presentComponents(breakdown), penalties: presentPenalties(breakdown) };
   }
 
   async actions(principal: Principal, episodeId: string, tenantSlug?: string): Promise<EpisodeActionsDto> {
     const episode = await this.require(principal, episodeId, tenantSlug);
-    const rows = await this.audit.actionsOf(scopeOfEpisode(episode), [episode.id]);
+    const rows = await this.audit.actionsOf([episode.serial]);
     return { episode_id: episode.id, actions: presentActionLog(rows) };
   }
 
@@ -75,21 +75,21 @@ export class AuditService {
     if (n > episode.stepCount) {
       throw new NotFoundError(`episode "${episodeId}" has no step ${n}: its steps are 0 (as reset left it) to ${episode.stepCount}`);
     }
-    const rows = await this.audit.actionsOf(scopeOfEpisode(episode), [episode.id]);
+    const rows = await this.audit.actionsOf([episode.serial]);
     const task = await this.catalog.fetchInstance(episode.taskId, episode.taskVersion, episode.seed, privateSplitKeyIdOf(episode));
     return episodeStep(task, episode, rows, n);
   }
 
   async verify(principal: Principal, episodeId: string, tenantSlug?: string): Promise<VerifyReportDto> {
     const episode = await this.require(principal, episodeId, tenantSlug);
-    const rows = await this.audit.actionsOf(scopeOfEpisode(episode), [episode.id]);
+    const rows = await this.audit.actionsOf([episode.serial]);
     return this.verifier.verify(episode, rows, await this.audit.ledgerOfEpisode(episode.tenantId, episode.id));
   }
 
   /** The episode's actions scored again by today's grader on the task's current version; nothing is stored. */
   async rescore(principal: Principal, episodeId: string, tenantSlug?: string): Promise<RescoreReportDto> {
     const episode = await this.require(principal, episodeId, tenantSlug);
-    const rows = await this.audit.actionsOf(scopeOfEpisode(episode), [episode.id]);
+    const rows = await this.audit.actionsOf([episode.serial]);
     const current = this.currentInstanceOf(episode);
     const replayed = replayUnder(current.task, episode.seed, rows.map((row) => JSON.parse(row.actionJson) as Action));
     const breakdown = grade(current.task, replayed.state);
@@ -130,16 +130,17 @@ export class AuditService {
     for (;;) {
       const page = await this.audit.listEpisodes(scope, filters, cursor, EXPORT_PAGE_SIZE);
       if (page.length === 0) return;
-      const rows = await this.audit.actionsOf(scope, page.map((e) => e.id));
-      const byEpisode = new Map<string, typeof rows>();
-      for (const row of rows) byEpisode.set(row.episodeId, [...(byEpisode.get(row.episodeId) ?? []), row]);
+      // The page is the scope's already: its serials name exactly its episodes (ids repeat across tenants).
+      const rows = await this.audit.actionsOf(page.map((e) => e.serial));
+      const byEpisode = new Map<number, typeof rows>();
+      for (const row of rows) byEpisode.set(row.episodeSerial, [...(byEpisode.get(row.episodeSerial) ?? []), row]);
       for (const episode of page) {
-        const actions = presentActionLog(byEpisode.get(episode.id) ?? []);
+        const actions = presentActionLog(byEpisode.get(episode.serial) ?? []);
         yield `${JSON.stringify({ ...presentSummary(episode), actions })}\n`;
       }
       if (page.length < EXPORT_PAGE_SIZE) return;
       const last = page[page.length - 1];
-      cursor = { createdAt: last.createdAt, id: last.id };
+      cursor = { createdAt: last.createdAt, serial: last.serial };
     }
   }
 
@@ -214,10 +215,6 @@ export class AuditService {
 /** A statistics row's group: its task, and its agent when grouped by agent. */
 function groupKey(taskId: string, agent: string | null): string {
   return JSON.stringify([taskId, agent]);
-}
-
-function scopeOfEpisode(episode: EpisodeSummaryRow): AuditScope {
-  return { kind: 'tenant', tenantId: episode.tenantId };
 }
 
 function toFilters(query: EpisodeFiltersDto): EpisodeFilters {

@@ -1,20 +1,45 @@
 import { InvalidFieldError } from '../common/errors/domain-errors';
 import type { EpisodeCursor } from './audit-scope';
 
-/** Opaque to clients: base64url of the last item's creation time and id. */
-export function encodeCursor(cursor: EpisodeCursor): string {
-  return Buffer.from(JSON.stringify([cursor.createdAt.toISOString(), cursor.id])).toString('base64url');
+/**
+ * Opaque to clients: base64url of the last item's creation time and what breaks ties between items created in the
+ * same millisecond — an episode's serial (its rowid, unique across tenants), a run's id.
+ */
+function encode(createdAt: Date, tieBreak: number | string): string {
+  return Buffer.from(JSON.stringify([createdAt.toISOString(), tieBreak])).toString('base64url');
 }
 
-export function decodeCursor(raw: string): EpisodeCursor {
+function decode<T>(raw: string, tieBreakOk: (value: unknown) => value is T): { createdAt: Date; tieBreak: T } {
   try {
-    const [createdAt, id] = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8')) as [string, string];
+    const [createdAt, tieBreak] = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8')) as [string, unknown];
     const date = new Date(createdAt);
-    if (typeof id !== 'string' || id.length > 64 || !isStoredTimeRange(date)) throw new Error('bad cursor');
-    return { createdAt: date, id };
+    if (!tieBreakOk(tieBreak) || !isStoredTimeRange(date)) throw new Error('bad cursor');
+    return { createdAt: date, tieBreak };
   } catch {
     throw new InvalidFieldError('cursor', 'cursor is not one this server issued; pass next_cursor from the previous page');
   }
+}
+
+const isSerial = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) > 0;
+const isRunId = (value: unknown): value is string => typeof value === 'string' && value.length <= 64;
+
+export function encodeEpisodeCursor(cursor: EpisodeCursor): string {
+  return encode(cursor.createdAt, cursor.serial);
+}
+
+/** An episode listing's cursor (cursors of releases before serials, which carried the id, are refused as unknown). */
+export function decodeEpisodeCursor(raw: string): EpisodeCursor {
+  const { createdAt, tieBreak } = decode(raw, isSerial);
+  return { createdAt, serial: tieBreak };
+}
+
+export function encodeRunCursor(cursor: { createdAt: Date; id: string }): string {
+  return encode(cursor.createdAt, cursor.id);
+}
+
+export function decodeRunCursor(raw: string): { createdAt: Date; id: string } {
+  const { createdAt, tieBreak } = decode(raw, isRunId);
+  return { createdAt, id: tieBreak };
 }
 
 /** The range of times the database holds (stored timestamps are four-digit years since 1970). */

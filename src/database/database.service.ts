@@ -36,7 +36,9 @@ export class Database implements OnModuleInit, OnApplicationShutdown {
 
   constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {
     this.client = new PrismaClient({
-      adapter: new PrismaBetterSQLite3({ url: config.databaseUrl, timeout: config.sqliteBusyTimeoutMs }),
+      // Times are stored as Unix milliseconds (sqlite-timestamp.ts): 6 bytes where ISO text took 29, in every row
+      // and in every index that orders by time.
+      adapter: new PrismaBetterSQLite3({ url: config.databaseUrl, timeout: config.sqliteBusyTimeoutMs }, { timestampFormat: 'unixepoch-ms' }),
     });
   }
 

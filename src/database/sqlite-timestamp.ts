@@ -1,8 +1,9 @@
 /**
- * A DateTime as Prisma stores it in SQLite: ISO-8601 text with an explicit UTC offset
- * ("2026-11-29T13:03:49.714+00:00"), so text order is time order. Statements that write or compare timestamps
- * outside Prisma use exactly this form.
+ * A DateTime as this database stores it: Unix milliseconds, an integer (the Prisma adapter's "unixepoch-ms" format,
+ * database.service.ts; migration 20261203200000_integer_times converted the ISO text of earlier releases), so
+ * integer order is time order. Statements that write or compare timestamps outside Prisma use exactly this form;
+ * a stored time reads back with `new Date(stored)`.
  */
-export function sqliteTimestamp(date: Date): string {
-  return date.toISOString().replace('Z', '+00:00');
+export function sqliteTimestamp(date: Date): number {
+  return date.getTime();
 }

@@ -2,7 +2,7 @@ import type { SqlConnection } from '../database/group-commit';
 import { sqliteTimestamp } from '../database/sqlite-timestamp';
 import type { Episode } from '../generated/prisma/client';
 import type { ComponentColumns } from './score-columns';
-import { storedHash, storedTime } from './log-columns';
+import { episodeSerial, storedHash, storedTime, tenantSerial } from './log-columns';
 import type { ActionLogRecord, EpisodeRecord, StoredStepRequest } from './episode.repository';
 
 /*
@@ -38,19 +38,22 @@ export const EPISODE_STATEMENTS = {
   countActiveEpisodes: `SELECT COUNT(*) AS n FROM episodes WHERE tenant_id = ? AND status = 'active'`,
   selectTenantExists: `SELECT 1 AS present FROM tenants WHERE id = ? AND deleting_at IS NULL`,
   insertEpisode: `INSERT INTO episodes (id, tenant_id, api_key_id, alias, task_id, task_version, grader_version, feedback, seed, version, agent, run_label,
-  tags_json, chain_head, chain_scheme, chain_key_id, split_source, split_key_id, run_id, run_trial, ${SUMMARY_COLUMNS.join(', ')}, created_at, updated_at)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ${SUMMARY_COLUMNS.map(() => '?').join(', ')}, ?, ?)`,
+  tags_json, chain_head, chain_scheme, chain_key_id, split_source, split_key_id, run_id, run_trial, ${SUMMARY_COLUMNS.join(', ')}, created_at, updated_at,
+  ledger_seq, ledger_mac, facts_sha256)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ${SUMMARY_COLUMNS.map(() => '?').join(', ')}, ?, ?, ?, ?, ?)`,
   insertEpisodeTag: `INSERT INTO episode_tags (episode_id, tenant_id, tag) VALUES (?, ?, ?)`,
   updateEpisodeStep: `UPDATE episodes SET version = version + 1, chain_head = ?, ${SUMMARY_COLUMNS.map((c) => `${c} = ?`).join(', ')}, updated_at = ?
 WHERE id = ? AND tenant_id = ? AND version = ?`,
-  insertActionLog: `INSERT INTO action_log (episode_id, tenant_id, step_index, action_json, reward_milli, score_after_milli, outcome,
+  insertActionLog: `INSERT INTO action_log (episode_serial, tenant_serial, step_index, action_json, reward_milli, score_after_milli, outcome,
   error, created_at, hash, ledger_seq, ledger_mac, ledger_key_id, ledger_status)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  selectActionJsons: `SELECT action_json AS actionJson FROM action_log WHERE episode_id = ? AND tenant_id = ? ORDER BY step_index`,
+VALUES (${episodeSerial()}, ${tenantSerial()}, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  selectActionJsons: `SELECT action_json AS actionJson FROM action_log WHERE episode_serial = ${episodeSerial()} ORDER BY step_index`,
   selectStepRequest: `SELECT action_hash AS actionHash, response_json AS responseJson
   FROM step_requests WHERE episode_id = ? AND request_id = ? AND tenant_id = ?`,
+  // Through each tenant's active episodes (tenant_id, status, created_at): they are few, and finished episodes, nearly
+  // all of them, carry no index entry for the sweep.
   expireIdleEpisodes: `UPDATE episodes SET status = 'expired', version = version + 1, state_json = ''
-WHERE status = 'active' AND updated_at < ? RETURNING id, tenant_id AS tenantId`,
+WHERE tenant_id IN (SELECT id FROM tenants) AND status = 'active' AND updated_at < ? RETURNING id, tenant_id AS tenantId`,
   expireEpisode: `UPDATE episodes SET status = 'expired', version = version + 1, state_json = '' WHERE id = ? AND tenant_id = ? AND status = 'active'`,
   insertStepRequest: `INSERT INTO step_requests (episode_id, tenant_id, request_id, step_index, action_hash, response_json, created_at)
 VALUES (?, ?, ?, ?, ?, ?, ?)`,
@@ -87,7 +90,7 @@ export type EpisodeWithStateRow = Pick<
 
 export function selectEpisode(sql: SqlConnection, tenantId: string, episodeId: string): EpisodeWithStateRow | null {
   const row = sql.statement(EPISODE_STATEMENTS.selectEpisode).get(episodeId, tenantId) as
-    | (Omit<EpisodeWithStateRow, 'createdAt' | 'updatedAt'> & { createdAt: string; updatedAt: string })
+    | (Omit<EpisodeWithStateRow, 'createdAt' | 'updatedAt'> & { createdAt: number; updatedAt: number })
     | undefined;
   if (!row) return null;
   return { ...row, createdAt: new Date(row.createdAt), updatedAt: new Date(row.updatedAt) };
@@ -140,10 +143,18 @@ const summaryValues = (s: EpisodeSummary) => [
   s.resolutionMilli,
 ];
 
+/** The episode's "episode.created" ledger entry, stored in its row (ledger-rows.ts): place, MAC and facts digest. */
+export interface CreatedLedgerColumns {
+  seq: number;
+  mac: string;
+  factsSha256: string;
+}
+
 export function insertEpisode(
   sql: SqlConnection,
   episode: Omit<EpisodeRecord, 'state' | 'status' | 'updatedAt' | 'version'>,
   summary: EpisodeSummary,
+  ledger: CreatedLedgerColumns,
 ): void {
   const now = sqliteTimestamp(episode.createdAt);
   sql
@@ -171,6 +182,9 @@ export function insertEpisode(
       ...summaryValues(summary),
       now,
       now,
+      ledger.seq,
+      Buffer.from(ledger.mac, 'hex'),
+      Buffer.from(ledger.factsSha256, 'hex'),
     );
   const insertTag = sql.statement(EPISODE_STATEMENTS.insertEpisodeTag);
   for (const tag of episode.tags) insertTag.run(episode.id, episode.tenantId, tag);
@@ -208,6 +222,7 @@ export function insertActionLog(sql: SqlConnection, row: ActionLogInsert): void 
     .statement(EPISODE_STATEMENTS.insertActionLog)
     .run(
       row.episodeId,
+      row.tenantId,
       row.tenantId,
       row.stepIndex,
       row.actionJson,

@@ -29,4 +29,4 @@ export { type PurgeRecord } from './purge/episode-purge';
 export { type TenantDeletionRecord } from './purge/tenant-deletion';
 export { EpisodeRepository } from './episode.repository';
 export { SNAPSHOT_DROPPED, stateOf } from './finished-state';
-export { fromStoredLog, hashHex } from './log-columns';
+export { episodeSerial, fromStoredLog, hashHex } from './log-columns';

@@ -10,7 +10,7 @@ import type { EpisodeState } from '../engine/state';
 import { ActiveEpisodeCache } from './active-episode-cache';
 import { ChainKeys } from './chain-keys';
 import { CHAIN_SCHEMES, chainLink, chainStart, type ChainKey } from './hash-chain';
-import { createdEntry, expiredEntry, stepEntry } from './ledger/ledger-entry';
+import { createdEntry, expiredEntry, factsDigest, stepEntry } from './ledger/ledger-entry';
 import { appendLedgerEntry, nextLedgerEntry } from './ledger/ledger-statements';
 import { fromStoredLog } from './log-columns';
 import { componentColumns } from './score-columns';
@@ -123,9 +123,10 @@ export class SqliteEpisodeRepository extends EpisodeRepository {
       };
       if (episode.cell) claimRunCell(sql, tenantId, episode.cell, id, now);
       try {
-        insertEpisode(sql, record, summaryOf(episode.state, episode.grade));
+        // Its creation entry is signed under the chain key (the episode's own) and stored in its row (ledger-rows.ts).
         const facts = { metadata, feedback: record.feedback, chainScheme: record.chainScheme, chainKeyId: record.chainKeyId };
-        appendLedgerEntry(sql, key, tenantId, createdEntry(facts));
+        const created = nextLedgerEntry(sql, key, tenantId, createdEntry(facts));
+        insertEpisode(sql, record, summaryOf(episode.state, episode.grade), { seq: created.seq, mac: created.mac, factsSha256: factsDigest(facts) });
       } catch (error) {
         const code = (error as { code?: string }).code;
         if (code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || code === 'SQLITE_CONSTRAINT_UNIQUE') {
@@ -179,7 +180,7 @@ export class SqliteEpisodeRepository extends EpisodeRepository {
   async findLatest(tenantId: string, apiKeyId?: string | null): Promise<EpisodeRecord | null> {
     const row = await this.database.serialized((db) => {
       const where = apiKeyId === undefined ? { tenantId } : { tenantId, apiKeyId };
-      return db.episode.findFirst({ where, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] });
+      return db.episode.findFirst({ where, orderBy: [{ createdAt: 'desc' }, { serial: 'desc' }] });
     });
     return row ? this.recordOf(row) : null;
   }
@@ -356,7 +357,7 @@ export class SqliteEpisodeRepository extends EpisodeRepository {
   async listActions(tenantId: string, episodeId: string): Promise<ActionLogRecord[]> {
     const rows = await this.database.serialized((db) =>
       db.actionLog.findMany({
-        where: { tenantId, episodeId },
+        where: { episode: { id: episodeId, tenantId } },
         orderBy: { stepIndex: 'asc' },
         select: {
           stepIndex: true,

@@ -1,6 +1,6 @@
 import type { SqlConnection } from '../database/group-commit';
 import { sqliteTimestamp } from '../database/sqlite-timestamp';
-import { hashHex } from '../episodes';
+import { episodeSerial, hashHex } from '../episodes';
 
 /*
  * The statements of the runs feature, on the direct connection (one run's 1,200 cells are one statement each
@@ -54,8 +54,8 @@ WHERE tenant_id = @tenantId AND run_id = @runId AND episode_id = @episodeId`,
   episodeForExport: `SELECT task_version AS taskVersion, grader_version AS graderVersion, seed, state_json AS stateJson FROM episodes WHERE tenant_id = ? AND id = ?`,
   episodeActionLog: `SELECT step_index AS stepIndex, action_json AS actionJson, reward_milli AS rewardMilli, score_after_milli AS scoreAfterMilli, outcome, error,
        created_at AS createdAt, ${hashHex('hash')} AS hash
-  FROM action_log WHERE tenant_id = ? AND episode_id = ? ORDER BY step_index`,
-  episodeActions: `SELECT action_json AS actionJson FROM action_log WHERE tenant_id = ? AND episode_id = ? ORDER BY step_index`,
+  FROM action_log WHERE episode_serial = ${episodeSerial('@episode', '@tenant')} ORDER BY step_index`,
+  episodeActions: `SELECT action_json AS actionJson FROM action_log WHERE episode_serial = ${episodeSerial('@episode', '@tenant')} ORDER BY step_index`,
   insertRegrade: `INSERT INTO run_regrades (id, run_id, tenant_id, grader_version, episode_count, changed_count, created_at)
 VALUES (?, ?, ?, ?, ?, ?, ?)`,
   insertRegradeResult: `INSERT INTO run_regrade_results (regrade_id, tenant_id, task_id, seed, trial, episode_id, score_milli, before_milli, changed, components_json)
@@ -87,8 +87,8 @@ export interface RunRow {
   generatorsJson: string;
   status: string;
   cellCount: number;
-  createdAt: string;
-  completedAt: string | null;
+  createdAt: number;
+  completedAt: number | null;
 }
 
 export interface CellRow {
@@ -127,7 +127,7 @@ export interface RegradeRow {
   graderVersion: number;
   episodeCount: number;
   changedCount: number;
-  createdAt: string;
+  createdAt: number;
 }
 
 export interface RegradeResultRow {

@@ -4,7 +4,7 @@ import type { RunSplit } from './dto/create-run.dto';
 import type { CellRow, RunRow } from './run-statements';
 
 /** A stored timestamp ("…+00:00") as the API writes times (RFC 3339, Z). */
-export function isoTime(stored: string): string {
+export function isoTime(stored: number): string {
   return new Date(stored).toISOString();
 }
 

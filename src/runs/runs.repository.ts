@@ -82,13 +82,13 @@ export class RunsRepository {
 
   /** An episode's action log, in step order. */
   actionLogOf(tenantId: string, episodeId: string): ActionLogRecord[] {
-    const rows = this.database.read((sql) => sql.statement(RUN_STATEMENTS.episodeActionLog).all(tenantId, episodeId) as (Omit<ActionLogRecord, 'createdAt'> & { createdAt: number })[]);
+    const rows = this.database.read((sql) => sql.statement(RUN_STATEMENTS.episodeActionLog).all({ tenant: tenantId, episode: episodeId }) as (Omit<ActionLogRecord, 'createdAt'> & { createdAt: number })[]);
     return rows.map((row) => ({ ...row, createdAt: new Date(row.createdAt) }));
   }
 
   /** An episode's logged actions, in order, as canonical JSON. */
   actionsOf(tenantId: string, episodeId: string): string[] {
-    return this.database.read((sql) => (sql.statement(RUN_STATEMENTS.episodeActions).all(tenantId, episodeId) as { actionJson: string }[]).map((row) => row.actionJson));
+    return this.database.read((sql) => (sql.statement(RUN_STATEMENTS.episodeActions).all({ tenant: tenantId, episode: episodeId }) as { actionJson: string }[]).map((row) => row.actionJson));
   }
 
   saveRegrade(tenantId: string, regrade: { id: string; runId: string; graderVersion: number; createdAt: Date }, results: NewRegradeResult[]): Promise<void> {

@@ -5,7 +5,7 @@ import { ConflictError, InvalidFieldError, NotFoundError, ValidationFailedError 
 import type { Principal } from '../access/principal';
 import { EpisodesService } from '../episodes';
 import { TaskCatalog } from '../tasks/task-catalog.service';
-import { decodeCursor, encodeCursor } from '../audit/episode-cursor';
+import { decodeRunCursor, encodeRunCursor } from '../audit/episode-cursor';
 import type { CreateRunRequestDto } from './dto/create-run.dto';
 import type { CellReportRequestDto } from './dto/cell-report.dto';
 import type { CellDto, CellPageDto, RunDto, RunPageDto, RunResultsDto } from './dto/run.dto';
@@ -73,14 +73,14 @@ export class RunsService {
   list(principal: Principal, query: ListRunsQueryDto): RunPageDto {
     const viewer = runViewerOf(principal);
     const limit = query.limit ?? DEFAULT_PAGE_SIZE;
-    const cursor = query.cursor === undefined ? null : decodeCursor(query.cursor);
+    const cursor = query.cursor === undefined ? null : decodeRunCursor(query.cursor);
     const filters = { apiKeyId: viewer.seesWholeTenant ? null : viewer.keyId, agent: query.agent ?? null, status: query.status ?? null, split: query.split ?? null };
     const rows = this.runs.list(viewer.tenantId, filters, cursor === null ? null : { at: cursor.createdAt, id: cursor.id }, limit + 1);
     const page = rows.slice(0, limit);
     const last = page[page.length - 1];
     return {
       runs: page.map((run) => presentRun(run, presentProgress(run.cellCount, this.runs.cellCounts(viewer.tenantId, run.id)), null, viewer.seesScores ? null : RESULTS_WITHHELD)),
-      next_cursor: rows.length > limit ? encodeCursor({ createdAt: new Date(last.createdAt), id: last.id }) : null,
+      next_cursor: rows.length > limit ? encodeRunCursor({ createdAt: new Date(last.createdAt), id: last.id }) : null,
     };
   }
 

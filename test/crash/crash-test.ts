@@ -135,7 +135,7 @@ async function checkRecord(base: string, file: string): Promise<{ steps: number;
     const integrity = db.pragma('integrity_check', { simple: true });
     if (integrity !== 'ok') fail(`integrity_check: ${integrity}`);
     const episodes = db.prepare('SELECT id, step_count, version, status FROM episodes').all() as any[];
-    const logOf = db.prepare('SELECT step_index, reward_milli, score_after_milli FROM action_log WHERE episode_id = ? ORDER BY step_index');
+    const logOf = db.prepare('SELECT step_index, reward_milli, score_after_milli FROM action_log WHERE episode_serial = (SELECT serial FROM episodes WHERE id = ?) ORDER BY step_index');
     let steps = 0;
     for (const episode of episodes) {
       const log = logOf.all(episode.id) as any[];

@@ -126,7 +126,7 @@ it('the statistics queries for each kind of scope and filter (src/audit/queries/
 });
 
 it('the listing and export page for each kind of scope, filter and cursor (src/audit/queries/list-episodes.sql)', () => {
-  const cursor = { createdAt: new Date(0), id: 'x' };
+  const cursor = { createdAt: new Date(0), serial: 4242 };
   const cases: [string, AuditScope, EpisodeFilters, typeof cursor | null][] = [
     ['one tenant, first page', tenant, {}, null],
     ['one tenant, next page', tenant, {}, cursor],

@@ -31,7 +31,7 @@ beforeEach(async () => {
   await database.onModuleInit();
   repository = new SqliteEpisodeRepository(database, new ChainKeys(config), config, new SystemClock(), (await taskCatalogInMemory()).catalog);
   other = new BetterSqlite3(url.slice('file:'.length), { timeout: 50 });
-  other.prepare("INSERT INTO tenants (id, slug, name, created_at) VALUES ('lab', 'lab', 'Lab', '2026-11-30T00:00:00.000+00:00')").run();
+  other.prepare("INSERT INTO tenants (id, slug, name, created_at) VALUES ('lab', 'lab', 'Lab', 1795996800000)").run();
 });
 afterEach(async () => {
   other.close();
@@ -42,7 +42,7 @@ async function newEpisode(id = 'ep-1'): Promise<EpisodeRecord> {
   const { catalog } = await taskCatalogInMemory();
   const { task, version } = catalog.latest('billing_duplicate_charge');
   // The task version row the episode refers to (foreign key).
-  other.prepare('INSERT OR IGNORE INTO task_versions (task_id, version, content_json, synced_at) VALUES (?, ?, ?, ?)').run(task.id, version, '{}', '2026-11-30T00:00:00.000+00:00');
+  other.prepare('INSERT OR IGNORE INTO task_versions (task_id, version, content_json, synced_at) VALUES (?, ?, ?, ?)').run(task.id, version, '{}', 1795996800000);
   const state = reset(task, 1);
   return repository.create('lab', { id, apiKeyId: null, idSpace: 'tenant', taskId: task.id, taskVersion: version, feedback: 'dense', seed: 1, splitSource: 'public', splitKeyId: null, agent: null, runLabel: null, tags: [], state, grade: grade(task, state), cell: null }, 0);
 }

@@ -7,11 +7,13 @@ export function databaseDigest(databaseUrl: string): string {
   try {
     const hash = createHash('sha256');
     const tables = db
-      .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
-      .all() as { name: string }[];
-    for (const { name } of tables) {
+      .prepare("SELECT name, wr FROM pragma_table_list WHERE schema = 'main' AND type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
+      .all() as { name: string; wr: number }[];
+    for (const { name, wr } of tables) {
       hash.update(`table ${name}\n`);
-      for (const row of db.prepare(`SELECT * FROM "${name}" ORDER BY rowid`).iterate()) hash.update(`${JSON.stringify(row)}\n`);
+      // A WITHOUT ROWID table is read in its primary key's order, which is how it is stored.
+      const rows = db.prepare(wr ? `SELECT * FROM "${name}"` : `SELECT * FROM "${name}" ORDER BY rowid`).iterate();
+      for (const row of rows) hash.update(`${JSON.stringify(row, (_, v) => (typeof v === 'bigint' ? v.toString() : v))}\n`);
     }
     return hash.digest('hex');
   } finally {

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import Database from 'better-sqlite3';
 import { sqliteTimestamp } from '../../src/database/sqlite-timestamp';
+import { tenantSerial } from '../../src/episodes/log-columns';
 
 export interface DatasetShape {
   episodes: number;
@@ -45,8 +46,8 @@ export function generateAuditDataset(file: string, shape: DatasetShape): void {
     state_json, agent, run_label, tags_json, opened_milli, policy_milli, priority_milli, routing_milli, reply_milli, resolution_milli,
     chain_head, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
   const insertTag = db.prepare('INSERT INTO episode_tags (episode_id, tenant_id, tag) VALUES (?, ?, ?)');
-  const insertAction = db.prepare(`INSERT INTO action_log (episode_id, tenant_id, step_index, action_json, reward_milli, score_after_milli,
-    outcome, error, created_at, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+  const insertAction = db.prepare(`INSERT INTO action_log (episode_serial, tenant_serial, step_index, action_json, reward_milli, score_after_milli,
+    outcome, error, created_at, hash) VALUES (?, ${tenantSerial()}, ?, ?, ?, ?, ?, ?, ?, ?)`);
 
   const now = sqliteTimestamp(new Date(start));
   for (const slug of shape.tenants) insertTenant.run(slug, slug, slug, now);
@@ -63,11 +64,11 @@ export function generateAuditDataset(file: string, shape: DatasetShape): void {
       const createdMs = start + i * 60_000 + next(60_000);
       const created = sqliteTimestamp(new Date(createdMs));
       const tags = next(5) === 0 ? ['nightly', 'eval'] : ['eval'];
-      insertEpisode.run(id, tenant, taskId, version, i, status, shape.actionsPerEpisode, score, shape.actionsPerEpisode,
+      const { lastInsertRowid: serial } = insertEpisode.run(id, tenant, taskId, version, i, status, shape.actionsPerEpisode, score, shape.actionsPerEpisode,
         snapshot, AGENTS[next(AGENTS.length)], `run-${next(20)}`, JSON.stringify(tags), ...parts, '0'.repeat(64), created, created);
       for (const tag of tags) insertTag.run(id, tenant, tag);
       for (let s = 1; s <= shape.actionsPerEpisode; s++) {
-        insertAction.run(id, tenant, s, '{"type":"search_policy","query":"refund duplicate charge"}', 10, s * 10,
+        insertAction.run(serial, tenant, s, '{"type":"search_policy","query":"refund duplicate charge"}', 10, s * 10,
           'search returned 5 article(s)', null, createdMs, randomBytes(32));
       }
     }

@@ -215,6 +215,7 @@ export const STORAGE_COMMAND = declareCommand({
   flags: {
     episodes: { type: 'number', integer: true, min: 100, max: 1_000_000, default: 10_000, description: 'Episodes to play.' },
     clients: { type: 'number', integer: true, min: 1, max: 256, default: 16, description: 'Concurrent clients.' },
+    keep: { type: 'string', placeholder: '<file>', description: 'Also copy the database, as the server left it (before the VACUUM), to this file, to look inside it.' },
   },
-  examples: ['npm run bench:storage', 'npm run bench:storage -- --episodes 1000'],
+  examples: ['npm run bench:storage', 'npm run bench:storage -- --episodes 1000', 'npm run bench:storage -- --episodes 1000 --keep /tmp/storage.db'],
 });

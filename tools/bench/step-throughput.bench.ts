@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { migrateDatabase } from '../../src/database/migrate';
+import { episodeSerial, tenantSerial } from '../../src/episodes/log-columns';
 import { readCommandLine } from '../cli/command-line';
 import { STEP_THROUGHPUT_COMMAND } from './bench.commands';
 import { ROOT, spawnServer, toolScript, waitHealthy } from './server-process';
@@ -68,18 +69,19 @@ function storageFloor(file: string, seconds: number): { rps: number } {
   const db = new Database(file);
   db.pragma('journal_mode = WAL');
   db.pragma(`synchronous = ${SYNCHRONOUS}`);
-  db.prepare("INSERT OR IGNORE INTO tenants (id, slug, name, created_at) VALUES ('floor', 'floor', 'floor', '2026-01-01T00:00:00.000+00:00')").run();
-  db.prepare("INSERT OR IGNORE INTO task_versions (task_id, version, content_json, synced_at) VALUES ('floor', 'v', '{}', '2026-01-01T00:00:00.000+00:00')").run();
+  db.prepare("INSERT OR IGNORE INTO tenants (id, slug, name, created_at) VALUES ('floor', 'floor', 'floor', 1767225600000)").run();
+  db.prepare("INSERT OR IGNORE INTO task_versions (task_id, version, content_json, synced_at) VALUES ('floor', 'v', '{}', 1767225600000)").run();
   const state = JSON.stringify({ padding: 'x'.repeat(4000) });
   db.prepare(`INSERT INTO episodes (id, tenant_id, task_id, task_version, seed, status, step_count, score_milli, version, state_json, created_at, updated_at)
-    VALUES ('floor-episode', 'floor', 'floor', 'v', 1, 'active', 0, 0, 0, ?, '2026-01-01T00:00:00.000+00:00', '2026-01-01T00:00:00.000+00:00')`).run(state);
+    VALUES ('floor-episode', 'floor', 'floor', 'v', 1, 'active', 0, 0, 0, ?, 1767225600000, 1767225600000)`).run(state);
   const update = db.prepare('UPDATE episodes SET version = ?, step_count = ?, state_json = ?, score_milli = ?, chain_head = ?, updated_at = ? WHERE id = ? AND tenant_id = ? AND version = ?');
   // The row carries the step's ledger entry, as the server writes it (src/episodes/ledger/ledger-rows.ts).
-  const insert = db.prepare(`INSERT INTO action_log (episode_id, tenant_id, step_index, action_json, reward_milli, score_after_milli, outcome, error, created_at, hash, ledger_seq, ledger_mac)
-    VALUES ('floor-episode', 'floor', ?, '{"query":"q","type":"search_policy"}', 0, 0, 'search returned 5 article(s)', NULL, ?, ?, ?, ?)`);
+  // It names its episode and tenant by their serials, looked up as the server does (src/episodes/log-columns.ts).
+  const insert = db.prepare(`INSERT INTO action_log (episode_serial, tenant_serial, step_index, action_json, reward_milli, score_after_milli, outcome, error, created_at, hash, ledger_seq, ledger_mac)
+    VALUES (${episodeSerial("'floor-episode'", "'floor'")}, ${tenantSerial("'floor'")}, ?, '{"query":"q","type":"search_policy"}', 0, 0, 'search returned 5 article(s)', NULL, ?, ?, ?, ?)`);
   const mac = Buffer.alloc(32, 7);
   const stepOnce = db.transaction((i: number) => {
-    const now = new Date().toISOString();
+    const now = Date.now();
     update.run(i, i, state, 0, 'h'.repeat(64), now, 'floor-episode', 'floor', i - 1);
     insert.run(i, Date.now(), mac, i, mac);
   });

@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
@@ -67,9 +67,13 @@ async function play(episodes: number, clients: number): Promise<void> {
   await Promise.all(Array.from({ length: clients }, client));
 }
 
-function measure(file: string) {
+function measure(file: string, keep: string | undefined) {
   const db = new BetterSqlite3(file);
   try {
+    // As the server left it (its WAL checkpointed when it stopped): what a live database takes before any VACUUM.
+    db.pragma('wal_checkpoint(TRUNCATE)');
+    const bytesBeforeVacuum = statSync(file).size;
+    if (keep) copyFileSync(file, keep);
     db.exec('VACUUM');
     const count = (sql: string) => (db.prepare(sql).get() as { n: number }).n;
     const finished = count(`SELECT COUNT(*) AS n FROM episodes WHERE status != 'active'`);
@@ -77,7 +81,7 @@ function measure(file: string) {
     const steps = count('SELECT COUNT(*) AS n FROM action_log');
     const bytes = statSync(file).size;
     const objects = db.prepare('SELECT name, SUM(pgsize) AS bytes FROM dbstat GROUP BY name ORDER BY bytes DESC').all() as Array<{ name: string; bytes: number }>;
-    return { episodes, finished, steps, bytes, objects };
+    return { episodes, finished, steps, bytes, bytesBeforeVacuum, objects };
   } finally {
     db.close();
   }
@@ -97,11 +101,12 @@ async function main(): Promise<void> {
     } finally {
       await stopServer(server);
     }
-    const m = measure(file);
+    const m = measure(file, values.keep as string | undefined);
     const perEpisode = m.bytes / m.finished;
     const perMillionSteps = (m.bytes / m.steps) * 1e6;
     console.log(`${m.finished} finished of ${m.episodes} episodes, ${m.steps} steps; after VACUUM ${(m.bytes / 1e6).toFixed(1)} MB`);
     console.log(`per finished episode: ${(perEpisode / 1024).toFixed(2)} KB; per 1M steps: ${(perMillionSteps / 1e9).toFixed(2)} GB`);
+    console.log(`before VACUUM, as the server left it: ${(m.bytesBeforeVacuum / m.finished / 1024).toFixed(2)} KB per finished episode`);
     console.log('\nshare per finished episode (bytes):');
     for (const o of m.objects.filter((o) => o.bytes / m.finished >= 10)) console.log(`  ${o.name.padEnd(60)} ${Math.round(o.bytes / m.finished)}`);
     mkdirSync(join(ROOT, 'data', 'bench'), { recursive: true });

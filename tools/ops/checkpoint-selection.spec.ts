@@ -5,10 +5,10 @@ import { readDatabasePoint } from './database-point';
 /** A snapshot whose ledger `lab` holds entries 1-3 and 6 (4 and 5 purged, the gap keeping entry 5's MAC). */
 function snapshot(): BetterSqlite3.Database {
   const db = new BetterSqlite3(':memory:');
-  db.exec(`CREATE TABLE tenants (id TEXT PRIMARY KEY, slug TEXT);
+  db.exec(`CREATE TABLE tenants (serial INTEGER PRIMARY KEY, id TEXT UNIQUE, slug TEXT);
     CREATE TABLE ledger_entries (tenant_id TEXT, seq INTEGER, mac TEXT, PRIMARY KEY (tenant_id, seq));
     CREATE TABLE ledger_gaps (tenant_id TEXT, first_seq INTEGER, last_seq INTEGER, last_mac TEXT, purge_seq INTEGER);
-    INSERT INTO tenants VALUES ('t-lab', 'lab'), ('public', 'public');
+    INSERT INTO tenants VALUES (1, 't-lab', 'lab'), (2, 'public', 'public');
     INSERT INTO ledger_entries VALUES ('t-lab', 1, 'm1'), ('t-lab', 2, 'm2'), ('t-lab', 3, 'm3'), ('t-lab', 6, 'm6');
     INSERT INTO ledger_gaps VALUES ('t-lab', 4, 5, 'm5', 6);`);
   return db;
@@ -43,10 +43,12 @@ describe('the checkpoint lines a backup carries', () => {
     expect(selection.unreadable).toBe(2);
   });
 
-  it("finds entries stored in their step's action_log row (ledger_seq, binary ledger_mac) as well as in ledger_entries", () => {
+  it("finds entries stored in their step's action_log row and in their episode's row (ledger_seq, binary ledger_mac) as well as in ledger_entries", () => {
     const db = snapshot();
-    db.exec(`CREATE TABLE action_log (tenant_id TEXT, ledger_seq INTEGER, ledger_mac BLOB);
-      INSERT INTO action_log VALUES ('t-lab', 7, x'00ff'), ('t-lab', 8, x'0a0b'), ('t-lab', NULL, NULL);`);
+    db.exec(`CREATE TABLE action_log (tenant_serial INTEGER, ledger_seq INTEGER, ledger_mac BLOB);
+      INSERT INTO action_log VALUES (1, 7, x'00ff'), (1, NULL, NULL), (2, 9, x'0e0f');
+      CREATE TABLE episodes (tenant_id TEXT, ledger_seq INTEGER, ledger_mac BLOB);
+      INSERT INTO episodes VALUES ('t-lab', 8, x'0a0b'), ('t-lab', NULL, NULL), ('public', 10, x'1011');`);
     const point = readDatabasePoint(db);
     expect(point.ledgers.find((l) => l.tenant === 'lab')?.seq).toBe(8);
     const lines = [line('t-lab', 7, '00ff'), line('t-lab', 8, 'ffff'), line('t-lab', 9, '0c0d'), line('t-lab', 6, 'm6')];

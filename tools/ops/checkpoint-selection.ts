@@ -63,8 +63,9 @@ export function selectCheckpoints(db: BetterSqlite3.Database, point: DatabasePoi
  * recorded in its place (at the gap's end, with the checkpointed MAC). Databases from before purges have no gaps.
  */
 function checkpointHeldBy(db: BetterSqlite3.Database): (record: CheckpointRecord) => boolean {
-  // Entries in both places (src/episodes/ledger/ledger-rows.ts), or, before steps carried their own, ledger_entries alone.
-  const macAt = hasColumn(db, 'action_log', 'ledger_seq') ? LEDGER_ROW_STATEMENTS.selectMacAt : 'SELECT mac FROM ledger_entries WHERE tenant_id = @tenant AND seq = @seq';
+  // Entries in all three places (src/episodes/ledger/ledger-rows.ts), or, before steps and resets carried their own,
+  // ledger_entries alone.
+  const macAt = hasColumn(db, 'episodes', 'ledger_seq') ? LEDGER_ROW_STATEMENTS.selectMacAt : 'SELECT mac FROM ledger_entries WHERE tenant_id = @tenant AND seq = @seq';
   const entryMac = hasTable(db, 'ledger_entries') ? db.prepare(macAt) : null;
   const gapAt = hasTable(db, 'ledger_gaps')
     ? db.prepare('SELECT last_seq AS lastSeq, last_mac AS lastMac FROM ledger_gaps WHERE tenant_id = ? AND first_seq <= ? AND last_seq >= ?')

@@ -22,10 +22,12 @@ export function readDatabasePoint(db: BetterSqlite3.Database): DatabasePoint {
       : undefined;
     // A database of a release before the ledger has tenants but no ledger_entries.
     const tenants = hasTable(db, 'tenants') ? (db.prepare('SELECT id, slug FROM tenants ORDER BY slug').all() as { id: string; slug: string }[]) : [];
-    // Since steps carry their own entries (src/episodes/ledger/ledger-rows.ts), a ledger's head may be an action_log row.
+    // Since steps and resets carry their own entries (src/episodes/ledger/ledger-rows.ts), a ledger's head may be an
+    // action_log or an episodes row.
     const heads = [
       hasTable(db, 'ledger_entries') ? db.prepare(LEDGER_ROW_STATEMENTS.selectEntriesHead) : null,
-      hasColumn(db, 'action_log', 'ledger_seq') ? db.prepare(LEDGER_ROW_STATEMENTS.selectStepsHead) : null,
+      hasColumn(db, 'action_log', 'tenant_serial') ? db.prepare(LEDGER_ROW_STATEMENTS.selectStepsHead) : null,
+      hasColumn(db, 'episodes', 'ledger_seq') ? db.prepare(LEDGER_ROW_STATEMENTS.selectCreatedHead) : null,
     ].filter((statement) => statement !== null);
     const headOf = (tenantId: string) => Math.max(0, ...heads.map((h) => (h.get(tenantId) as { seq: number } | undefined)?.seq ?? 0));
     const ledgers = tenants.map((t) => ({ tenant: t.slug, tenantId: t.id, seq: headOf(t.id) }));

@@ -28,11 +28,11 @@ SELECT e.task_id AS task_id, NULL AS agent, e.score_milli AS score_milli, COUNT(
   FROM episodes e INDEXED BY episodes_stats_covering_idx
  WHERE 1 = 1 AND e.tenant_id = ? AND e.task_id = ? AND e.status = ? AND e.agent = ? AND e.run_label = ? AND (e.task_version GLOB 'g[1-9]*' AND length(e.task_version) <= 7 AND substr(e.task_version, 2) NOT GLOB '*[^0-9]*') AND ((e.task_version GLOB 'g[1-9]*' AND length(e.task_version) <= 7 AND substr(e.task_version, 2) NOT GLOB '*[^0-9]*') AND e.seed % 5 = 0) AND e.feedback = ? AND e.run_id = ? AND EXISTS (SELECT 1 FROM episode_tags t WHERE t.episode_id = e.id AND t.tenant_id = e.tenant_id AND t.tag = ?) AND e.created_at >= ? AND e.created_at < ? AND e.score_milli >= ? AND e.score_milli <= ? AND ((e.seed % 5 = 0 AND (e.task_version GLOB 'g[1-9]*' AND length(e.task_version) <= 7 AND substr(e.task_version, 2) NOT GLOB '*[^0-9]*')) AND EXISTS (SELECT 1 FROM episodes p
    WHERE p.tenant_id = e.tenant_id AND p.task_id = e.task_id AND p.seed = e.seed AND p.agent IS e.agent AND p.run_label IS e.run_label
-     AND p.split_key_id IS e.split_key_id AND (p.created_at < e.created_at OR (p.created_at = e.created_at AND p.id < e.id)) AND (p.seed % 5 = 0 AND (p.task_version GLOB 'g[1-9]*' AND length(p.task_version) <= 7 AND substr(p.task_version, 2) NOT GLOB '*[^0-9]*'))))
+     AND p.split_key_id IS e.split_key_id AND (p.created_at < e.created_at OR (p.created_at = e.created_at AND p.serial < e.serial)) AND (p.seed % 5 = 0 AND (p.task_version GLOB 'g[1-9]*' AND length(p.task_version) <= 7 AND substr(p.task_version, 2) NOT GLOB '*[^0-9]*'))))
  GROUP BY e.tenant_id, e.task_id, e.score_milli;
 -- plan:
 --   SEARCH e USING INDEX episodes_stats_covering_idx (tenant_id=? AND task_id=? AND score_milli>? AND score_milli<?)
---   SEARCH p EXISTS USING COVERING INDEX episodes_tenant_id_task_id_seed_agent_run_label_created_at_id_task_version_split_key_id_idx (tenant_id=? AND task_id=? AND seed=? AND agent=? AND run_label=?)
+--   SEARCH p EXISTS USING COVERING INDEX episodes_tenant_id_task_id_seed_agent_run_label_created_at_task_version_split_key_id_idx (tenant_id=? AND task_id=? AND seed=? AND agent=? AND run_label=?)
 --   SEARCH t EXISTS USING COVERING INDEX sqlite_autoindex_episode_tags_1 (episode_id=? AND tenant_id=? AND tag=?)
 
 -- all tenants (admin), one task
@@ -51,22 +51,22 @@ SELECT e.task_id AS task_id, NULL AS agent, COUNT(*) AS n
   FROM episodes e
  WHERE 1 = 1 AND e.tenant_id = ? AND ((e.seed % 5 = 0 AND (e.task_version GLOB 'g[1-9]*' AND length(e.task_version) <= 7 AND substr(e.task_version, 2) NOT GLOB '*[^0-9]*')) AND EXISTS (SELECT 1 FROM episodes p
    WHERE p.tenant_id = e.tenant_id AND p.task_id = e.task_id AND p.seed = e.seed AND p.agent IS e.agent AND p.run_label IS e.run_label
-     AND p.split_key_id IS e.split_key_id AND (p.created_at < e.created_at OR (p.created_at = e.created_at AND p.id < e.id)) AND (p.seed % 5 = 0 AND (p.task_version GLOB 'g[1-9]*' AND length(p.task_version) <= 7 AND substr(p.task_version, 2) NOT GLOB '*[^0-9]*'))))
+     AND p.split_key_id IS e.split_key_id AND (p.created_at < e.created_at OR (p.created_at = e.created_at AND p.serial < e.serial)) AND (p.seed % 5 = 0 AND (p.task_version GLOB 'g[1-9]*' AND length(p.task_version) <= 7 AND substr(p.task_version, 2) NOT GLOB '*[^0-9]*'))))
  GROUP BY e.task_id;
 -- plan:
---   SEARCH e USING COVERING INDEX episodes_tenant_id_task_id_seed_agent_run_label_created_at_id_task_version_split_key_id_idx (tenant_id=?)
---   SEARCH p EXISTS USING COVERING INDEX episodes_tenant_id_task_id_seed_agent_run_label_created_at_id_task_version_split_key_id_idx (tenant_id=? AND task_id=? AND seed=? AND agent=? AND run_label=?)
+--   SEARCH e USING COVERING INDEX episodes_tenant_id_task_id_seed_agent_run_label_created_at_task_version_split_key_id_idx (tenant_id=?)
+--   SEARCH p EXISTS USING COVERING INDEX episodes_tenant_id_task_id_seed_agent_run_label_created_at_task_version_split_key_id_idx (tenant_id=? AND task_id=? AND seed=? AND agent=? AND run_label=?)
 
 -- repeated test plays: one tenant, grouped by agent
 SELECT e.task_id AS task_id, e.agent AS agent, COUNT(*) AS n
   FROM episodes e
  WHERE 1 = 1 AND e.tenant_id = ? AND ((e.seed % 5 = 0 AND (e.task_version GLOB 'g[1-9]*' AND length(e.task_version) <= 7 AND substr(e.task_version, 2) NOT GLOB '*[^0-9]*')) AND EXISTS (SELECT 1 FROM episodes p
    WHERE p.tenant_id = e.tenant_id AND p.task_id = e.task_id AND p.seed = e.seed AND p.agent IS e.agent AND p.run_label IS e.run_label
-     AND p.split_key_id IS e.split_key_id AND (p.created_at < e.created_at OR (p.created_at = e.created_at AND p.id < e.id)) AND (p.seed % 5 = 0 AND (p.task_version GLOB 'g[1-9]*' AND length(p.task_version) <= 7 AND substr(p.task_version, 2) NOT GLOB '*[^0-9]*'))))
+     AND p.split_key_id IS e.split_key_id AND (p.created_at < e.created_at OR (p.created_at = e.created_at AND p.serial < e.serial)) AND (p.seed % 5 = 0 AND (p.task_version GLOB 'g[1-9]*' AND length(p.task_version) <= 7 AND substr(p.task_version, 2) NOT GLOB '*[^0-9]*'))))
  GROUP BY e.task_id, e.agent;
 -- plan:
---   SEARCH e USING COVERING INDEX episodes_tenant_id_task_id_seed_agent_run_label_created_at_id_task_version_split_key_id_idx (tenant_id=?)
---   SEARCH p EXISTS USING COVERING INDEX episodes_tenant_id_task_id_seed_agent_run_label_created_at_id_task_version_split_key_id_idx (tenant_id=? AND task_id=? AND seed=? AND agent=? AND run_label=?)
+--   SEARCH e USING COVERING INDEX episodes_tenant_id_task_id_seed_agent_run_label_created_at_task_version_split_key_id_idx (tenant_id=?)
+--   SEARCH p EXISTS USING COVERING INDEX episodes_tenant_id_task_id_seed_agent_run_label_created_at_task_version_split_key_id_idx (tenant_id=? AND task_id=? AND seed=? AND agent=? AND run_label=?)
 --   USE TEMP B-TREE FOR GROUP BY
 
 -- repeated test plays: one tenant, every filter
@@ -74,11 +74,11 @@ SELECT e.task_id AS task_id, NULL AS agent, COUNT(*) AS n
   FROM episodes e
  WHERE 1 = 1 AND e.tenant_id = ? AND e.task_id = ? AND e.status = ? AND e.agent = ? AND e.run_label = ? AND (e.task_version GLOB 'g[1-9]*' AND length(e.task_version) <= 7 AND substr(e.task_version, 2) NOT GLOB '*[^0-9]*') AND ((e.task_version GLOB 'g[1-9]*' AND length(e.task_version) <= 7 AND substr(e.task_version, 2) NOT GLOB '*[^0-9]*') AND e.seed % 5 = 0) AND e.feedback = ? AND e.run_id = ? AND EXISTS (SELECT 1 FROM episode_tags t WHERE t.episode_id = e.id AND t.tenant_id = e.tenant_id AND t.tag = ?) AND e.created_at >= ? AND e.created_at < ? AND e.score_milli >= ? AND e.score_milli <= ? AND ((e.seed % 5 = 0 AND (e.task_version GLOB 'g[1-9]*' AND length(e.task_version) <= 7 AND substr(e.task_version, 2) NOT GLOB '*[^0-9]*')) AND EXISTS (SELECT 1 FROM episodes p
    WHERE p.tenant_id = e.tenant_id AND p.task_id = e.task_id AND p.seed = e.seed AND p.agent IS e.agent AND p.run_label IS e.run_label
-     AND p.split_key_id IS e.split_key_id AND (p.created_at < e.created_at OR (p.created_at = e.created_at AND p.id < e.id)) AND (p.seed % 5 = 0 AND (p.task_version GLOB 'g[1-9]*' AND length(p.task_version) <= 7 AND substr(p.task_version, 2) NOT GLOB '*[^0-9]*'))))
+     AND p.split_key_id IS e.split_key_id AND (p.created_at < e.created_at OR (p.created_at = e.created_at AND p.serial < e.serial)) AND (p.seed % 5 = 0 AND (p.task_version GLOB 'g[1-9]*' AND length(p.task_version) <= 7 AND substr(p.task_version, 2) NOT GLOB '*[^0-9]*'))))
  GROUP BY e.task_id;
 -- plan:
---   SEARCH e USING INDEX episodes_tenant_id_run_label_created_at_id_idx (tenant_id=? AND run_label=? AND created_at>? AND created_at<?)
---   SEARCH p EXISTS USING COVERING INDEX episodes_tenant_id_task_id_seed_agent_run_label_created_at_id_task_version_split_key_id_idx (tenant_id=? AND task_id=? AND seed=? AND agent=? AND run_label=?)
+--   SEARCH e USING INDEX episodes_tenant_id_run_label_created_at_idx (tenant_id=? AND run_label=? AND created_at>? AND created_at<?)
+--   SEARCH p EXISTS USING COVERING INDEX episodes_tenant_id_task_id_seed_agent_run_label_created_at_task_version_split_key_id_idx (tenant_id=? AND task_id=? AND seed=? AND agent=? AND run_label=?)
 --   SEARCH t EXISTS USING COVERING INDEX sqlite_autoindex_episode_tags_1 (episode_id=? AND tenant_id=? AND tag=?)
 
 -- repeated test plays: all tenants (admin), one task
@@ -86,8 +86,8 @@ SELECT e.task_id AS task_id, NULL AS agent, COUNT(*) AS n
   FROM episodes e
  WHERE 1 = 1 AND e.task_id = ? AND ((e.seed % 5 = 0 AND (e.task_version GLOB 'g[1-9]*' AND length(e.task_version) <= 7 AND substr(e.task_version, 2) NOT GLOB '*[^0-9]*')) AND EXISTS (SELECT 1 FROM episodes p
    WHERE p.tenant_id = e.tenant_id AND p.task_id = e.task_id AND p.seed = e.seed AND p.agent IS e.agent AND p.run_label IS e.run_label
-     AND p.split_key_id IS e.split_key_id AND (p.created_at < e.created_at OR (p.created_at = e.created_at AND p.id < e.id)) AND (p.seed % 5 = 0 AND (p.task_version GLOB 'g[1-9]*' AND length(p.task_version) <= 7 AND substr(p.task_version, 2) NOT GLOB '*[^0-9]*'))))
+     AND p.split_key_id IS e.split_key_id AND (p.created_at < e.created_at OR (p.created_at = e.created_at AND p.serial < e.serial)) AND (p.seed % 5 = 0 AND (p.task_version GLOB 'g[1-9]*' AND length(p.task_version) <= 7 AND substr(p.task_version, 2) NOT GLOB '*[^0-9]*'))))
  GROUP BY e.task_id;
 -- plan:
---   SCAN e USING COVERING INDEX episodes_tenant_id_task_id_seed_agent_run_label_created_at_id_task_version_split_key_id_idx
---   SEARCH p EXISTS USING COVERING INDEX episodes_tenant_id_task_id_seed_agent_run_label_created_at_id_task_version_split_key_id_idx (tenant_id=? AND task_id=? AND seed=? AND agent=? AND run_label=?)
+--   SCAN e USING COVERING INDEX episodes_tenant_id_task_id_seed_agent_run_label_created_at_task_version_split_key_id_idx
+--   SEARCH p EXISTS USING COVERING INDEX episodes_tenant_id_task_id_seed_agent_run_label_created_at_task_version_split_key_id_idx (tenant_id=? AND task_id=? AND seed=? AND agent=? AND run_label=?)

@@ -11,10 +11,10 @@ export const ENROLLMENT_STATEMENTS = {
   selectUnenrolled: `SELECT e.id, e.tenant_id AS tenantId, e.api_key_id AS apiKeyId, e.task_id AS taskId, e.task_version AS taskVersion, e.seed,
        e.agent, e.run_label AS runLabel, e.tags_json AS tagsJson, e.created_at AS createdAt, e.feedback, e.chain_scheme AS chainScheme,
        e.chain_key_id AS chainKeyId, e.chain_head AS chainHead, e.status, e.split_source AS splitSource, e.split_key_id AS splitKeyId,
-       (SELECT COUNT(*) FROM action_log a WHERE a.episode_id = e.id AND a.tenant_id = e.tenant_id) AS steps
+       (SELECT COUNT(*) FROM action_log a WHERE a.episode_serial = e.serial) AS steps
   FROM episodes e
- WHERE NOT EXISTS (SELECT 1 FROM ledger_entries l WHERE l.tenant_id = e.tenant_id AND l.episode_id = e.id)
- ORDER BY e.tenant_id, e.created_at, e.id`,
+ WHERE e.ledger_seq IS NULL AND NOT EXISTS (SELECT 1 FROM ledger_entries l WHERE l.tenant_id = e.tenant_id AND l.episode_id = e.id)
+ ORDER BY e.tenant_id, e.created_at, e.serial`,
   insertAdminEvent: `INSERT INTO admin_events (at, action, tenant_id, key_id, detail) VALUES (?, ?, ?, NULL, ?)`,
 } as const;
 
@@ -28,7 +28,7 @@ interface UnenrolledRow {
   agent: string | null;
   runLabel: string | null;
   tagsJson: string;
-  createdAt: string;
+  createdAt: number;
   feedback: string;
   chainScheme: string;
   chainKeyId: string | null;

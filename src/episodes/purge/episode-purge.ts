@@ -42,7 +42,7 @@ export function purgeEpisodes(
   policy: { reason: PurgeReason; retentionDays: number; cutoff: Date; skipped: number },
   at: Date,
 ): PurgeRecord {
-  const removed: Array<{ id: string; chainHead: string; stepCount: number; createdAt: string }> = [];
+  const removed: Array<{ id: string; chainHead: string; stepCount: number; createdAt: number }> = [];
   const ledgerRows: Array<{ seq: number; mac: string }> = [];
   for (const id of episodeIds) {
     const episode = sql.statement(PURGE_STATEMENTS.selectEpisodeForPurge).get(id, tenantId) as (typeof removed)[number] | undefined;
@@ -64,7 +64,7 @@ export function purgeEpisodes(
   deleteEpisodesWithTheirRows(sql, tenantId, removed.map((e) => e.id), policy.reason);
   for (const gap of gaps) sql.statement(PURGE_STATEMENTS.insertLedgerGap).run(tenantId, gap.firstSeq, gap.lastSeq, gap.lastMac, entry.seq);
 
-  const created = removed.map((e) => e.createdAt).sort();
+  const created = removed.map((e) => e.createdAt).sort((a, b) => a - b);
   Object.assign(record, {
     episodes: removed.length,
     steps,

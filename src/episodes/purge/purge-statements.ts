@@ -1,3 +1,5 @@
+import { episodeSerial, tenantSerial } from '../log-columns';
+
 /*
  * The statements of a purge (retention, tenant deletion), on the direct connection inside one group-commit batch,
  * snapshotted in queries/purge-statements.sql. The append-only triggers admit deletes only while purge_guard holds
@@ -8,15 +10,15 @@ export const PURGE_STATEMENTS = {
   closeGuard: `DELETE FROM purge_guard`,
   selectExpiredEpisodes: `SELECT id FROM episodes WHERE status IN ('resolved', 'out_of_steps', 'expired') AND updated_at < ? AND tenant_id = ? LIMIT ?`,
   selectEpisodeForPurge: `SELECT id, chain_head AS chainHead, step_count AS stepCount, created_at AS createdAt FROM episodes WHERE id = ? AND tenant_id = ? AND status != 'active'`,
-  countActionRows: `SELECT COUNT(*) AS n FROM action_log WHERE episode_id = ? AND tenant_id = ?`,
+  countActionRows: `SELECT COUNT(*) AS n FROM action_log WHERE episode_serial = ${episodeSerial()}`,
   deleteStepRequests: `DELETE FROM step_requests WHERE episode_id = ? AND tenant_id = ?`,
   deleteEpisodeTags: `DELETE FROM episode_tags WHERE episode_id = ? AND tenant_id = ?`,
   deleteLegacySeal: `DELETE FROM legacy_chain_seals WHERE episode_id = ? AND tenant_id = ?`,
-  deleteActionRows: `DELETE FROM action_log WHERE episode_id = ? AND tenant_id = ?`,
+  deleteActionRows: `DELETE FROM action_log WHERE episode_serial = ${episodeSerial()}`,
   deleteLedgerEntriesOfEpisode: `DELETE FROM ledger_entries WHERE tenant_id = ? AND episode_id = ?`,
   deleteEpisode: `DELETE FROM episodes WHERE id = ? AND tenant_id = ?`,
   insertLedgerGap: `INSERT INTO ledger_gaps (tenant_id, first_seq, last_seq, last_mac, purge_seq) VALUES (?, ?, ?, ?, ?)`,
-  countTenantRows: `SELECT (SELECT COUNT(*) FROM episodes WHERE tenant_id = @tenant) AS episodes, (SELECT COUNT(*) FROM action_log WHERE tenant_id = @tenant) AS steps,
+  countTenantRows: `SELECT (SELECT COUNT(*) FROM episodes WHERE tenant_id = @tenant) AS episodes, (SELECT COUNT(*) FROM action_log WHERE tenant_serial = ${tenantSerial('@tenant')}) AS steps,
   (SELECT COUNT(*) FROM api_keys WHERE tenant_id = @tenant) AS keys, (SELECT COUNT(*) FROM runs WHERE tenant_id = @tenant) AS runs`,
   updateRetention: `UPDATE tenants SET retention_days = ? WHERE id = ?`,
   markTenantDeleting: `UPDATE tenants SET deleting_at = ? WHERE id = ? AND deleting_at IS NULL`,
@@ -46,5 +48,7 @@ const TENANT_TABLES = [
 
 export const TENANT_DELETION_STATEMENTS: Record<string, string> = {
   ...Object.fromEntries(TENANT_TABLES.map((table) => [`delete_${table}`, `DELETE FROM ${table} WHERE tenant_id = ?`])),
+  // The log names its tenant by serial (log-columns.ts).
+  delete_action_log: `DELETE FROM action_log WHERE tenant_serial = ${tenantSerial()}`,
   deleteTenant: `DELETE FROM tenants WHERE id = ?`,
 };

@@ -43,7 +43,7 @@ export function retentionEntry(days: number | null, at: Date): LedgerEntryDraft 
 }
 
 function readEntry(sql: SqlConnection, statement: string, tenantId: string, second: string): LedgerEntry | null {
-  const row = sql.statement(statement).get(tenantId, second) as (Omit<LedgerEntry, 'createdAt'> & { createdAt: string }) | undefined;
+  const row = sql.statement(statement).get(tenantId, second) as (Omit<LedgerEntry, 'createdAt'> & { createdAt: number }) | undefined;
   return row ? ledgerEntryOf(row) : null;
 }
 

@@ -7,17 +7,17 @@ SELECT id, tenant_id AS tenantId, api_key_id AS apiKeyId, alias, task_id AS task
        chain_scheme AS chainScheme, chain_key_id AS chainKeyId, split_source AS splitSource, split_key_id AS splitKeyId, run_id AS runId, run_trial AS runTrial, created_at AS createdAt, updated_at AS updatedAt
   FROM episodes WHERE id = ? AND tenant_id = ?;
 -- plan:
---   SEARCH episodes USING INDEX sqlite_autoindex_episodes_1 (id=? AND tenant_id=?)
+--   SEARCH episodes USING INDEX episodes_id_tenant_id_key (id=? AND tenant_id=?)
 
 -- selectEpisodeVersion
 SELECT version FROM episodes WHERE id = ? AND tenant_id = ?;
 -- plan:
---   SEARCH episodes USING INDEX sqlite_autoindex_episodes_1 (id=? AND tenant_id=?)
+--   SEARCH episodes USING INDEX episodes_id_tenant_id_key (id=? AND tenant_id=?)
 
 -- selectEpisodeOwner
 SELECT api_key_id AS apiKeyId FROM episodes WHERE id = ? AND tenant_id = ?;
 -- plan:
---   SEARCH episodes USING INDEX sqlite_autoindex_episodes_1 (id=? AND tenant_id=?)
+--   SEARCH episodes USING INDEX episodes_id_tenant_id_key (id=? AND tenant_id=?)
 
 -- selectEpisodeIdByAlias
 SELECT id FROM episodes WHERE tenant_id = ? AND api_key_id = ? AND alias = ?;
@@ -27,17 +27,18 @@ SELECT id FROM episodes WHERE tenant_id = ? AND api_key_id = ? AND alias = ?;
 -- countActiveEpisodes
 SELECT COUNT(*) AS n FROM episodes WHERE tenant_id = ? AND status = 'active';
 -- plan:
---   SEARCH episodes USING COVERING INDEX episodes_tenant_id_status_created_at_id_idx (tenant_id=? AND status=?)
+--   SEARCH episodes USING COVERING INDEX episodes_tenant_id_status_created_at_idx (tenant_id=? AND status=?)
 
 -- selectTenantExists
 SELECT 1 AS present FROM tenants WHERE id = ? AND deleting_at IS NULL;
 -- plan:
---   SEARCH tenants USING INDEX sqlite_autoindex_tenants_1 (id=?)
+--   SEARCH tenants USING INDEX tenants_id_key (id=?)
 
 -- insertEpisode
 INSERT INTO episodes (id, tenant_id, api_key_id, alias, task_id, task_version, grader_version, feedback, seed, version, agent, run_label,
-  tags_json, chain_head, chain_scheme, chain_key_id, split_source, split_key_id, run_id, run_trial, status, step_count, score_milli, state_json, opened_milli, policy_milli, priority_milli, routing_milli, reply_milli, resolution_milli, created_at, updated_at)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
+  tags_json, chain_head, chain_scheme, chain_key_id, split_source, split_key_id, run_id, run_trial, status, step_count, score_milli, state_json, opened_milli, policy_milli, priority_milli, routing_milli, reply_milli, resolution_milli, created_at, updated_at,
+  ledger_seq, ledger_mac, facts_sha256)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
 -- plan:
 
 -- insertEpisodeTag
@@ -48,18 +49,24 @@ INSERT INTO episode_tags (episode_id, tenant_id, tag) VALUES (?, ?, ?);
 UPDATE episodes SET version = version + 1, chain_head = ?, status = ?, step_count = ?, score_milli = ?, state_json = ?, opened_milli = ?, policy_milli = ?, priority_milli = ?, routing_milli = ?, reply_milli = ?, resolution_milli = ?, updated_at = ?
 WHERE id = ? AND tenant_id = ? AND version = ?;
 -- plan:
---   SEARCH episodes USING INDEX sqlite_autoindex_episodes_1 (id=? AND tenant_id=?)
+--   SEARCH episodes USING INDEX episodes_id_tenant_id_key (id=? AND tenant_id=?)
 
 -- insertActionLog
-INSERT INTO action_log (episode_id, tenant_id, step_index, action_json, reward_milli, score_after_milli, outcome,
+INSERT INTO action_log (episode_serial, tenant_serial, step_index, action_json, reward_milli, score_after_milli, outcome,
   error, created_at, hash, ledger_seq, ledger_mac, ledger_key_id, ledger_status)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
+VALUES ((SELECT serial FROM episodes WHERE id = ? AND tenant_id = ?), (SELECT serial FROM tenants WHERE id = ?), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
 -- plan:
+--   SCALAR SUBQUERY 1
+--   SEARCH episodes USING COVERING INDEX episodes_id_tenant_id_key (id=? AND tenant_id=?)
+--   SCALAR SUBQUERY 2
+--   SEARCH tenants USING COVERING INDEX tenants_id_key (id=?)
 
 -- selectActionJsons
-SELECT action_json AS actionJson FROM action_log WHERE episode_id = ? AND tenant_id = ? ORDER BY step_index;
+SELECT action_json AS actionJson FROM action_log WHERE episode_serial = (SELECT serial FROM episodes WHERE id = ? AND tenant_id = ?) ORDER BY step_index;
 -- plan:
---   SEARCH action_log USING INDEX action_log_episode_id_tenant_id_step_index_key (episode_id=? AND tenant_id=?)
+--   SEARCH action_log USING PRIMARY KEY (episode_serial=?)
+--   SCALAR SUBQUERY 1
+--   SEARCH episodes USING COVERING INDEX episodes_id_tenant_id_key (id=? AND tenant_id=?)
 
 -- selectStepRequest
 SELECT action_hash AS actionHash, response_json AS responseJson
@@ -69,14 +76,15 @@ SELECT action_hash AS actionHash, response_json AS responseJson
 
 -- expireIdleEpisodes
 UPDATE episodes SET status = 'expired', version = version + 1, state_json = ''
-WHERE status = 'active' AND updated_at < ? RETURNING id, tenant_id AS tenantId;
+WHERE tenant_id IN (SELECT id FROM tenants) AND status = 'active' AND updated_at < ? RETURNING id, tenant_id AS tenantId;
 -- plan:
---   SEARCH episodes USING COVERING INDEX episodes_status_updated_at_idx (status=? AND updated_at<?)
+--   SEARCH episodes USING INDEX episodes_tenant_id_status_created_at_idx (tenant_id=? AND status=?)
+--   USING INDEX tenants_id_key FOR IN-OPERATOR
 
 -- expireEpisode
 UPDATE episodes SET status = 'expired', version = version + 1, state_json = '' WHERE id = ? AND tenant_id = ? AND status = 'active';
 -- plan:
---   SEARCH episodes USING INDEX sqlite_autoindex_episodes_1 (id=? AND tenant_id=?)
+--   SEARCH episodes USING INDEX episodes_id_tenant_id_key (id=? AND tenant_id=?)
 
 -- insertStepRequest
 INSERT INTO step_requests (episode_id, tenant_id, request_id, step_index, action_hash, response_json, created_at)

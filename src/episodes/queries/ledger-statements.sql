@@ -7,76 +7,115 @@ SELECT seq, mac FROM ledger_entries WHERE tenant_id = ? ORDER BY seq DESC LIMIT 
 --   SEARCH ledger_entries USING INDEX sqlite_autoindex_ledger_entries_1 (tenant_id=?)
 
 -- selectStepsHead
-SELECT ledger_seq AS seq, lower(hex(ledger_mac)) AS mac FROM action_log WHERE tenant_id = ? AND ledger_seq IS NOT NULL ORDER BY ledger_seq DESC LIMIT 1;
+SELECT ledger_seq AS seq, lower(hex(ledger_mac)) AS mac FROM action_log WHERE tenant_serial = (SELECT serial FROM tenants WHERE id = ?) AND ledger_seq IS NOT NULL ORDER BY ledger_seq DESC LIMIT 1;
 -- plan:
---   SEARCH action_log USING INDEX action_log_tenant_id_ledger_seq_key (tenant_id=? AND ledger_seq>?)
+--   SEARCH action_log USING INDEX action_log_tenant_serial_ledger_seq_key (tenant_serial=? AND ledger_seq>?)
+--   SCALAR SUBQUERY 1
+--   SEARCH tenants USING COVERING INDEX tenants_id_key (id=?)
+
+-- selectCreatedHead
+SELECT ledger_seq AS seq, lower(hex(ledger_mac)) AS mac FROM episodes WHERE tenant_id = ? AND ledger_seq IS NOT NULL ORDER BY ledger_seq DESC LIMIT 1;
+-- plan:
+--   SEARCH episodes USING INDEX episodes_tenant_id_ledger_seq_key (tenant_id=? AND ledger_seq>?)
 
 -- selectMacAt
 SELECT mac FROM ledger_entries WHERE tenant_id = @tenant AND seq = @seq
 UNION ALL
-SELECT lower(hex(ledger_mac)) FROM action_log WHERE tenant_id = @tenant AND ledger_seq = @seq;
+SELECT lower(hex(ledger_mac)) FROM action_log a WHERE a.tenant_serial = (SELECT serial FROM tenants WHERE id = @tenant) AND a.ledger_seq = @seq
+UNION ALL
+SELECT lower(hex(ledger_mac)) FROM episodes c WHERE c.tenant_id = @tenant AND c.ledger_seq = @seq;
 -- plan:
 --   COMPOUND QUERY
 --   LEFT-MOST SUBQUERY
 --   SEARCH ledger_entries USING INDEX sqlite_autoindex_ledger_entries_1 (tenant_id=? AND seq=?)
 --   UNION ALL
---   SEARCH action_log USING INDEX action_log_tenant_id_ledger_seq_key (tenant_id=? AND ledger_seq=?)
+--   SEARCH a USING INDEX action_log_tenant_serial_ledger_seq_key (tenant_serial=? AND ledger_seq=?)
+--   SCALAR SUBQUERY 2
+--   SEARCH tenants USING COVERING INDEX tenants_id_key (id=?)
+--   UNION ALL
+--   SEARCH c USING INDEX episodes_tenant_id_ledger_seq_key (tenant_id=? AND ledger_seq=?)
 
 -- selectEntriesOfEpisode
 SELECT tenant_id AS tenantId, seq, kind, episode_id AS episodeId, step_index AS stepIndex, body, key_id AS keyId, mac, created_at AS createdAt
   FROM ledger_entries WHERE tenant_id = @tenant AND episode_id = @episode
 UNION ALL
-SELECT a.tenant_id, a.ledger_seq, 'step', a.episode_id, a.step_index, '{"row_hash":"' || lower(hex(a.hash)) || '","status":"' || COALESCE(a.ledger_status, 'active') || '"}', COALESCE(a.ledger_key_id, (SELECT e.chain_key_id FROM episodes e WHERE e.id = a.episode_id AND e.tenant_id = a.tenant_id)), lower(hex(a.ledger_mac)), a.created_at
-  FROM action_log a WHERE a.episode_id = @episode AND a.tenant_id = @tenant AND +a.ledger_seq IS NOT NULL;
+SELECT e.tenant_id, a.ledger_seq, 'step', e.id, a.step_index, '{"row_hash":"' || lower(hex(a.hash)) || '","status":"' || COALESCE(a.ledger_status, 'active') || '"}', COALESCE(a.ledger_key_id, e.chain_key_id), lower(hex(a.ledger_mac)), a.created_at
+  FROM action_log a JOIN episodes e ON e.serial = a.episode_serial WHERE a.episode_serial = (SELECT serial FROM episodes WHERE id = @episode AND tenant_id = @tenant) AND +a.ledger_seq IS NOT NULL
+UNION ALL
+SELECT c.tenant_id, c.ledger_seq, 'episode.created', c.id, 0, '{"facts_sha256":"' || lower(hex(c.facts_sha256)) || '"}', c.chain_key_id, lower(hex(c.ledger_mac)), c.created_at
+  FROM episodes c WHERE c.id = @episode AND c.tenant_id = @tenant AND +c.ledger_seq IS NOT NULL;
 -- plan:
 --   COMPOUND QUERY
 --   LEFT-MOST SUBQUERY
 --   SEARCH ledger_entries USING INDEX ledger_entries_tenant_id_episode_id_seq_idx (tenant_id=? AND episode_id=?)
 --   UNION ALL
---   SEARCH a USING INDEX action_log_episode_id_tenant_id_step_index_key (episode_id=? AND tenant_id=?)
---   CORRELATED SCALAR SUBQUERY 2
---   SEARCH e USING INDEX sqlite_autoindex_episodes_1 (id=? AND tenant_id=?)
+--   SEARCH e USING INTEGER PRIMARY KEY (rowid=?)
+--   SCALAR SUBQUERY 2
+--   SEARCH episodes USING COVERING INDEX episodes_id_tenant_id_key (id=? AND tenant_id=?)
+--   REUSE SUBQUERY 2
+--   SEARCH a USING PRIMARY KEY (episode_serial=?)
+--   UNION ALL
+--   SEARCH c USING INDEX episodes_id_tenant_id_key (id=? AND tenant_id=?)
 
 -- selectEntryAt
 SELECT tenant_id AS tenantId, seq, kind, episode_id AS episodeId, step_index AS stepIndex, body, key_id AS keyId, mac, created_at AS createdAt
   FROM ledger_entries WHERE tenant_id = @tenant AND seq = @seq
 UNION ALL
-SELECT a.tenant_id, a.ledger_seq, 'step', a.episode_id, a.step_index, '{"row_hash":"' || lower(hex(a.hash)) || '","status":"' || COALESCE(a.ledger_status, 'active') || '"}', COALESCE(a.ledger_key_id, (SELECT e.chain_key_id FROM episodes e WHERE e.id = a.episode_id AND e.tenant_id = a.tenant_id)), lower(hex(a.ledger_mac)), a.created_at
-  FROM action_log a WHERE a.tenant_id = @tenant AND a.ledger_seq = @seq;
+SELECT e.tenant_id, a.ledger_seq, 'step', e.id, a.step_index, '{"row_hash":"' || lower(hex(a.hash)) || '","status":"' || COALESCE(a.ledger_status, 'active') || '"}', COALESCE(a.ledger_key_id, e.chain_key_id), lower(hex(a.ledger_mac)), a.created_at
+  FROM action_log a JOIN episodes e ON e.serial = a.episode_serial WHERE a.tenant_serial = (SELECT serial FROM tenants WHERE id = @tenant) AND a.ledger_seq = @seq
+UNION ALL
+SELECT c.tenant_id, c.ledger_seq, 'episode.created', c.id, 0, '{"facts_sha256":"' || lower(hex(c.facts_sha256)) || '"}', c.chain_key_id, lower(hex(c.ledger_mac)), c.created_at
+  FROM episodes c WHERE c.tenant_id = @tenant AND c.ledger_seq = @seq;
 -- plan:
 --   COMPOUND QUERY
 --   LEFT-MOST SUBQUERY
 --   SEARCH ledger_entries USING INDEX sqlite_autoindex_ledger_entries_1 (tenant_id=? AND seq=?)
 --   UNION ALL
---   SEARCH a USING INDEX action_log_tenant_id_ledger_seq_key (tenant_id=? AND ledger_seq=?)
---   CORRELATED SCALAR SUBQUERY 2
---   SEARCH e USING INDEX sqlite_autoindex_episodes_1 (id=? AND tenant_id=?)
+--   SEARCH a USING INDEX action_log_tenant_serial_ledger_seq_key (tenant_serial=? AND ledger_seq=?)
+--   SCALAR SUBQUERY 2
+--   SEARCH tenants USING COVERING INDEX tenants_id_key (id=?)
+--   SEARCH e USING INTEGER PRIMARY KEY (rowid=?)
+--   UNION ALL
+--   SEARCH c USING INDEX episodes_tenant_id_ledger_seq_key (tenant_id=? AND ledger_seq=?)
 
 -- countBetween
 SELECT (SELECT COUNT(*) FROM ledger_entries WHERE tenant_id = @tenant AND seq > @after AND seq < @before)
-     + (SELECT COUNT(*) FROM action_log WHERE tenant_id = @tenant AND ledger_seq > @after AND ledger_seq < @before) AS n;
+     + (SELECT COUNT(*) FROM action_log a WHERE a.tenant_serial = (SELECT serial FROM tenants WHERE id = @tenant) AND a.ledger_seq > @after AND a.ledger_seq < @before)
+     + (SELECT COUNT(*) FROM episodes c WHERE c.tenant_id = @tenant AND c.ledger_seq > @after AND c.ledger_seq < @before) AS n;
 -- plan:
 --   SCAN CONSTANT ROW
 --   SCALAR SUBQUERY 1
 --   SEARCH ledger_entries USING COVERING INDEX sqlite_autoindex_ledger_entries_1 (tenant_id=? AND seq>? AND seq<?)
+--   SCALAR SUBQUERY 3
+--   SEARCH a USING COVERING INDEX action_log_tenant_serial_ledger_seq_key (tenant_serial=? AND ledger_seq>? AND ledger_seq<?)
 --   SCALAR SUBQUERY 2
---   SEARCH action_log USING COVERING INDEX action_log_tenant_id_ledger_seq_key (tenant_id=? AND ledger_seq>? AND ledger_seq<?)
+--   SEARCH tenants USING COVERING INDEX tenants_id_key (id=?)
+--   SCALAR SUBQUERY 4
+--   SEARCH c USING COVERING INDEX episodes_tenant_id_ledger_seq_key (tenant_id=? AND ledger_seq>? AND ledger_seq<?)
 
 -- selectPage
 SELECT tenant_id AS tenantId, seq, kind, episode_id AS episodeId, step_index AS stepIndex, body, key_id AS keyId, mac, created_at AS createdAt
   FROM ledger_entries WHERE tenant_id = @tenant AND seq > @after
 UNION ALL
-SELECT a.tenant_id, a.ledger_seq, 'step', a.episode_id, a.step_index, '{"row_hash":"' || lower(hex(a.hash)) || '","status":"' || COALESCE(a.ledger_status, 'active') || '"}', COALESCE(a.ledger_key_id, (SELECT e.chain_key_id FROM episodes e WHERE e.id = a.episode_id AND e.tenant_id = a.tenant_id)), lower(hex(a.ledger_mac)), a.created_at
-  FROM action_log a WHERE a.tenant_id = @tenant AND a.ledger_seq > @after
+SELECT e.tenant_id, a.ledger_seq, 'step', e.id, a.step_index, '{"row_hash":"' || lower(hex(a.hash)) || '","status":"' || COALESCE(a.ledger_status, 'active') || '"}', COALESCE(a.ledger_key_id, e.chain_key_id), lower(hex(a.ledger_mac)), a.created_at
+  FROM action_log a JOIN episodes e ON e.serial = a.episode_serial WHERE a.tenant_serial = (SELECT serial FROM tenants WHERE id = @tenant) AND a.ledger_seq > @after
+UNION ALL
+SELECT c.tenant_id, c.ledger_seq, 'episode.created', c.id, 0, '{"facts_sha256":"' || lower(hex(c.facts_sha256)) || '"}', c.chain_key_id, lower(hex(c.ledger_mac)), c.created_at
+  FROM episodes c WHERE c.tenant_id = @tenant AND c.ledger_seq > @after
 ORDER BY seq LIMIT @take;
 -- plan:
 --   MERGE (UNION ALL)
 --   LEFT
+--   MERGE (UNION ALL)
+--   LEFT
 --   SEARCH ledger_entries USING INDEX sqlite_autoindex_ledger_entries_1 (tenant_id=? AND seq>?)
 --   RIGHT
---   SEARCH a USING INDEX action_log_tenant_id_ledger_seq_key (tenant_id=? AND ledger_seq>?)
---   CORRELATED SCALAR SUBQUERY 2
---   SEARCH e USING INDEX sqlite_autoindex_episodes_1 (id=? AND tenant_id=?)
+--   SEARCH a USING INDEX action_log_tenant_serial_ledger_seq_key (tenant_serial=? AND ledger_seq>?)
+--   SCALAR SUBQUERY 2
+--   SEARCH tenants USING COVERING INDEX tenants_id_key (id=?)
+--   SEARCH e USING INTEGER PRIMARY KEY (rowid=?)
+--   RIGHT
+--   SEARCH c USING INDEX episodes_tenant_id_ledger_seq_key (tenant_id=? AND ledger_seq>?)
 
 -- insertLedgerEntry
 INSERT INTO ledger_entries (tenant_id, seq, kind, episode_id, step_index, body, key_id, mac, created_at)
@@ -86,7 +125,7 @@ VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?);
 -- selectTenantIds
 SELECT id FROM tenants ORDER BY id;
 -- plan:
---   SCAN tenants USING COVERING INDEX sqlite_autoindex_tenants_1
+--   SCAN tenants USING COVERING INDEX tenants_id_key
 
 -- selectGapAt
 SELECT last_seq AS lastSeq, last_mac AS lastMac FROM ledger_gaps WHERE tenant_id = @tenant AND first_seq <= @seq AND last_seq >= @seq;
@@ -97,16 +136,16 @@ SELECT last_seq AS lastSeq, last_mac AS lastMac FROM ledger_gaps WHERE tenant_id
 SELECT e.id, e.tenant_id AS tenantId, e.api_key_id AS apiKeyId, e.task_id AS taskId, e.task_version AS taskVersion, e.seed,
        e.agent, e.run_label AS runLabel, e.tags_json AS tagsJson, e.created_at AS createdAt, e.feedback, e.chain_scheme AS chainScheme,
        e.chain_key_id AS chainKeyId, e.chain_head AS chainHead, e.status, e.split_source AS splitSource, e.split_key_id AS splitKeyId,
-       (SELECT COUNT(*) FROM action_log a WHERE a.episode_id = e.id AND a.tenant_id = e.tenant_id) AS steps
+       (SELECT COUNT(*) FROM action_log a WHERE a.episode_serial = e.serial) AS steps
   FROM episodes e
- WHERE NOT EXISTS (SELECT 1 FROM ledger_entries l WHERE l.tenant_id = e.tenant_id AND l.episode_id = e.id)
- ORDER BY e.tenant_id, e.created_at, e.id;
+ WHERE e.ledger_seq IS NULL AND NOT EXISTS (SELECT 1 FROM ledger_entries l WHERE l.tenant_id = e.tenant_id AND l.episode_id = e.id)
+ ORDER BY e.tenant_id, e.created_at, e.serial;
 -- plan:
---   SCAN e USING INDEX episodes_tenant_id_created_at_id_idx
+--   SCAN e USING INDEX episodes_tenant_id_created_at_idx
 --   CORRELATED SCALAR SUBQUERY 2
 --   SEARCH l USING COVERING INDEX ledger_entries_tenant_id_episode_id_seq_idx (tenant_id=? AND episode_id=?)
 --   CORRELATED SCALAR SUBQUERY 1
---   SEARCH a USING COVERING INDEX action_log_episode_id_tenant_id_step_index_key (episode_id=? AND tenant_id=?)
+--   SEARCH a USING PRIMARY KEY (episode_serial=?)
 
 -- insertAdminEvent
 INSERT INTO admin_events (at, action, tenant_id, key_id, detail) VALUES (?, ?, ?, NULL, ?);

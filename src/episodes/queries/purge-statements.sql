@@ -12,17 +12,19 @@ DELETE FROM purge_guard;
 -- selectExpiredEpisodes
 SELECT id FROM episodes WHERE status IN ('resolved', 'out_of_steps', 'expired') AND updated_at < ? AND tenant_id = ? LIMIT ?;
 -- plan:
---   SEARCH episodes USING INDEX episodes_tenant_id_status_created_at_id_idx (tenant_id=? AND status=?)
+--   SEARCH episodes USING INDEX episodes_tenant_id_status_created_at_idx (tenant_id=? AND status=?)
 
 -- selectEpisodeForPurge
 SELECT id, chain_head AS chainHead, step_count AS stepCount, created_at AS createdAt FROM episodes WHERE id = ? AND tenant_id = ? AND status != 'active';
 -- plan:
---   SEARCH episodes USING INDEX sqlite_autoindex_episodes_1 (id=? AND tenant_id=?)
+--   SEARCH episodes USING INDEX episodes_id_tenant_id_key (id=? AND tenant_id=?)
 
 -- countActionRows
-SELECT COUNT(*) AS n FROM action_log WHERE episode_id = ? AND tenant_id = ?;
+SELECT COUNT(*) AS n FROM action_log WHERE episode_serial = (SELECT serial FROM episodes WHERE id = ? AND tenant_id = ?);
 -- plan:
---   SEARCH action_log USING COVERING INDEX action_log_episode_id_tenant_id_step_index_key (episode_id=? AND tenant_id=?)
+--   SEARCH action_log USING PRIMARY KEY (episode_serial=?)
+--   SCALAR SUBQUERY 1
+--   SEARCH episodes USING COVERING INDEX episodes_id_tenant_id_key (id=? AND tenant_id=?)
 
 -- deleteStepRequests
 DELETE FROM step_requests WHERE episode_id = ? AND tenant_id = ?;
@@ -40,9 +42,11 @@ DELETE FROM legacy_chain_seals WHERE episode_id = ? AND tenant_id = ?;
 --   SEARCH legacy_chain_seals USING INDEX sqlite_autoindex_legacy_chain_seals_1 (episode_id=? AND tenant_id=?)
 
 -- deleteActionRows
-DELETE FROM action_log WHERE episode_id = ? AND tenant_id = ?;
+DELETE FROM action_log WHERE episode_serial = (SELECT serial FROM episodes WHERE id = ? AND tenant_id = ?);
 -- plan:
---   SEARCH action_log USING COVERING INDEX action_log_episode_id_tenant_id_step_index_key (episode_id=? AND tenant_id=?)
+--   SEARCH action_log USING PRIMARY KEY (episode_serial=?)
+--   SCALAR SUBQUERY 1
+--   SEARCH episodes USING COVERING INDEX episodes_id_tenant_id_key (id=? AND tenant_id=?)
 
 -- deleteLedgerEntriesOfEpisode
 DELETE FROM ledger_entries WHERE tenant_id = ? AND episode_id = ?;
@@ -52,8 +56,8 @@ DELETE FROM ledger_entries WHERE tenant_id = ? AND episode_id = ?;
 -- deleteEpisode
 DELETE FROM episodes WHERE id = ? AND tenant_id = ?;
 -- plan:
---   SEARCH episodes USING INDEX sqlite_autoindex_episodes_1 (id=? AND tenant_id=?)
---   SEARCH action_log USING COVERING INDEX action_log_episode_id_tenant_id_step_index_key (episode_id=? AND tenant_id=?)
+--   SEARCH episodes USING INDEX episodes_id_tenant_id_key (id=? AND tenant_id=?)
+--   SEARCH action_log USING PRIMARY KEY (episode_serial=?)
 --   SEARCH step_requests USING COVERING INDEX sqlite_autoindex_step_requests_1 (episode_id=? AND tenant_id=?)
 --   SEARCH episode_tags USING COVERING INDEX sqlite_autoindex_episode_tags_1 (episode_id=? AND tenant_id=?)
 --   SEARCH legacy_chain_seals USING COVERING INDEX sqlite_autoindex_legacy_chain_seals_1 (episode_id=? AND tenant_id=?)
@@ -63,28 +67,30 @@ INSERT INTO ledger_gaps (tenant_id, first_seq, last_seq, last_mac, purge_seq) VA
 -- plan:
 
 -- countTenantRows
-SELECT (SELECT COUNT(*) FROM episodes WHERE tenant_id = @tenant) AS episodes, (SELECT COUNT(*) FROM action_log WHERE tenant_id = @tenant) AS steps,
+SELECT (SELECT COUNT(*) FROM episodes WHERE tenant_id = @tenant) AS episodes, (SELECT COUNT(*) FROM action_log WHERE tenant_serial = (SELECT serial FROM tenants WHERE id = @tenant)) AS steps,
   (SELECT COUNT(*) FROM api_keys WHERE tenant_id = @tenant) AS keys, (SELECT COUNT(*) FROM runs WHERE tenant_id = @tenant) AS runs;
 -- plan:
 --   SCAN CONSTANT ROW
 --   SCALAR SUBQUERY 1
---   SEARCH episodes USING COVERING INDEX episodes_tenant_id_created_at_id_idx (tenant_id=?)
---   SCALAR SUBQUERY 2
---   SEARCH action_log USING COVERING INDEX action_log_tenant_id_ledger_seq_key (tenant_id=?)
+--   SEARCH episodes USING COVERING INDEX episodes_tenant_id_ledger_seq_key (tenant_id=?)
 --   SCALAR SUBQUERY 3
---   SEARCH api_keys USING COVERING INDEX api_keys_tenant_id_created_at_idx (tenant_id=?)
+--   SEARCH action_log USING COVERING INDEX action_log_tenant_serial_ledger_seq_key (tenant_serial=?)
+--   SCALAR SUBQUERY 2
+--   SEARCH tenants USING COVERING INDEX tenants_id_key (id=?)
 --   SCALAR SUBQUERY 4
+--   SEARCH api_keys USING COVERING INDEX api_keys_tenant_id_created_at_idx (tenant_id=?)
+--   SCALAR SUBQUERY 5
 --   SEARCH runs USING COVERING INDEX runs_tenant_id_api_key_id_created_at_id_idx (tenant_id=?)
 
 -- updateRetention
 UPDATE tenants SET retention_days = ? WHERE id = ?;
 -- plan:
---   SEARCH tenants USING INDEX sqlite_autoindex_tenants_1 (id=?)
+--   SEARCH tenants USING INDEX tenants_id_key (id=?)
 
 -- markTenantDeleting
 UPDATE tenants SET deleting_at = ? WHERE id = ? AND deleting_at IS NULL;
 -- plan:
---   SEARCH tenants USING INDEX sqlite_autoindex_tenants_1 (id=?)
+--   SEARCH tenants USING INDEX tenants_id_key (id=?)
 
 -- revokeTenantKeys
 UPDATE api_keys SET revoked_at = ? WHERE tenant_id = ? AND revoked_at IS NULL;
@@ -94,7 +100,7 @@ UPDATE api_keys SET revoked_at = ? WHERE tenant_id = ? AND revoked_at IS NULL;
 -- selectTenantEpisodeIds
 SELECT id FROM episodes WHERE tenant_id = ? LIMIT ?;
 -- plan:
---   SEARCH episodes USING COVERING INDEX episodes_tenant_id_created_at_id_idx (tenant_id=?)
+--   SEARCH episodes USING INDEX episodes_tenant_id_ledger_seq_key (tenant_id=?)
 
 -- insertAdminEvent
 INSERT INTO admin_events (at, action, tenant_id, key_id, detail) VALUES (?, ?, ?, NULL, ?);
@@ -127,9 +133,11 @@ DELETE FROM legacy_chain_seals WHERE tenant_id = ?;
 --   SCAN legacy_chain_seals
 
 -- delete_action_log
-DELETE FROM action_log WHERE tenant_id = ?;
+DELETE FROM action_log WHERE tenant_serial = (SELECT serial FROM tenants WHERE id = ?);
 -- plan:
---   SEARCH action_log USING COVERING INDEX action_log_tenant_id_ledger_seq_key (tenant_id=?)
+--   SEARCH action_log USING INDEX action_log_tenant_serial_ledger_seq_key (tenant_serial=?)
+--   SCALAR SUBQUERY 1
+--   SEARCH tenants USING COVERING INDEX tenants_id_key (id=?)
 
 -- delete_ledger_entries
 DELETE FROM ledger_entries WHERE tenant_id = ?;
@@ -167,8 +175,8 @@ DELETE FROM runs WHERE tenant_id = ?;
 -- delete_episodes
 DELETE FROM episodes WHERE tenant_id = ?;
 -- plan:
---   SEARCH episodes USING COVERING INDEX episodes_tenant_id_created_at_id_idx (tenant_id=?)
---   SEARCH action_log USING COVERING INDEX action_log_episode_id_tenant_id_step_index_key (episode_id=? AND tenant_id=?)
+--   SEARCH episodes USING COVERING INDEX episodes_tenant_id_ledger_seq_key (tenant_id=?)
+--   SEARCH action_log USING PRIMARY KEY (episode_serial=?)
 --   SEARCH step_requests USING COVERING INDEX sqlite_autoindex_step_requests_1 (episode_id=? AND tenant_id=?)
 --   SEARCH episode_tags USING COVERING INDEX sqlite_autoindex_episode_tags_1 (episode_id=? AND tenant_id=?)
 --   SEARCH legacy_chain_seals USING COVERING INDEX sqlite_autoindex_legacy_chain_seals_1 (episode_id=? AND tenant_id=?)
@@ -181,7 +189,7 @@ DELETE FROM api_keys WHERE tenant_id = ?;
 -- deleteTenant
 DELETE FROM tenants WHERE id = ?;
 -- plan:
---   SEARCH tenants USING INDEX sqlite_autoindex_tenants_1 (id=?)
+--   SEARCH tenants USING INDEX tenants_id_key (id=?)
+--   SEARCH episodes USING COVERING INDEX episodes_tenant_id_ledger_seq_key (tenant_id=?)
 --   SEARCH runs USING COVERING INDEX runs_tenant_id_api_key_id_created_at_id_idx (tenant_id=?)
---   SEARCH episodes USING COVERING INDEX episodes_tenant_id_created_at_id_idx (tenant_id=?)
 --   SEARCH api_keys USING COVERING INDEX api_keys_tenant_id_created_at_idx (tenant_id=?)

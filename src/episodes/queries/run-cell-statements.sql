@@ -27,7 +27,7 @@ WHERE run_id = ? AND tenant_id = ? AND task_id = ? AND seed = ? AND trial = ? AN
 --   SEARCH run_cells USING INDEX sqlite_autoindex_run_cells_1 (run_id=? AND tenant_id=? AND task_id=? AND seed=? AND trial=?)
 
 -- finishCell
-UPDATE run_cells SET status = 'finished', termination = @termination, score_milli = @scoreMilli, finished_at = @at, wall_ms = MAX(0, CAST(ROUND((julianday(@at) - julianday(started_at)) * 86400000) AS INTEGER))
+UPDATE run_cells SET status = 'finished', termination = @termination, score_milli = @scoreMilli, finished_at = @at, wall_ms = MAX(0, @at - started_at)
 WHERE tenant_id = @tenantId AND run_id = @runId AND episode_id = @episodeId AND status = 'active';
 -- plan:
 --   SEARCH run_cells USING INDEX run_cells_tenant_id_run_id_status_position_idx (tenant_id=? AND run_id=? AND status=?)
@@ -42,16 +42,16 @@ WHERE id = @runId AND tenant_id = @tenantId AND status = 'open'
 --   SEARCH run_cells USING COVERING INDEX run_cells_tenant_id_run_id_status_position_idx (tenant_id=? AND run_id=?)
 
 -- giveUpCell
-UPDATE run_cells SET status = 'finished', termination = 'gave_up', finished_at = @at, wall_ms = MAX(0, CAST(ROUND((julianday(@at) - julianday(started_at)) * 86400000) AS INTEGER)),
+UPDATE run_cells SET status = 'finished', termination = 'gave_up', finished_at = @at, wall_ms = MAX(0, @at - started_at),
   score_milli = (SELECT score_milli FROM episodes WHERE id = @episodeId AND tenant_id = @tenantId)
 WHERE tenant_id = @tenantId AND episode_id = @episodeId AND status = 'active' RETURNING run_id AS runId;
 -- plan:
 --   SEARCH run_cells USING INDEX run_cells_tenant_id_episode_id_idx (tenant_id=? AND episode_id=?)
 --   SCALAR SUBQUERY 1
---   SEARCH episodes USING INDEX sqlite_autoindex_episodes_1 (id=? AND tenant_id=?)
+--   SEARCH episodes USING INDEX episodes_id_tenant_id_key (id=? AND tenant_id=?)
 
 -- endCellAttempt
-UPDATE run_cells SET status = @status, termination = @termination, finished_at = @at, wall_ms = MAX(0, CAST(ROUND((julianday(@at) - julianday(started_at)) * 86400000) AS INTEGER))
+UPDATE run_cells SET status = @status, termination = @termination, finished_at = @at, wall_ms = MAX(0, @at - started_at)
 WHERE tenant_id = @tenantId AND episode_id = @episodeId AND status = 'active';
 -- plan:
 --   SEARCH run_cells USING INDEX run_cells_tenant_id_episode_id_idx (tenant_id=? AND episode_id=?)

@@ -16,7 +16,7 @@ export class CellTakenError extends ConflictError {}
 export const CLAIMABLE_CELL_STATES = ['pending', 'abandoned', 'failed'] as const;
 
 /** An attempt's wall time: from the claim (the episode's reset) to `@at`, in whole milliseconds. */
-const WALL_MS = `MAX(0, CAST(ROUND((julianday(@at) - julianday(started_at)) * 86400000) AS INTEGER))`;
+const WALL_MS = `MAX(0, @at - started_at)`;
 
 export const RUN_CELL_STATEMENTS = {
   selectRunForReset: `SELECT id, api_key_id AS apiKeyId, name, agent, split, feedback, families_json AS familiesJson, seeds_json AS seedsJson,

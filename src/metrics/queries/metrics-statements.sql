@@ -4,4 +4,4 @@
 -- countAllActiveEpisodes
 SELECT COUNT(*) AS n FROM episodes WHERE status = 'active';
 -- plan:
---   SEARCH episodes USING COVERING INDEX episodes_status_updated_at_idx (status=?)
+--   SCAN episodes USING COVERING INDEX episodes_tenant_id_status_created_at_idx

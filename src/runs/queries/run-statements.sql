@@ -70,7 +70,7 @@ SELECT c.task_id AS taskId, c.seed, c.trial, c.position, c.status, c.episode_id 
   WHERE c.tenant_id = ? AND c.run_id = ? ORDER BY c.position;
 -- plan:
 --   SEARCH c USING INDEX run_cells_tenant_id_run_id_position_key (tenant_id=? AND run_id=?)
---   SEARCH e USING INDEX sqlite_autoindex_episodes_1 (id=? AND tenant_id=?) LEFT-JOIN
+--   SEARCH e USING INDEX episodes_id_tenant_id_key (id=? AND tenant_id=?) LEFT-JOIN
 
 -- selectCellOfEpisode
 SELECT c.task_id AS taskId, c.seed, c.trial, c.position, c.status, c.episode_id AS episodeId, c.attempts, c.termination,
@@ -89,19 +89,23 @@ WHERE tenant_id = @tenantId AND run_id = @runId AND episode_id = @episodeId;
 -- episodeForExport
 SELECT task_version AS taskVersion, grader_version AS graderVersion, seed, state_json AS stateJson FROM episodes WHERE tenant_id = ? AND id = ?;
 -- plan:
---   SEARCH episodes USING INDEX sqlite_autoindex_episodes_1 (id=? AND tenant_id=?)
+--   SEARCH episodes USING INDEX episodes_id_tenant_id_key (id=? AND tenant_id=?)
 
 -- episodeActionLog
 SELECT step_index AS stepIndex, action_json AS actionJson, reward_milli AS rewardMilli, score_after_milli AS scoreAfterMilli, outcome, error,
        created_at AS createdAt, lower(hex(hash)) AS hash
-  FROM action_log WHERE tenant_id = ? AND episode_id = ? ORDER BY step_index;
+  FROM action_log WHERE episode_serial = (SELECT serial FROM episodes WHERE id = @episode AND tenant_id = @tenant) ORDER BY step_index;
 -- plan:
---   SEARCH action_log USING INDEX action_log_episode_id_tenant_id_step_index_key (episode_id=? AND tenant_id=?)
+--   SEARCH action_log USING PRIMARY KEY (episode_serial=?)
+--   SCALAR SUBQUERY 1
+--   SEARCH episodes USING COVERING INDEX episodes_id_tenant_id_key (id=? AND tenant_id=?)
 
 -- episodeActions
-SELECT action_json AS actionJson FROM action_log WHERE tenant_id = ? AND episode_id = ? ORDER BY step_index;
+SELECT action_json AS actionJson FROM action_log WHERE episode_serial = (SELECT serial FROM episodes WHERE id = @episode AND tenant_id = @tenant) ORDER BY step_index;
 -- plan:
---   SEARCH action_log USING INDEX action_log_episode_id_tenant_id_step_index_key (episode_id=? AND tenant_id=?)
+--   SEARCH action_log USING PRIMARY KEY (episode_serial=?)
+--   SCALAR SUBQUERY 1
+--   SEARCH episodes USING COVERING INDEX episodes_id_tenant_id_key (id=? AND tenant_id=?)
 
 -- insertRegrade
 INSERT INTO run_regrades (id, run_id, tenant_id, grader_version, episode_count, changed_count, created_at)
