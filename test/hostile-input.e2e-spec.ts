@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { chainKeyOf, chainLink } from '../src/episodes/hash-chain';
 import { startTestApp } from './support/test-app';
 import { openWsClient } from './support/ws-client';
+import { STORED_STATE } from './support/stored-state';
 
 /*
  * Requests that once took the whole server down, or stored something that later raised a false tamper alarm.
@@ -173,7 +174,7 @@ function storePoisonedSteps(databaseUrl: string, episodeId: string): void {
   const key = chainKeyOf(readFileSync(`${file}.chain-key`, 'utf8').trim());
   const db = new Database(file);
   try {
-    const row = db.prepare('SELECT state_json, chain_head, chain_key_id FROM episodes WHERE id = ?').get(episodeId) as {
+    const row = db.prepare(`SELECT ${STORED_STATE} AS state_json, chain_head, chain_key_id FROM episodes WHERE id = ?`).get(episodeId) as {
       state_json: string;
       chain_head: string;
       chain_key_id: string;
@@ -200,7 +201,8 @@ function storePoisonedSteps(databaseUrl: string, episodeId: string): void {
     });
     state.active_ticket_id = '__proto__';
     state.opened_ticket_ids = ['__proto__'];
-    db.prepare('UPDATE episodes SET state_json = ?, chain_head = ?, step_count = 3, version = version + 1 WHERE id = ?').run(JSON.stringify(state), head, episodeId);
+    db.prepare('UPDATE active_states SET state_json = ? WHERE episode_serial = (SELECT serial FROM episodes WHERE id = ?)').run(JSON.stringify(state), episodeId);
+    db.prepare('UPDATE episodes SET chain_head = ?, step_count = 3, version = version + 1 WHERE id = ?').run(head, episodeId);
   } finally {
     db.close();
   }

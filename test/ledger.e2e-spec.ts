@@ -134,7 +134,7 @@ describe('forgeries with the database file', () => {
     expect((await ledgerOf(app, 'lab')).ledger_ok).toBe(true);
     await behindItsBack((db) => {
       dropTriggers(db);
-      db.prepare('DELETE FROM action_log WHERE episode_serial = (SELECT serial FROM episodes WHERE id = ?)').run(failed);
+      for (const table of ['action_log', 'active_states']) db.prepare(`DELETE FROM ${table} WHERE episode_serial = (SELECT serial FROM episodes WHERE id = ?)`).run(failed);
       for (const table of ['episode_tags', 'step_requests']) db.prepare(`DELETE FROM ${table} WHERE episode_id = ?`).run(failed);
       db.prepare('DELETE FROM episodes WHERE id = ?').run(failed);
     });
@@ -152,7 +152,7 @@ describe('forgeries with the database file', () => {
     await behindItsBack((db) => {
       dropTriggers(db);
       db.prepare('DELETE FROM ledger_entries WHERE episode_id = ?').run(failed);
-      db.prepare('DELETE FROM action_log WHERE episode_serial = (SELECT serial FROM episodes WHERE id = ?)').run(failed);
+      for (const table of ['action_log', 'active_states']) db.prepare(`DELETE FROM ${table} WHERE episode_serial = (SELECT serial FROM episodes WHERE id = ?)`).run(failed);
       db.prepare('DELETE FROM episode_tags WHERE episode_id = ?').run(failed);
       db.prepare('DELETE FROM episodes WHERE id = ?').run(failed);
     });

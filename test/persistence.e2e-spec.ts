@@ -10,6 +10,7 @@ import { canonicalTasks, parseTask } from '../src/tasks/task-files';
 import { familyVersion, parseGeneratorVersion } from '../src/families';
 import { SOLUTIONS } from './fixtures/solutions';
 import { freshDatabaseUrl, startTestApp } from './support/test-app';
+import { STORED_STATE } from './support/stored-state';
 
 const billing = SOLUTIONS.billing_duplicate_charge;
 
@@ -60,7 +61,7 @@ it('each step is stored atomically, and replaying the log reproduces the stored 
     }
     const baseline = (await request(http).post('/baseline').send({}).expect(200)).body;
     const db = openDatabase(databaseUrl);
-    const episodes = db.prepare('SELECT * FROM episodes').all() as any[];
+    const episodes = db.prepare(`SELECT *, ${STORED_STATE} AS stored_state FROM episodes`).all() as any[];
     expect(episodes.length).toBe(ids.length + baseline.episodes.length);
     for (const episode of episodes) {
       const log = db.prepare('SELECT * FROM action_log WHERE episode_serial = (SELECT serial FROM episodes WHERE id = ?) ORDER BY step_index').all(episode.id) as any[];
@@ -80,7 +81,7 @@ it('each step is stored atomically, and replaying the log reproduces the stored 
       }
       expect(state.score_milli).toBe(episode.score_milli);
       // A running episode keeps its state; one that has ended keeps none (it is replayed from the log).
-      expect(episode.state_json === '' ? ['ended', state.status !== 'active'] : ['running', JSON.parse(episode.state_json)]).toEqual(
+      expect(episode.stored_state === '' ? ['ended', state.status !== 'active'] : ['running', JSON.parse(episode.stored_state)]).toEqual(
         state.status === 'active' ? ['running', state] : ['ended', true],
       );
     }

@@ -56,9 +56,15 @@ export class AuditRepository {
 
   /** The episodes with this id in the scope (ids are unique per tenant: across tenants there may be several). */
   findEpisodes(scope: AuditScope, episodeId: string, take: number): Promise<EpisodeWithSeal[]> {
-    return this.database.serialized((db) =>
-      db.episode.findMany({ where: { AND: [scopeWhere(scope), { id: episodeId }] }, include: { legacySeal: true, tags: { select: { tag: true } } }, take }),
-    );
+    return this.database.serialized(async (db) => {
+      const rows = await db.episode.findMany({
+        where: { AND: [scopeWhere(scope), { id: episodeId }] },
+        include: { legacySeal: true, tags: { select: { tag: true } }, activeState: { select: { stateJson: true } } },
+        take,
+      });
+      // A running episode's state is its active_states row (the row's own column is "" then).
+      return rows.map(({ activeState, ...episode }) => ({ ...episode, stateJson: activeState?.stateJson ?? episode.stateJson }));
+    });
   }
 
   /**

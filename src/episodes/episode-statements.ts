@@ -2,6 +2,7 @@ import type { SqlConnection } from '../database/group-commit';
 import { sqliteTimestamp } from '../database/sqlite-timestamp';
 import type { Episode } from '../generated/prisma/client';
 import type { ComponentColumns } from './score-columns';
+import { SNAPSHOT_DROPPED } from './finished-state';
 import { episodeSerial, storedHash, storedTime, tenantSerial } from './log-columns';
 import type { ActionLogRecord, EpisodeRecord, StoredStepRequest } from './episode.repository';
 
@@ -17,7 +18,6 @@ const SUMMARY_COLUMNS = [
   'status',
   'step_count',
   'score_milli',
-  'state_json',
   'opened_milli',
   'policy_milli',
   'priority_milli',
@@ -29,7 +29,8 @@ const SUMMARY_COLUMNS = [
 /** Every statement this file runs, by name. */
 export const EPISODE_STATEMENTS = {
   selectEpisode: `SELECT id, tenant_id AS tenantId, api_key_id AS apiKeyId, alias, task_id AS taskId, task_version AS taskVersion,
-       grader_version AS graderVersion, feedback, seed, status, version, agent, run_label AS runLabel, tags_json AS tagsJson, state_json AS stateJson, chain_head AS chainHead,
+       grader_version AS graderVersion, feedback, seed, status, version, agent, run_label AS runLabel, tags_json AS tagsJson,
+       COALESCE((SELECT s.state_json FROM active_states s WHERE s.episode_serial = episodes.serial), state_json) AS stateJson, chain_head AS chainHead,
        chain_scheme AS chainScheme, chain_key_id AS chainKeyId, split_source AS splitSource, split_key_id AS splitKeyId, run_id AS runId, run_trial AS runTrial, created_at AS createdAt, updated_at AS updatedAt
   FROM episodes WHERE id = ? AND tenant_id = ?`,
   selectEpisodeVersion: `SELECT version FROM episodes WHERE id = ? AND tenant_id = ?`,
@@ -39,8 +40,8 @@ export const EPISODE_STATEMENTS = {
   selectTenantExists: `SELECT 1 AS present FROM tenants WHERE id = ? AND deleting_at IS NULL`,
   insertEpisode: `INSERT INTO episodes (id, tenant_id, api_key_id, alias, task_id, task_version, grader_version, feedback, seed, version, agent, run_label,
   tags_json, chain_head, chain_scheme, chain_key_id, split_source, split_key_id, run_id, run_trial, ${SUMMARY_COLUMNS.join(', ')}, created_at, updated_at,
-  ledger_seq, ledger_mac, facts_sha256)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ${SUMMARY_COLUMNS.map(() => '?').join(', ')}, ?, ?, ?, ?, ?)`,
+  ledger_seq, ledger_mac, facts_sha256, state_json)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ${SUMMARY_COLUMNS.map(() => '?').join(', ')}, ?, ?, ?, ?, ?, '')`,
   insertEpisodeTag: `INSERT INTO episode_tags (episode_id, tenant_id, tag) VALUES (?, ?, ?)`,
   updateEpisodeStep: `UPDATE episodes SET version = version + 1, chain_head = ?, ${SUMMARY_COLUMNS.map((c) => `${c} = ?`).join(', ')}, updated_at = ?
 WHERE id = ? AND tenant_id = ? AND version = ?`,
@@ -55,6 +56,11 @@ VALUES (${episodeSerial()}, ${tenantSerial()}, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 
   expireIdleEpisodes: `UPDATE episodes SET status = 'expired', version = version + 1, state_json = ''
 WHERE tenant_id IN (SELECT id FROM tenants) AND status = 'active' AND updated_at < ? RETURNING id, tenant_id AS tenantId`,
   expireEpisode: `UPDATE episodes SET status = 'expired', version = version + 1, state_json = '' WHERE id = ? AND tenant_id = ? AND status = 'active'`,
+  // A running episode's state (active_states): written by every step, deleted when the episode ends.
+  saveActiveState: `INSERT INTO active_states (episode_serial, state_json) VALUES (${episodeSerial()}, ?)
+ON CONFLICT (episode_serial) DO UPDATE SET state_json = excluded.state_json`,
+  deleteActiveState: `DELETE FROM active_states WHERE episode_serial = ${episodeSerial()}`,
+  deleteEndedStates: `DELETE FROM active_states WHERE (SELECT e.status FROM episodes e WHERE e.serial = active_states.episode_serial) <> 'active'`,
   insertStepRequest: `INSERT INTO step_requests (episode_id, tenant_id, request_id, step_index, action_hash, response_json, created_at)
 VALUES (?, ?, ?, ?, ?, ?, ?)`,
 } as const;
@@ -134,7 +140,6 @@ const summaryValues = (s: EpisodeSummary) => [
   s.status,
   s.stepCount,
   s.scoreMilli,
-  s.stateJson,
   s.openedMilli,
   s.policyMilli,
   s.priorityMilli,
@@ -186,6 +191,7 @@ export function insertEpisode(
       Buffer.from(ledger.mac, 'hex'),
       Buffer.from(ledger.factsSha256, 'hex'),
     );
+  saveActiveState(sql, episode.tenantId, episode.id, summary.stateJson);
   const insertTag = sql.statement(EPISODE_STATEMENTS.insertEpisodeTag);
   for (const tag of episode.tags) insertTag.run(episode.id, episode.tenantId, tag);
 }
@@ -201,7 +207,15 @@ export function updateEpisodeStep(
   const { changes } = sql
     .statement(EPISODE_STATEMENTS.updateEpisodeStep)
     .run(chainHead, ...summaryValues(summary), sqliteTimestamp(updatedAt), key.episodeId, key.tenantId, key.expectedVersion);
-  return changes === 1;
+  if (changes !== 1) return false;
+  saveActiveState(sql, key.tenantId, key.episodeId, summary.stateJson);
+  return true;
+}
+
+/** The episode's state while it runs (its active_states row); none once it has ended (`stateJson` is ""). */
+function saveActiveState(sql: SqlConnection, tenantId: string, episodeId: string, stateJson: string): void {
+  if (stateJson === SNAPSHOT_DROPPED) sql.statement(EPISODE_STATEMENTS.deleteActiveState).run(episodeId, tenantId);
+  else sql.statement(EPISODE_STATEMENTS.saveActiveState).run(episodeId, tenantId, stateJson);
 }
 
 /**
@@ -260,10 +274,14 @@ export function insertStepRequest(
 
 /** Marks every tenant's active episodes not stepped since `cutoff` expired; returns which. */
 export function expireIdleEpisodes(sql: SqlConnection, cutoff: Date): { id: string; tenantId: string }[] {
-  return sql.statement(EPISODE_STATEMENTS.expireIdleEpisodes).all(sqliteTimestamp(cutoff)) as { id: string; tenantId: string }[];
+  const expired = sql.statement(EPISODE_STATEMENTS.expireIdleEpisodes).all(sqliteTimestamp(cutoff)) as { id: string; tenantId: string }[];
+  if (expired.length > 0) sql.statement(EPISODE_STATEMENTS.deleteEndedStates).run();
+  return expired;
 }
 
 /** Marks one active episode expired (its run attempt failed); false when it was not active. */
 export function expireEpisode(sql: SqlConnection, tenantId: string, episodeId: string): boolean {
-  return sql.statement(EPISODE_STATEMENTS.expireEpisode).run(episodeId, tenantId).changes === 1;
+  if (sql.statement(EPISODE_STATEMENTS.expireEpisode).run(episodeId, tenantId).changes !== 1) return false;
+  sql.statement(EPISODE_STATEMENTS.deleteActiveState).run(episodeId, tenantId);
+  return true;
 }

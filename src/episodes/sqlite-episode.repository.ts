@@ -180,9 +180,12 @@ export class SqliteEpisodeRepository extends EpisodeRepository {
   async findLatest(tenantId: string, apiKeyId?: string | null): Promise<EpisodeRecord | null> {
     const row = await this.database.serialized((db) => {
       const where = apiKeyId === undefined ? { tenantId } : { tenantId, apiKeyId };
-      return db.episode.findFirst({ where, orderBy: [{ createdAt: 'desc' }, { serial: 'desc' }] });
+      return db.episode.findFirst({ where, orderBy: [{ createdAt: 'desc' }, { serial: 'desc' }], include: { activeState: { select: { stateJson: true } } } });
     });
-    return row ? this.recordOf(row) : null;
+    if (!row) return null;
+    // A running episode's state is its active_states row (the row's own column is "" then).
+    const { activeState, ...episode } = row;
+    return this.recordOf({ ...episode, stateJson: activeState?.stateJson ?? episode.stateJson });
   }
 
   async findForStep(tenantId: string, episodeId: string): Promise<EpisodeRecord | null> {

@@ -51,7 +51,9 @@ VALUES (@id, @tenantId, @apiKeyId, @name, @agent, @model, @split, @feedback, @fa
   addTokens: `UPDATE run_cells SET input_tokens = CASE WHEN @input IS NULL THEN input_tokens ELSE COALESCE(input_tokens, 0) + @input END,
   output_tokens = CASE WHEN @output IS NULL THEN output_tokens ELSE COALESCE(output_tokens, 0) + @output END
 WHERE tenant_id = @tenantId AND run_id = @runId AND episode_id = @episodeId`,
-  episodeForExport: `SELECT task_version AS taskVersion, grader_version AS graderVersion, seed, state_json AS stateJson FROM episodes WHERE tenant_id = ? AND id = ?`,
+  episodeForExport: `SELECT task_version AS taskVersion, grader_version AS graderVersion, seed,
+       COALESCE((SELECT s.state_json FROM active_states s WHERE s.episode_serial = episodes.serial), state_json) AS stateJson
+  FROM episodes WHERE tenant_id = ? AND id = ?`,
   episodeActionLog: `SELECT step_index AS stepIndex, action_json AS actionJson, reward_milli AS rewardMilli, score_after_milli AS scoreAfterMilli, outcome, error,
        created_at AS createdAt, ${hashHex('hash')} AS hash
   FROM action_log WHERE episode_serial = ${episodeSerial('@episode', '@tenant')} ORDER BY step_index`,

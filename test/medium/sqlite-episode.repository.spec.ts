@@ -12,6 +12,7 @@ import { SOLUTIONS } from '../fixtures/solutions';
 import { freshDatabaseUrl } from '../support/test-app';
 import { taskCatalogInMemory } from './task-catalog';
 import { SystemClock } from '../../src/common/clock';
+import { STORED_STATE } from '../support/stored-state';
 
 /*
  * The middle tier: the SQLite episode repository alone, on a real freshly migrated file, with a second
@@ -63,16 +64,17 @@ async function applyStep(action: Action, request: StepRequestKey | null = null, 
   return from;
 }
 
-/** What another process does to the row: a write that moves the version on. */
-function bumpFromOutside(id: string, change: string): void {
-  other.prepare(`UPDATE episodes SET ${change}, version = version + 1 WHERE id = ?`).run(id);
+/** What another process does to a running episode: a change to its state (active_states) that moves the version on. */
+function bumpFromOutside(id: string, path: string, value: number): void {
+  other.prepare('UPDATE active_states SET state_json = json_set(state_json, ?, ?) WHERE episode_serial = (SELECT serial FROM episodes WHERE id = ?)').run(path, value, id);
+  other.prepare('UPDATE episodes SET version = version + 1 WHERE id = ?').run(id);
 }
 
 it('a read of an active episode is served from the cache while the row is unchanged, and re-read once it changed', async () => {
   await newEpisode();
   await applyStep(actions[0]);
   expect((await repository.find('lab', 'ep-1'))!.state.step_count).toBe(1);
-  bumpFromOutside('ep-1', `state_json = json_set(state_json, '$.step_count', 7)`);
+  bumpFromOutside('ep-1', '$.step_count', 7);
   expect((await repository.find('lab', 'ep-1'))!.state.step_count).toBe(7);
   expect(await repository.find('other-lab', 'ep-1')).toBeNull();
 });
@@ -80,14 +82,14 @@ it('a read of an active episode is served from the cache while the row is unchan
 it('a step computed from a stale cached copy writes nothing; the next read for a step is the row', async () => {
   await newEpisode();
   await applyStep(actions[0]);
-  bumpFromOutside('ep-1', `state_json = json_set(state_json, '$.max_steps', 50)`);
+  bumpFromOutside('ep-1', '$.max_steps', 50);
   const cached = (await repository.findForStep('lab', 'ep-1'))!;
   expect([cached.version, cached.state.max_steps]).toEqual([1, 12]);
   await expect(repository.saveStep(cached, await stepped(cached, actions[1]), null)).rejects.toBeInstanceOf(StaleEpisodeError);
   expect(other.prepare('SELECT COUNT(*) AS n FROM action_log').get()).toEqual({ n: 1 });
   const fresh = await applyStep(actions[1]);
   expect([fresh.version, fresh.state.max_steps]).toEqual([2, 50]);
-  const stored = other.prepare('SELECT version, step_count, state_json FROM episodes WHERE id = ?').get('ep-1') as { version: number; step_count: number; state_json: string };
+  const stored = other.prepare(`SELECT version, step_count, ${STORED_STATE} AS state_json FROM episodes WHERE id = ?`).get('ep-1') as { version: number; step_count: number; state_json: string };
   expect([stored.version, stored.step_count, JSON.parse(stored.state_json).max_steps]).toEqual([3, 2, 50]);
 });
 
@@ -122,7 +124,7 @@ it('a batch that fails to commit is rolled back whole, and the states it cached 
   expect(other.prepare('SELECT step_count, version FROM episodes WHERE id = ?').get('ep-1')).toEqual({ step_count: 1, version: 1 });
   // Another writer now moves the row to version 2, the number the lost step's cached copy would carry: only a
   // cache emptied by the rollback tells the two apart.
-  bumpFromOutside('ep-1', `state_json = json_set(state_json, '$.max_steps', 40)`);
+  bumpFromOutside('ep-1', '$.max_steps', 40);
   const read = (await repository.findForStep('lab', 'ep-1'))!;
   expect([read.version, read.state.step_count, read.state.max_steps]).toEqual([2, 1, 40]);
   await applyStep(actions[1]);

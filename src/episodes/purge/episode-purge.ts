@@ -103,6 +103,7 @@ export function deleteEpisodesWithTheirRows(sql: SqlConnection, tenantId: string
     sql.statement(PURGE_STATEMENTS.deleteLegacySeal).run(id, tenantId);
     sql.statement(PURGE_STATEMENTS.deleteActionRows).run(id, tenantId);
     sql.statement(PURGE_STATEMENTS.deleteLedgerEntriesOfEpisode).run(tenantId, id);
+    sql.statement(PURGE_STATEMENTS.deleteActiveState).run(id, tenantId);
     sql.statement(PURGE_STATEMENTS.deleteEpisode).run(id, tenantId);
   }
   sql.statement(PURGE_STATEMENTS.closeGuard).run();

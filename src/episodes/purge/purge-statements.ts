@@ -16,6 +16,7 @@ export const PURGE_STATEMENTS = {
   deleteLegacySeal: `DELETE FROM legacy_chain_seals WHERE episode_id = ? AND tenant_id = ?`,
   deleteActionRows: `DELETE FROM action_log WHERE episode_serial = ${episodeSerial()}`,
   deleteLedgerEntriesOfEpisode: `DELETE FROM ledger_entries WHERE tenant_id = ? AND episode_id = ?`,
+  deleteActiveState: `DELETE FROM active_states WHERE episode_serial = ${episodeSerial()}`,
   deleteEpisode: `DELETE FROM episodes WHERE id = ? AND tenant_id = ?`,
   insertLedgerGap: `INSERT INTO ledger_gaps (tenant_id, first_seq, last_seq, last_mac, purge_seq) VALUES (?, ?, ?, ?, ?)`,
   countTenantRows: `SELECT (SELECT COUNT(*) FROM episodes WHERE tenant_id = @tenant) AS episodes, (SELECT COUNT(*) FROM action_log WHERE tenant_serial = ${tenantSerial('@tenant')}) AS steps,
@@ -32,6 +33,7 @@ export const PURGE_STATEMENTS = {
  * last; its episodes are gone by then, a batch per write (tenant-deletion.ts), so these are small.
  */
 const TENANT_TABLES = [
+  'active_states',
   'step_requests',
   'episode_tags',
   'legacy_chain_seals',
@@ -48,7 +50,8 @@ const TENANT_TABLES = [
 
 export const TENANT_DELETION_STATEMENTS: Record<string, string> = {
   ...Object.fromEntries(TENANT_TABLES.map((table) => [`delete_${table}`, `DELETE FROM ${table} WHERE tenant_id = ?`])),
-  // The log names its tenant by serial (log-columns.ts).
+  // The log names its tenant by serial (log-columns.ts), and a running episode's state its episode.
   delete_action_log: `DELETE FROM action_log WHERE tenant_serial = ${tenantSerial()}`,
+  delete_active_states: `DELETE FROM active_states WHERE episode_serial IN (SELECT serial FROM episodes WHERE tenant_id = ?)`,
   deleteTenant: `DELETE FROM tenants WHERE id = ?`,
 };

@@ -3,11 +3,14 @@
 
 -- selectEpisode
 SELECT id, tenant_id AS tenantId, api_key_id AS apiKeyId, alias, task_id AS taskId, task_version AS taskVersion,
-       grader_version AS graderVersion, feedback, seed, status, version, agent, run_label AS runLabel, tags_json AS tagsJson, state_json AS stateJson, chain_head AS chainHead,
+       grader_version AS graderVersion, feedback, seed, status, version, agent, run_label AS runLabel, tags_json AS tagsJson,
+       COALESCE((SELECT s.state_json FROM active_states s WHERE s.episode_serial = episodes.serial), state_json) AS stateJson, chain_head AS chainHead,
        chain_scheme AS chainScheme, chain_key_id AS chainKeyId, split_source AS splitSource, split_key_id AS splitKeyId, run_id AS runId, run_trial AS runTrial, created_at AS createdAt, updated_at AS updatedAt
   FROM episodes WHERE id = ? AND tenant_id = ?;
 -- plan:
 --   SEARCH episodes USING INDEX episodes_id_tenant_id_key (id=? AND tenant_id=?)
+--   CORRELATED SCALAR SUBQUERY 1
+--   SEARCH s USING INTEGER PRIMARY KEY (rowid=?)
 
 -- selectEpisodeVersion
 SELECT version FROM episodes WHERE id = ? AND tenant_id = ?;
@@ -36,9 +39,9 @@ SELECT 1 AS present FROM tenants WHERE id = ? AND deleting_at IS NULL;
 
 -- insertEpisode
 INSERT INTO episodes (id, tenant_id, api_key_id, alias, task_id, task_version, grader_version, feedback, seed, version, agent, run_label,
-  tags_json, chain_head, chain_scheme, chain_key_id, split_source, split_key_id, run_id, run_trial, status, step_count, score_milli, state_json, opened_milli, policy_milli, priority_milli, routing_milli, reply_milli, resolution_milli, created_at, updated_at,
-  ledger_seq, ledger_mac, facts_sha256)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
+  tags_json, chain_head, chain_scheme, chain_key_id, split_source, split_key_id, run_id, run_trial, status, step_count, score_milli, opened_milli, policy_milli, priority_milli, routing_milli, reply_milli, resolution_milli, created_at, updated_at,
+  ledger_seq, ledger_mac, facts_sha256, state_json)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, '');
 -- plan:
 
 -- insertEpisodeTag
@@ -46,7 +49,7 @@ INSERT INTO episode_tags (episode_id, tenant_id, tag) VALUES (?, ?, ?);
 -- plan:
 
 -- updateEpisodeStep
-UPDATE episodes SET version = version + 1, chain_head = ?, status = ?, step_count = ?, score_milli = ?, state_json = ?, opened_milli = ?, policy_milli = ?, priority_milli = ?, routing_milli = ?, reply_milli = ?, resolution_milli = ?, updated_at = ?
+UPDATE episodes SET version = version + 1, chain_head = ?, status = ?, step_count = ?, score_milli = ?, opened_milli = ?, policy_milli = ?, priority_milli = ?, routing_milli = ?, reply_milli = ?, resolution_milli = ?, updated_at = ?
 WHERE id = ? AND tenant_id = ? AND version = ?;
 -- plan:
 --   SEARCH episodes USING INDEX episodes_id_tenant_id_key (id=? AND tenant_id=?)
@@ -85,6 +88,27 @@ WHERE tenant_id IN (SELECT id FROM tenants) AND status = 'active' AND updated_at
 UPDATE episodes SET status = 'expired', version = version + 1, state_json = '' WHERE id = ? AND tenant_id = ? AND status = 'active';
 -- plan:
 --   SEARCH episodes USING INDEX episodes_id_tenant_id_key (id=? AND tenant_id=?)
+
+-- saveActiveState
+INSERT INTO active_states (episode_serial, state_json) VALUES ((SELECT serial FROM episodes WHERE id = ? AND tenant_id = ?), ?)
+ON CONFLICT (episode_serial) DO UPDATE SET state_json = excluded.state_json;
+-- plan:
+--   SCALAR SUBQUERY 1
+--   SEARCH episodes USING COVERING INDEX episodes_id_tenant_id_key (id=? AND tenant_id=?)
+
+-- deleteActiveState
+DELETE FROM active_states WHERE episode_serial = (SELECT serial FROM episodes WHERE id = ? AND tenant_id = ?);
+-- plan:
+--   SEARCH active_states USING INTEGER PRIMARY KEY (rowid=?)
+--   SCALAR SUBQUERY 1
+--   SEARCH episodes USING COVERING INDEX episodes_id_tenant_id_key (id=? AND tenant_id=?)
+
+-- deleteEndedStates
+DELETE FROM active_states WHERE (SELECT e.status FROM episodes e WHERE e.serial = active_states.episode_serial) <> 'active';
+-- plan:
+--   SCAN active_states
+--   CORRELATED SCALAR SUBQUERY 1
+--   SEARCH e USING INTEGER PRIMARY KEY (rowid=?)
 
 -- insertStepRequest
 INSERT INTO step_requests (episode_id, tenant_id, request_id, step_index, action_hash, response_json, created_at)

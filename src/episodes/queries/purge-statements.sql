@@ -53,10 +53,18 @@ DELETE FROM ledger_entries WHERE tenant_id = ? AND episode_id = ?;
 -- plan:
 --   SEARCH ledger_entries USING COVERING INDEX ledger_entries_tenant_id_episode_id_seq_idx (tenant_id=? AND episode_id=?)
 
+-- deleteActiveState
+DELETE FROM active_states WHERE episode_serial = (SELECT serial FROM episodes WHERE id = ? AND tenant_id = ?);
+-- plan:
+--   SEARCH active_states USING INTEGER PRIMARY KEY (rowid=?)
+--   SCALAR SUBQUERY 1
+--   SEARCH episodes USING COVERING INDEX episodes_id_tenant_id_key (id=? AND tenant_id=?)
+
 -- deleteEpisode
 DELETE FROM episodes WHERE id = ? AND tenant_id = ?;
 -- plan:
 --   SEARCH episodes USING INDEX episodes_id_tenant_id_key (id=? AND tenant_id=?)
+--   SEARCH active_states USING INTEGER PRIMARY KEY (rowid=?)
 --   SEARCH action_log USING PRIMARY KEY (episode_serial=?)
 --   SEARCH step_requests USING COVERING INDEX sqlite_autoindex_step_requests_1 (episode_id=? AND tenant_id=?)
 --   SEARCH episode_tags USING COVERING INDEX sqlite_autoindex_episode_tags_1 (episode_id=? AND tenant_id=?)
@@ -117,6 +125,13 @@ SELECT last_mac AS mac FROM ledger_gaps WHERE tenant_id = ? AND last_seq = ?;
 -- plan:
 --   SEARCH ledger_gaps USING INDEX sqlite_autoindex_ledger_gaps_1 (tenant_id=?)
 
+-- delete_active_states
+DELETE FROM active_states WHERE episode_serial IN (SELECT serial FROM episodes WHERE tenant_id = ?);
+-- plan:
+--   SEARCH active_states USING INTEGER PRIMARY KEY (rowid=?)
+--   LIST SUBQUERY 1
+--   SEARCH episodes USING COVERING INDEX episodes_tenant_id_ledger_seq_key (tenant_id=?)
+
 -- delete_step_requests
 DELETE FROM step_requests WHERE tenant_id = ?;
 -- plan:
@@ -176,6 +191,7 @@ DELETE FROM runs WHERE tenant_id = ?;
 DELETE FROM episodes WHERE tenant_id = ?;
 -- plan:
 --   SEARCH episodes USING COVERING INDEX episodes_tenant_id_ledger_seq_key (tenant_id=?)
+--   SEARCH active_states USING INTEGER PRIMARY KEY (rowid=?)
 --   SEARCH action_log USING PRIMARY KEY (episode_serial=?)
 --   SEARCH step_requests USING COVERING INDEX sqlite_autoindex_step_requests_1 (episode_id=? AND tenant_id=?)
 --   SEARCH episode_tags USING COVERING INDEX sqlite_autoindex_episode_tags_1 (episode_id=? AND tenant_id=?)

@@ -87,9 +87,13 @@ WHERE tenant_id = @tenantId AND run_id = @runId AND episode_id = @episodeId;
 --   SEARCH run_cells USING INDEX run_cells_tenant_id_run_id_position_key (tenant_id=? AND run_id=?)
 
 -- episodeForExport
-SELECT task_version AS taskVersion, grader_version AS graderVersion, seed, state_json AS stateJson FROM episodes WHERE tenant_id = ? AND id = ?;
+SELECT task_version AS taskVersion, grader_version AS graderVersion, seed,
+       COALESCE((SELECT s.state_json FROM active_states s WHERE s.episode_serial = episodes.serial), state_json) AS stateJson
+  FROM episodes WHERE tenant_id = ? AND id = ?;
 -- plan:
 --   SEARCH episodes USING INDEX episodes_id_tenant_id_key (id=? AND tenant_id=?)
+--   CORRELATED SCALAR SUBQUERY 1
+--   SEARCH s USING INTEGER PRIMARY KEY (rowid=?)
 
 -- episodeActionLog
 SELECT step_index AS stepIndex, action_json AS actionJson, reward_milli AS rewardMilli, score_after_milli AS scoreAfterMilli, outcome, error,
