@@ -7,8 +7,9 @@ import type { Task } from '../engine/task.schema';
 /*
  * A finished episode keeps no state snapshot: its state follows from its instance (task version, seed, split key),
  * the grader version fixed at its reset and its logged actions, and replaying ten steps costs about 1.5 ms here,
- * while the snapshot was 40% of what a finished episode took on disk. Active episodes keep theirs (every step
- * reads it). Episodes stored before this release keep the snapshot they have; both forms read the same.
+ * while the snapshot was 40% of what a finished episode took on disk. Active episodes keep theirs, in active_states
+ * (every step reads it), and the row goes when they end. Episodes stored before this release keep the snapshot they
+ * have, in their own row; both forms read the same.
  */
 
 /** What `state_json` holds once the episode has ended: replay it (stateOf). */
