@@ -8,7 +8,7 @@ import { EpisodeExpiryService } from '../src/episodes/episode-expiry.service';
 import { TaskCatalog } from '../src/tasks/task-catalog.service';
 import { SOLUTIONS } from './fixtures/solutions';
 import { freshDatabaseUrl, startTestApp } from './support/test-app';
-import { STORED_STATE } from './support/stored-state';
+import { STORED_STATE_JSON } from '../src/episodes/active-state';
 
 /*
  * Finished episodes keep no state snapshot (src/episodes/finished-state.ts): an episode that ended, by its last
@@ -22,7 +22,7 @@ type App = Awaited<ReturnType<typeof startTestApp>>;
 const snapshotOf = (app: App, id: string): string => {
   const db = new BetterSqlite3(app.databaseUrl.slice('file:'.length), { readonly: true });
   try {
-    return (db.prepare(`SELECT ${STORED_STATE} AS state_json FROM episodes WHERE id = ?`).get(id) as { state_json: string }).state_json;
+    return (db.prepare(`SELECT ${STORED_STATE_JSON} AS state_json FROM episodes WHERE id = ?`).get(id) as { state_json: string }).state_json;
   } finally {
     db.close();
   }

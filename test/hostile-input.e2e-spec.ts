@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { chainKeyOf, chainLink } from '../src/episodes/hash-chain';
 import { startTestApp } from './support/test-app';
 import { openWsClient } from './support/ws-client';
-import { STORED_STATE } from './support/stored-state';
+import { STORED_STATE_JSON } from '../src/episodes/active-state';
 
 /*
  * Requests that once took the whole server down, or stored something that later raised a false tamper alarm.
@@ -174,7 +174,7 @@ function storePoisonedSteps(databaseUrl: string, episodeId: string): void {
   const key = chainKeyOf(readFileSync(`${file}.chain-key`, 'utf8').trim());
   const db = new Database(file);
   try {
-    const row = db.prepare(`SELECT ${STORED_STATE} AS state_json, chain_head, chain_key_id FROM episodes WHERE id = ?`).get(episodeId) as {
+    const row = db.prepare(`SELECT ${STORED_STATE_JSON} AS state_json, chain_head, chain_key_id FROM episodes WHERE id = ?`).get(episodeId) as {
       state_json: string;
       chain_head: string;
       chain_key_id: string;

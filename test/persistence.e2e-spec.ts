@@ -10,7 +10,7 @@ import { canonicalTasks, parseTask } from '../src/tasks/task-files';
 import { familyVersion, parseGeneratorVersion } from '../src/families';
 import { SOLUTIONS } from './fixtures/solutions';
 import { freshDatabaseUrl, startTestApp } from './support/test-app';
-import { STORED_STATE } from './support/stored-state';
+import { STORED_STATE_JSON } from '../src/episodes/active-state';
 
 const billing = SOLUTIONS.billing_duplicate_charge;
 
@@ -61,7 +61,7 @@ it('each step is stored atomically, and replaying the log reproduces the stored 
     }
     const baseline = (await request(http).post('/baseline').send({}).expect(200)).body;
     const db = openDatabase(databaseUrl);
-    const episodes = db.prepare(`SELECT *, ${STORED_STATE} AS stored_state FROM episodes`).all() as any[];
+    const episodes = db.prepare(`SELECT *, ${STORED_STATE_JSON} AS stored_state FROM episodes`).all() as any[];
     expect(episodes.length).toBe(ids.length + baseline.episodes.length);
     for (const episode of episodes) {
       const log = db.prepare('SELECT * FROM action_log WHERE episode_serial = (SELECT serial FROM episodes WHERE id = ?) ORDER BY step_index').all(episode.id) as any[];

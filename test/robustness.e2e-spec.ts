@@ -7,7 +7,7 @@ import { EpisodeExpiryService } from '../src/episodes/episode-expiry.service';
 import { canonicalTasks } from '../src/tasks/task-files';
 import { SOLUTIONS } from './fixtures/solutions';
 import { startTestApp } from './support/test-app';
-import { STORED_STATE } from './support/stored-state';
+import { STORED_STATE_JSON } from '../src/episodes/active-state';
 
 const billing = SOLUTIONS.billing_duplicate_charge.actions;
 
@@ -85,7 +85,7 @@ describe('concurrent episodes', () => {
           state = result.state;
         }
         expect(results[i].rewards).toEqual(rewards);
-        const stored = db.prepare(`SELECT ${STORED_STATE} AS state_json FROM episodes WHERE id = ?`).get(results[i].id) as { state_json: string };
+        const stored = db.prepare(`SELECT ${STORED_STATE_JSON} AS state_json FROM episodes WHERE id = ?`).get(results[i].id) as { state_json: string };
         // A running episode keeps its state; one that has ended keeps none (it is replayed from the log).
         expect(stored.state_json === '' ? ['ended', state.status !== 'active'] : ['running', JSON.parse(stored.state_json)]).toEqual(
           state.status === 'active' ? ['running', state] : ['ended', true],

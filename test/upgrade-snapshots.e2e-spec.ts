@@ -5,7 +5,7 @@ import request from 'supertest';
 import { ManualClock } from '../src/common/clock';
 import { migrateDatabase } from '../src/database/migrate';
 import { freshDatabaseUrl, startTestApp } from './support/test-app';
-import { STORED_STATE } from './support/stored-state';
+import { STORED_STATE_JSON } from '../src/episodes/active-state';
 
 /*
  * Episodes the release before this one stored, each with its state snapshot (test/fixtures/upgrade/snapshots-release.sql,
@@ -31,7 +31,7 @@ let ctx: Awaited<ReturnType<typeof startTestApp>>;
 const snapshotOf = (id: string): string => {
   const db = new BetterSqlite3(ctx.databaseUrl.slice('file:'.length), { readonly: true });
   try {
-    return (db.prepare(`SELECT ${STORED_STATE} AS state_json FROM episodes WHERE id = ?`).get(id) as { state_json: string }).state_json;
+    return (db.prepare(`SELECT ${STORED_STATE_JSON} AS state_json FROM episodes WHERE id = ?`).get(id) as { state_json: string }).state_json;
   } finally {
     db.close();
   }

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Prisma } from '../generated/prisma/client';
 import {
+  ACTIVE_STATE,
   COMPONENT_COLUMN_NAMES,
   committedGapsDigest,
   countLedgerEntriesBetween,
@@ -15,6 +16,7 @@ import {
   type LedgerEntryInContext,
   type LedgerGap,
   type LedgerHole,
+  withActiveState,
 } from '../episodes';
 import { storedJsonObject } from '../common/json';
 import { Database } from '../database/database.service';
@@ -59,11 +61,10 @@ export class AuditRepository {
     return this.database.serialized(async (db) => {
       const rows = await db.episode.findMany({
         where: { AND: [scopeWhere(scope), { id: episodeId }] },
-        include: { legacySeal: true, tags: { select: { tag: true } }, activeState: { select: { stateJson: true } } },
+        include: { legacySeal: true, tags: { select: { tag: true } }, ...ACTIVE_STATE },
         take,
       });
-      // A running episode's state is its active_states row (the row's own column is "" then).
-      return rows.map(({ activeState, ...episode }) => ({ ...episode, stateJson: activeState?.stateJson ?? episode.stateJson }));
+      return rows.map(withActiveState);
     });
   }
 

@@ -2,6 +2,7 @@ import type { SqlConnection } from '../database/group-commit';
 import { sqliteTimestamp } from '../database/sqlite-timestamp';
 import type { Episode } from '../generated/prisma/client';
 import type { ComponentColumns } from './score-columns';
+import { STORED_STATE_JSON } from './active-state';
 import { SNAPSHOT_DROPPED } from './finished-state';
 import { episodeSerial, storedHash, storedTime, tenantSerial } from './log-columns';
 import type { ActionLogRecord, EpisodeRecord, StoredStepRequest } from './episode.repository';
@@ -30,7 +31,7 @@ const SUMMARY_COLUMNS = [
 export const EPISODE_STATEMENTS = {
   selectEpisode: `SELECT id, tenant_id AS tenantId, api_key_id AS apiKeyId, alias, task_id AS taskId, task_version AS taskVersion,
        grader_version AS graderVersion, feedback, seed, status, version, agent, run_label AS runLabel, tags_json AS tagsJson,
-       COALESCE((SELECT s.state_json FROM active_states s WHERE s.episode_serial = episodes.serial), state_json) AS stateJson, chain_head AS chainHead,
+       ${STORED_STATE_JSON} AS stateJson, chain_head AS chainHead,
        chain_scheme AS chainScheme, chain_key_id AS chainKeyId, split_source AS splitSource, split_key_id AS splitKeyId, run_id AS runId, run_trial AS runTrial, created_at AS createdAt, updated_at AS updatedAt
   FROM episodes WHERE id = ? AND tenant_id = ?`,
   selectEpisodeVersion: `SELECT version FROM episodes WHERE id = ? AND tenant_id = ?`,

@@ -29,4 +29,5 @@ export { type PurgeRecord } from './purge/episode-purge';
 export { type TenantDeletionRecord } from './purge/tenant-deletion';
 export { EpisodeRepository } from './episode.repository';
 export { SNAPSHOT_DROPPED, stateOf } from './finished-state';
+export { ACTIVE_STATE, STORED_STATE_JSON, withActiveState } from './active-state';
 export { episodeSerial, fromStoredLog, hashHex } from './log-columns';

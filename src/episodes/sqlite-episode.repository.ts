@@ -10,6 +10,7 @@ import type { EpisodeState } from '../engine/state';
 import { ActiveEpisodeCache } from './active-episode-cache';
 import { ChainKeys } from './chain-keys';
 import { CHAIN_SCHEMES, chainLink, chainStart, type ChainKey } from './hash-chain';
+import { ACTIVE_STATE, withActiveState } from './active-state';
 import { createdEntry, expiredEntry, factsDigest, stepEntry } from './ledger/ledger-entry';
 import { appendLedgerEntry, nextLedgerEntry } from './ledger/ledger-statements';
 import { fromStoredLog } from './log-columns';
@@ -180,12 +181,9 @@ export class SqliteEpisodeRepository extends EpisodeRepository {
   async findLatest(tenantId: string, apiKeyId?: string | null): Promise<EpisodeRecord | null> {
     const row = await this.database.serialized((db) => {
       const where = apiKeyId === undefined ? { tenantId } : { tenantId, apiKeyId };
-      return db.episode.findFirst({ where, orderBy: [{ createdAt: 'desc' }, { serial: 'desc' }], include: { activeState: { select: { stateJson: true } } } });
+      return db.episode.findFirst({ where, orderBy: [{ createdAt: 'desc' }, { serial: 'desc' }], include: ACTIVE_STATE });
     });
-    if (!row) return null;
-    // A running episode's state is its active_states row (the row's own column is "" then).
-    const { activeState, ...episode } = row;
-    return this.recordOf({ ...episode, stateJson: activeState?.stateJson ?? episode.stateJson });
+    return row ? this.recordOf(withActiveState(row)) : null;
   }
 
   async findForStep(tenantId: string, episodeId: string): Promise<EpisodeRecord | null> {

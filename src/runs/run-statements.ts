@@ -1,6 +1,6 @@
 import type { SqlConnection } from '../database/group-commit';
 import { sqliteTimestamp } from '../database/sqlite-timestamp';
-import { episodeSerial, hashHex } from '../episodes';
+import { episodeSerial, hashHex, STORED_STATE_JSON } from '../episodes';
 
 /*
  * The statements of the runs feature, on the direct connection (one run's 1,200 cells are one statement each
@@ -52,7 +52,7 @@ VALUES (@id, @tenantId, @apiKeyId, @name, @agent, @model, @split, @feedback, @fa
   output_tokens = CASE WHEN @output IS NULL THEN output_tokens ELSE COALESCE(output_tokens, 0) + @output END
 WHERE tenant_id = @tenantId AND run_id = @runId AND episode_id = @episodeId`,
   episodeForExport: `SELECT task_version AS taskVersion, grader_version AS graderVersion, seed,
-       COALESCE((SELECT s.state_json FROM active_states s WHERE s.episode_serial = episodes.serial), state_json) AS stateJson
+       ${STORED_STATE_JSON} AS stateJson
   FROM episodes WHERE tenant_id = ? AND id = ?`,
   episodeActionLog: `SELECT step_index AS stepIndex, action_json AS actionJson, reward_milli AS rewardMilli, score_after_milli AS scoreAfterMilli, outcome, error,
        created_at AS createdAt, ${hashHex('hash')} AS hash

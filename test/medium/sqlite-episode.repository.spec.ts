@@ -12,7 +12,7 @@ import { SOLUTIONS } from '../fixtures/solutions';
 import { freshDatabaseUrl } from '../support/test-app';
 import { taskCatalogInMemory } from './task-catalog';
 import { SystemClock } from '../../src/common/clock';
-import { STORED_STATE } from '../support/stored-state';
+import { STORED_STATE_JSON } from '../../src/episodes/active-state';
 
 /*
  * The middle tier: the SQLite episode repository alone, on a real freshly migrated file, with a second
@@ -89,7 +89,7 @@ it('a step computed from a stale cached copy writes nothing; the next read for a
   expect(other.prepare('SELECT COUNT(*) AS n FROM action_log').get()).toEqual({ n: 1 });
   const fresh = await applyStep(actions[1]);
   expect([fresh.version, fresh.state.max_steps]).toEqual([2, 50]);
-  const stored = other.prepare(`SELECT version, step_count, ${STORED_STATE} AS state_json FROM episodes WHERE id = ?`).get('ep-1') as { version: number; step_count: number; state_json: string };
+  const stored = other.prepare(`SELECT version, step_count, ${STORED_STATE_JSON} AS state_json FROM episodes WHERE id = ?`).get('ep-1') as { version: number; step_count: number; state_json: string };
   expect([stored.version, stored.step_count, JSON.parse(stored.state_json).max_steps]).toEqual([3, 2, 50]);
 });
 

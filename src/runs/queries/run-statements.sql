@@ -88,7 +88,7 @@ WHERE tenant_id = @tenantId AND run_id = @runId AND episode_id = @episodeId;
 
 -- episodeForExport
 SELECT task_version AS taskVersion, grader_version AS graderVersion, seed,
-       COALESCE((SELECT s.state_json FROM active_states s WHERE s.episode_serial = episodes.serial), state_json) AS stateJson
+       COALESCE((SELECT s.state_json FROM active_states s WHERE s.episode_serial = episodes.serial), episodes.state_json) AS stateJson
   FROM episodes WHERE tenant_id = ? AND id = ?;
 -- plan:
 --   SEARCH episodes USING INDEX episodes_id_tenant_id_key (id=? AND tenant_id=?)
