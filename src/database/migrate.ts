@@ -3,10 +3,9 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { PROJECT_ROOT as ROOT } from '../common/project-root';
+import { MigrationError } from './migration-error';
 
 const MIGRATIONS = join(ROOT, 'prisma', 'migrations');
-
-export class MigrationError extends Error {}
 
 /** Applies the committed migrations to a database file with the real Prisma CLI (`prisma migrate deploy`). */
 export function migrateDatabase(databaseUrl: string): void {

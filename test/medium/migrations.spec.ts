@@ -62,3 +62,11 @@ it('the committed migrations produce exactly the schema in prisma/schema.prisma'
   migrated.close();
   expected.close();
 });
+
+it('prisma/postgresql/schema.prisma is generated from this schema and is current (the one model definition)', () => {
+  const check = () => execFileSync(process.execPath, [join(ROOT, 'tools', 'ci', 'postgres-schema.mjs'), '--check'], { cwd: ROOT, encoding: 'utf8', stdio: 'pipe' });
+  expect(check).not.toThrow();
+  // The PostgreSQL history is applied and compared with that schema on a real server: test/postgres/migrations.spec.ts.
+  const lock = readFileSync(join(ROOT, 'prisma', 'postgresql', 'migrations', 'migration_lock.toml'), 'utf8');
+  expect(lock).toContain('provider = "postgresql"');
+});
