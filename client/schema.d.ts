@@ -1472,6 +1472,11 @@ export interface components {
         HealthDto: {
             /** @description "ok", or what went wrong reaching the database */
             database: string;
+            /**
+             * @description Which database serves: the embedded SQLite file, or a PostgreSQL server (DATABASE_URL)
+             * @enum {string}
+             */
+            database_kind: "sqlite" | "postgresql";
             /** @enum {string} */
             status: "healthy" | "unhealthy";
             tasks: number;

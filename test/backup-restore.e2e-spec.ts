@@ -81,7 +81,7 @@ describe('backup under load, then restore', () => {
       clients = [key, key, key, null, null, null].map((k) => client(live, k, acks, () => stop));
       await until(() => acks.length >= 20);
       const checkpoints = live.app.get(LedgerCheckpoints);
-      checkpointBeforeBackup = checkpoints.write().find((c) => c.tenantId !== 'public')!.seq;
+      checkpointBeforeBackup = (await checkpoints.write()).find((c) => c.tenantId !== 'public')!.seq;
       await until(() => acks.length >= 30);
 
       ackedBefore = [...acks];
@@ -91,7 +91,7 @@ describe('backup under load, then restore', () => {
 
       // The server goes on: its ledgers move past the backup, and a checkpoint of that is written outside the database.
       await until(() => acks.length >= ackedBefore.length + ackedDuringBackup + 10);
-      checkpoints.write();
+      await checkpoints.write();
       await expect(
         restoreDatabase({ from: backup.database, to: fileOf(liveUrl), checkpointFile: join(backupDir, 'unused'), force: true }),
       ).rejects.toThrow(/open in another process \(a running server\?\)/);

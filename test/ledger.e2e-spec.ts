@@ -121,7 +121,7 @@ describe('forgeries with the database file', () => {
   });
 
   it('a rewind at the tail of the ledger, where no later entry shows the hole, is caught against the checkpoint written outside the database', async () => {
-    const id = await rewound(async () => void app.app.get(LedgerCheckpoints).write());
+    const id = await rewound(async () => void (await app.app.get(LedgerCheckpoints).write()));
     expect(await verify(app, id)).toMatchObject({ chain_ok: true, replay_ok: true });
     const ledger = await ledgerOf(app, 'lab');
     expect(ledger).toMatchObject({ checkpoint_ok: false, checkpoint: { seq: 3 } });
@@ -147,7 +147,7 @@ describe('forgeries with the database file', () => {
   it("a cut ledger (the tail's entries and episode deleted) is caught against the checkpoint written outside the database", async () => {
     await play(app, key, billing.slice(0, 2));
     const failed = await play(app, key, [{ type: 'resolve_ticket', resolution: 'no_action_needed' }]);
-    const [checkpoint] = app.app.get(LedgerCheckpoints).write().filter((c) => c.seq > 0 && c.tenantId !== 'public');
+    const [checkpoint] = (await app.app.get(LedgerCheckpoints).write()).filter((c) => c.seq > 0 && c.tenantId !== 'public');
     expect(checkpoint.seq).toBe(5);
     await behindItsBack((db) => {
       dropTriggers(db);
@@ -162,7 +162,7 @@ describe('forgeries with the database file', () => {
     // Played on from the cut, the ledger passes entry 5 again, but not the checkpointed one; no new checkpoint papers over it.
     await play(app, key, billing.slice(0, 1));
     expect(await ledgerOf(app, 'lab')).toMatchObject({ checkpoint_ok: false, problems: [expect.stringMatching(/entry 5 is not the one checkpointed/)] });
-    expect(app.app.get(LedgerCheckpoints).write().filter((c) => c.tenantId === checkpoint.tenantId)).toEqual([]);
+    expect((await app.app.get(LedgerCheckpoints).write()).filter((c) => c.tenantId === checkpoint.tenantId)).toEqual([]);
   });
 
   it("an episode's feedback mode changed from final to dense is caught", async () => {
@@ -179,7 +179,7 @@ describe('forgeries with the database file', () => {
 
   it('a forged checkpoint line is not taken for one', async () => {
     await play(app, key, billing.slice(0, 1));
-    app.app.get(LedgerCheckpoints).write();
+    await app.app.get(LedgerCheckpoints).write();
     const file = `${url.slice('file:'.length)}.ledger-checkpoints`;
     await behindItsBack(() => {
       const lines = readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l));

@@ -1,5 +1,6 @@
 import BetterSqlite3 from 'better-sqlite3';
 import request from 'supertest';
+import { sqliteText } from '../src/database/sqlite-connection';
 import { ManualClock } from '../src/common/clock';
 import { LedgerCheckpoints } from '../src/episodes/ledger/ledger-checkpoints';
 import { gapsDigest, gapsOf } from '../src/episodes/ledger/ledger-gaps';
@@ -68,7 +69,7 @@ describe('retention', () => {
     try {
       const lab = await mixedTenant(app, clock, 'keep-short');
       const other = await mixedTenant(app, clock, 'keep-all');
-      app.app.get(LedgerCheckpoints).write();
+      await app.app.get(LedgerCheckpoints).write();
       const set = await request(app.http).put('/admin/tenants/keep-short/retention').set(asAdmin).send({ retention_days: 7 }).expect(200);
       expect(set.body).toMatchObject({ slug: 'keep-short', retention_days: 7 });
 
@@ -86,7 +87,7 @@ describe('retention', () => {
       for (const slug of ['keep-short', 'keep-all']) expect(await ledgerOf(app, slug)).toMatchObject({ ledger_ok: true, checkpoint_ok: true, problems: [] });
       // The ledger goes on after the purge, and a new checkpoint can be written past it.
       await play(app, lab.key, billing.slice(0, 1));
-      expect(app.app.get(LedgerCheckpoints).write().map((c) => c.seq).length).toBe(1);
+      expect((await app.app.get(LedgerCheckpoints).write()).map((c) => c.seq).length).toBe(1);
       expect(await ledgerOf(app, 'keep-short')).toMatchObject({ ledger_ok: true, checkpoint_ok: true });
 
       const events = (await request(app.http).get('/admin/events').set(asAdmin).expect(200)).body.events;
@@ -116,13 +117,13 @@ describe('retention', () => {
       const kept = await play(app, key, billing.slice(0, 1));
       await play(app, key, billing);
       // The ledger's head is now the old episode's last step, and the checkpoint names it.
-      const [checkpoint] = app.app.get(LedgerCheckpoints).write();
+      const [checkpoint] = await app.app.get(LedgerCheckpoints).write();
       clock.advance(10 * DAY);
       await request(app.http).put('/admin/tenants/checkpointed/retention').set(asAdmin).send({ retention_days: 7 }).expect(200);
       expect((await sweep(app)).tenants[0].episodes).toBe(1);
       expect(count(app.databaseUrl, `SELECT COUNT(*) AS n FROM ledger_entries WHERE seq = ${checkpoint.seq} AND tenant_id = '${checkpoint.tenantId}'`)).toBe(0);
       expect(await ledgerOf(app, 'checkpointed')).toMatchObject({ ledger_ok: true, checkpoint: { seq: checkpoint.seq }, checkpoint_ok: true, problems: [] });
-      expect(app.app.get(LedgerCheckpoints).write()).toHaveLength(1);
+      expect(await app.app.get(LedgerCheckpoints).write()).toHaveLength(1);
       expect(await verify(app, kept)).toMatchObject({ chain_ok: true, replay_ok: true, ledger_ok: true });
     } finally {
       await app.app.close();
@@ -201,8 +202,8 @@ describe('retention', () => {
       const db = new BetterSqlite3(app.databaseUrl.slice('file:'.length));
       try {
         const tenant = (db.prepare(`SELECT id FROM tenants WHERE slug = 'made-up'`).get() as { id: string }).id;
-        const removed = db.prepare(LEDGER_ROW_STATEMENTS.selectEntriesOfEpisode).all({ tenant, episode: lab.old[1] }) as Array<{ seq: number; mac: string; keyId: string }>;
-        const head = Math.max(...(db.prepare(LEDGER_ROW_STATEMENTS.selectPage).all({ tenant, after: 0, take: 10_000 }) as Array<{ seq: number }>).map((e) => e.seq));
+        const removed = db.prepare(sqliteText(LEDGER_ROW_STATEMENTS.selectEntriesOfEpisode)).all({ tenant, episode: lab.old[1] }) as Array<{ seq: number; mac: string; keyId: string }>;
+        const head = Math.max(...(db.prepare(sqliteText(LEDGER_ROW_STATEMENTS.selectPage)).all({ tenant, after: 0, take: 10_000 }) as Array<{ seq: number }>).map((e) => e.seq));
         db.exec(`INSERT INTO purge_guard (id, reason) VALUES (1, 'forged')`);
         db.prepare('DELETE FROM action_log WHERE episode_serial = (SELECT serial FROM episodes WHERE id = ?)').run(lab.old[1]);
         db.prepare('DELETE FROM ledger_entries WHERE episode_id = ?').run(lab.old[1]);

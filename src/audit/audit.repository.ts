@@ -20,7 +20,6 @@ import {
 } from '../episodes';
 import { storedJsonObject } from '../common/json';
 import { Database } from '../database/database.service';
-import { sqliteTimestamp } from '../database/sqlite-timestamp';
 import type { AuditScope, EpisodeCursor, EpisodeFilters } from './audit-scope';
 import type { ActionRow, EpisodeSummaryRow, EpisodeWithSeal } from './audit-rows';
 
@@ -44,12 +43,13 @@ export class AuditRepository {
    * One page, newest first, strictly after `cursor`. The page is chosen by SQL (the same WHERE the statistics use,
    * listEpisodesSql, so a filter means the same on every audit route) and its rows read by Prisma.
    */
-  listEpisodes(scope: AuditScope, filters: EpisodeFilters, cursor: EpisodeCursor | null, take: number): Promise<EpisodeSummaryRow[]> {
-    const { sql, params } = listEpisodesSql(scope, filters, cursor, take);
+  async listEpisodes(scope: AuditScope, filters: EpisodeFilters, cursor: EpisodeCursor | null, take: number): Promise<EpisodeSummaryRow[]> {
+    const page = listEpisodesSql(scope, filters, cursor, take);
+    // The page's keys on the direct face (its statements are written for both databases), its rows through Prisma.
+    const keys = await this.database.read((sql) => sql.all<{ serial: number }>(page.sql, page.params));
+    if (keys.length === 0) return [];
+    const serials = keys.map((k) => Number(k.serial));
     return this.database.serialized(async (db) => {
-      const keys = await db.$queryRawUnsafe<{ serial: number | bigint }[]>(sql, ...params);
-      if (keys.length === 0) return [];
-      const serials = keys.map((k) => Number(k.serial));
       const rows = await db.episode.findMany({ where: { serial: { in: serials } }, omit: { stateJson: true } });
       const bySerial = new Map(rows.map((row) => [row.serial, row]));
       return serials.flatMap((serial) => bySerial.get(serial) ?? []);
@@ -72,15 +72,18 @@ export class AuditRepository {
    * An episode's entries in its tenant ledger, in order, each with the MAC of the tenant's entry before it, and the
    * holes between them: entries of the tenant missing between two of the episode's, that no signed purge accounts for.
    */
-  ledgerOfEpisode(tenantId: string, episodeId: string): Promise<EpisodeLedger> {
-    // Entries live in two tables (a step's in its log row): read on the direct connection, which knows both.
-    const { entries, previous, short } = this.database.read((sql) => {
-      const entries = selectLedgerEntriesOfEpisode(sql, tenantId, episodeId);
-      const previous = new Map(entries.map((e) => [e.seq, selectLedgerMacAt(sql, tenantId, e.seq - 1)] as const));
-      const spans = entries.slice(1).map((e, i) => ({ afterSeq: entries[i].seq, beforeSeq: e.seq }));
-      const short = spans
-        .map((span) => ({ ...span, present: countLedgerEntriesBetween(sql, tenantId, span.afterSeq, span.beforeSeq) }))
-        .filter((span) => span.present < span.beforeSeq - span.afterSeq - 1);
+  async ledgerOfEpisode(tenantId: string, episodeId: string): Promise<EpisodeLedger> {
+    // Entries live in three places (a step's in its log row): read on the direct connection, which knows them all.
+    const { entries, previous, short } = await this.database.read(async (sql) => {
+      const entries = await selectLedgerEntriesOfEpisode(sql, tenantId, episodeId);
+      const previous = new Map<number, string | undefined>();
+      for (const e of entries) previous.set(e.seq, await selectLedgerMacAt(sql, tenantId, e.seq - 1));
+      const short: Array<{ afterSeq: number; beforeSeq: number; present: number }> = [];
+      for (const [i, e] of entries.slice(1).entries()) {
+        const span = { afterSeq: entries[i].seq, beforeSeq: e.seq };
+        const present = await countLedgerEntriesBetween(sql, tenantId, span.afterSeq, span.beforeSeq);
+        if (present < span.beforeSeq - span.afterSeq - 1) short.push({ ...span, present });
+      }
       return { entries, previous, short };
     });
     return this.database.serialized(async (db) => {
@@ -90,14 +93,14 @@ export class AuditRepository {
       const purges = new Map<number, LedgerEntryInContext | null>();
       const committed = async (gap: LedgerGap) => {
         if (!purges.has(gap.purgeSeq)) {
-          const purge = this.database.read((sql) => selectLedgerEntryAt(sql, tenantId, gap.purgeSeq));
+          const purge = await this.database.read((sql) => selectLedgerEntryAt(sql, tenantId, gap.purgeSeq));
           const ofPurge = await db.ledgerGap.findMany({ where: { tenantId, purgeSeq: gap.purgeSeq } });
           if (purge?.kind !== 'episodes.purged' || committedGapsDigest(purge.body) !== gapsDigest(ofPurge)) {
             purges.set(gap.purgeSeq, null);
           } else {
             // The entry before a purge may be one it removed: then its gap kept that entry's MAC.
             const before =
-              this.database.read((sql) => selectLedgerMacAt(sql, tenantId, purge.seq - 1)) ??
+              (await this.database.read((sql) => selectLedgerMacAt(sql, tenantId, purge.seq - 1))) ??
               (await db.ledgerGap.findFirst({ where: { tenantId, lastSeq: purge.seq - 1 } }))?.lastMac ??
               null;
             purges.set(gap.purgeSeq, { ...purge, previousMac: before });
@@ -126,7 +129,7 @@ export class AuditRepository {
 
   /** A page of a tenant's ledger, in order, after entry `afterSeq`. */
   ledgerPage(tenantId: string, afterSeq: number, take: number): Promise<LedgerEntry[]> {
-    return Promise.resolve(this.database.read((sql) => selectLedgerPage(sql, tenantId, afterSeq, take)));
+    return this.database.read((sql) => selectLedgerPage(sql, tenantId, afterSeq, take));
   }
 
   /** What retention purged in the scope: totals of the tenant ledgers' episodes.purged entries. */
@@ -178,12 +181,11 @@ export class AuditRepository {
    * of episodes, and means, medians and success rates follow exactly from it. The query reads only columns of
    * episodes_stats_covering_idx, so SQLite never touches the wide rows.
    */
-  scoreHistogram(scope: AuditScope, filters: EpisodeFilters, byAgent: boolean): Promise<ScoreBucket[]> {
-    const { sql, params } = scoreHistogramSql(scope, filters, byAgent);
+  async scoreHistogram(scope: AuditScope, filters: EpisodeFilters, byAgent: boolean): Promise<ScoreBucket[]> {
+    const query = scoreHistogramSql(scope, filters, byAgent);
     const components = Object.keys(COMPONENT_COLUMN_NAMES);
-    return this.database.serialized(async (db) => {
-      const rows = await db.$queryRawUnsafe<Record<string, unknown>[]>(sql, ...params);
-      return rows.map((row) => ({
+    const rows = await this.database.read((sql) => sql.all<Record<string, unknown>>(query.sql, query.params));
+    return rows.map((row) => ({
         taskId: String(row.task_id),
         agent: row.agent === null ? null : String(row.agent),
         scoreMilli: Number(row.score_milli),
@@ -191,16 +193,13 @@ export class AuditRepository {
         completed: Number(row.completed),
         componentSumsMilli: Object.fromEntries(components.map((name) => [name, Number(row[name])])) as ScoreBucket['componentSumsMilli'],
       }));
-    });
   }
 
   /** How many repeated test plays (REPEATED_TEST_PLAY) match, per task (and optionally per agent). */
-  repeatedTestPlayCounts(scope: AuditScope, filters: EpisodeFilters, byAgent: boolean): Promise<{ taskId: string; agent: string | null; count: number }[]> {
-    const { sql, params } = repeatedTestPlaysSql(scope, filters, byAgent);
-    return this.database.serialized(async (db) => {
-      const rows = await db.$queryRawUnsafe<Record<string, unknown>[]>(sql, ...params);
-      return rows.map((row) => ({ taskId: String(row.task_id), agent: row.agent === null ? null : String(row.agent), count: Number(row.n) }));
-    });
+  async repeatedTestPlayCounts(scope: AuditScope, filters: EpisodeFilters, byAgent: boolean): Promise<{ taskId: string; agent: string | null; count: number }[]> {
+    const query = repeatedTestPlaysSql(scope, filters, byAgent);
+    const rows = await this.database.read((sql) => sql.all<Record<string, unknown>>(query.sql, query.params));
+    return rows.map((row) => ({ taskId: String(row.task_id), agent: row.agent === null ? null : String(row.agent), count: Number(row.n) }));
   }
 }
 
@@ -214,7 +213,7 @@ export function scoreHistogramSql(scope: AuditScope, filters: EpisodeFilters, by
   const components = Object.entries(COMPONENT_COLUMN_NAMES);
   const agent = byAgent ? 'e.agent' : 'NULL';
   const sql = `SELECT e.task_id AS task_id, ${agent} AS agent, e.score_milli AS score_milli, COUNT(*) AS n,
-       SUM(e.status IN ('resolved', 'out_of_steps')) AS completed,
+       SUM(CASE WHEN e.status IN ('resolved', 'out_of_steps') THEN 1 ELSE 0 END) AS completed,
        ${components.map(([name, column]) => `SUM(e.${column}) AS "${name}"`).join(', ')}
   FROM episodes e INDEXED BY episodes_stats_covering_idx
  WHERE ${clause}
@@ -229,7 +228,7 @@ export function scoreHistogramSql(scope: AuditScope, filters: EpisodeFilters, by
 export function listEpisodesSql(scope: AuditScope, filters: EpisodeFilters, cursor: EpisodeCursor | null, take: number): { sql: string; params: unknown[] } {
   const { clause, params } = sqlWhere(scope, filters);
   const after = cursor === null ? '' : ' AND (e.created_at < ? OR (e.created_at = ? AND e.serial < ?))';
-  const cursorParams = cursor === null ? [] : [sqliteTimestamp(cursor.createdAt), sqliteTimestamp(cursor.createdAt), cursor.serial];
+  const cursorParams = cursor === null ? [] : [cursor.createdAt, cursor.createdAt, cursor.serial];
   const sql = `SELECT e.serial AS serial
   FROM episodes e
  WHERE ${clause}${after}
@@ -242,7 +241,7 @@ export function listEpisodesSql(scope: AuditScope, filters: EpisodeFilters, curs
 export function repeatedTestPlaysSql(scope: AuditScope, filters: EpisodeFilters, byAgent: boolean): { sql: string; params: unknown[] } {
   const { clause, params } = sqlWhere(scope, { ...filters, repeatedTestPlay: undefined });
   // Filtered to the episodes that are not repeated plays (repeated_test_play=false), the count is 0.
-  const repeated = filters.repeatedTestPlay === false ? '0' : REPEATED_TEST_PLAY;
+  const repeated = filters.repeatedTestPlay === false ? '1 = 0' : REPEATED_TEST_PLAY;
   const agent = byAgent ? 'e.agent' : 'NULL';
   const sql = `SELECT e.task_id AS task_id, ${agent} AS agent, COUNT(*) AS n
   FROM episodes e
@@ -262,7 +261,9 @@ export function testPlaySql(a: string): string {
 
 /** Whether the episode `a` plays a drawn instance: its task version names a generator (parseGeneratorVersion). */
 export function generatedSql(a: string): string {
-  return `(${a}.task_version GLOB 'g[1-9]*' AND length(${a}.task_version) <= 7 AND substr(${a}.task_version, 2) NOT GLOB '*[^0-9]*')`;
+  // Spelled in the functions SQLite and PostgreSQL share (neither has the other's GLOB or regular expressions).
+  const v = `${a}.task_version`;
+  return `(substr(${v}, 1, 1) = 'g' AND substr(${v}, 2, 1) IN ('1', '2', '3', '4', '5', '6', '7', '8', '9') AND length(${v}) <= 7 AND ltrim(substr(${v}, 2), '0123456789') = '')`;
 }
 
 /**
@@ -275,8 +276,8 @@ export function generatedSql(a: string): string {
  * so the key id is part of the cell: null for every public play.
  */
 export const REPEATED_TEST_PLAY = `(${testPlaySql('e')} AND EXISTS (SELECT 1 FROM episodes p
-   WHERE p.tenant_id = e.tenant_id AND p.task_id = e.task_id AND p.seed = e.seed AND p.agent IS e.agent AND p.run_label IS e.run_label
-     AND p.split_key_id IS e.split_key_id AND (p.created_at < e.created_at OR (p.created_at = e.created_at AND p.serial < e.serial)) AND ${testPlaySql('p')}))`;
+   WHERE p.tenant_id = e.tenant_id AND p.task_id = e.task_id AND p.seed = e.seed AND p.agent IS NOT DISTINCT FROM e.agent
+     AND p.run_label IS NOT DISTINCT FROM e.run_label AND p.split_key_id IS NOT DISTINCT FROM e.split_key_id AND (p.created_at < e.created_at OR (p.created_at = e.created_at AND p.serial < e.serial)) AND ${testPlaySql('p')}))`;
 
 function scopeWhere(scope: AuditScope): Prisma.EpisodeWhereInput & Prisma.ActionLogWhereInput {
   return scope.kind === 'tenant' ? { tenantId: scope.tenantId } : {};
@@ -303,8 +304,8 @@ function sqlWhere(scope: AuditScope, f: EpisodeFilters): { clause: string; param
   if (f.tag !== undefined) {
     add('EXISTS (SELECT 1 FROM episode_tags t WHERE t.episode_id = e.id AND t.tenant_id = e.tenant_id AND t.tag = ?)', f.tag);
   }
-  if (f.createdAfter) add('e.created_at >= ?', sqliteTimestamp(f.createdAfter));
-  if (f.createdBefore) add('e.created_at < ?', sqliteTimestamp(f.createdBefore));
+  if (f.createdAfter) add('e.created_at >= ?', f.createdAfter);
+  if (f.createdBefore) add('e.created_at < ?', f.createdBefore);
   if (f.minScoreMilli !== undefined) add('e.score_milli >= ?', f.minScoreMilli);
   if (f.maxScoreMilli !== undefined) add('e.score_milli <= ?', f.maxScoreMilli);
   if (f.repeatedTestPlay !== undefined) parts.push(f.repeatedTestPlay ? REPEATED_TEST_PLAY : `NOT ${REPEATED_TEST_PLAY}`);

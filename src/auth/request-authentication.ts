@@ -90,7 +90,7 @@ export class RequestAuthentication implements OnModuleDestroy {
       if (key === null && level === 'metrics') {
         throw new UnauthenticatedError('this route needs the admin key (send "Authorization: Bearer <admin key>"), or a client address in METRICS_ALLOW_FROM');
       }
-      if (key !== null && this.failures.wait(address) > 0 && !this.authenticator.isAdminKey(key) && !this.keyHashes.isValidKeyHash(hashApiKey(key))) {
+      if (key !== null && this.failures.wait(address) > 0 && !this.authenticator.isAdminKey(key) && !(await this.keyHashes.isValidKeyHash(hashApiKey(key)))) {
         throw this.tooManyFailures(address);
       }
       principal = await this.authenticator.identify(key);

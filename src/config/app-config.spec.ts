@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError, loadConfig } from './app-config';
@@ -19,7 +19,9 @@ it.each([
   [{ PORT: 'eighty' }, /PORT="eighty"/],
   [{ PORT: '70000' }, /PORT="70000"/],
   [{ SQLITE_SYNCHRONOUS: 'OFF' }, /SQLITE_SYNCHRONOUS="OFF"/],
-  [{ DATABASE_URL: 'postgres://localhost/db' }, /DATABASE_URL must be a SQLite file URL/],
+  [{ DATABASE_URL: 'mysql://root:hunter2@localhost/db' }, /DATABASE_URL must be a SQLite file URL .* or a PostgreSQL URL/],
+  [{ DATABASE_URL: 'postgresql://user:hunter2@db.internal' }, /DATABASE_URL must name a PostgreSQL server and database/],
+  [{ DATABASE_POOL_SIZE: '0' }, /DATABASE_POOL_SIZE="0"/],
   [{ LOG_LEVEL: 'loud' }, /LOG_LEVEL="loud"/],
 ])('refuses %j, naming the variable', (env, message) => {
   expect(() => loadConfig(env)).toThrow(ConfigError);
@@ -132,6 +134,28 @@ describe('secrets from files', () => {
 
   it('a DATABASE_URL that is not a file URL is reported with the variable named', () => {
     expect(() => loadConfig({ DATABASE_URL: '/x.db' })).toThrow(/DATABASE_URL must be a SQLite file URL starting with "file:"/);
+  });
+
+  it('a refused DATABASE_URL is never repeated with its password', () => {
+    for (const url of ['mysql://root:hunter2@localhost/db', 'postgresql://user:hunter2@db.internal', 'postgresql://user:hunter2@/']) {
+      expect(() => loadConfig({ DATABASE_URL: url })).toThrow(ConfigError);
+      expect(() => loadConfig({ DATABASE_URL: url })).not.toThrow(/hunter2/);
+    }
+  });
+
+  it('DATABASE_URL=postgresql://… names a PostgreSQL server, as given; DATABASE_URL_FILE reads it from a mounted secret', () => {
+    const url = 'postgresql://app:s3cret@db.internal:5432/supportdesk?sslmode=require';
+    const key = { CHAIN_KEY: 'c'.repeat(64) };
+    expect(loadConfig({ DATABASE_URL: url, ...key })).toMatchObject({ databaseUrl: url, databaseKind: 'postgresql', databasePoolSize: 10 });
+    expect(() => loadConfig({ DATABASE_URL: url })).toThrow(/PostgreSQL server: set CHAIN_KEY \(or CHAIN_KEY_FILE\), the same on every server process/);
+    const dir = mkdtempSync(join(tmpdir(), 'database-url-'));
+    try {
+      writeFileSync(join(dir, 'url'), `${url}\n`);
+      expect(loadConfig({ DATABASE_URL_FILE: join(dir, 'url'), DATABASE_POOL_SIZE: '25', ...key })).toMatchObject({ databaseUrl: url, databaseKind: 'postgresql', databasePoolSize: 25 });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+    expect(loadConfig({}).databaseKind).toBe('sqlite');
   });
 });
 

@@ -3,7 +3,7 @@ import { parseAddressList } from '../common/address-list';
 import { PROJECT_ROOT } from '../common/project-root';
 import { z } from 'zod';
 import { LIMITS } from '../engine/vocabulary';
-import { resolveDatabaseUrl } from './database-url';
+import { databaseKindOf, resolveDatabaseUrl, type DatabaseKind } from './database-url';
 import { readSecretLines, readSecretVariables } from './secret-variables';
 
 /** Host names a server on loopback answers to by default (a DNS-rebinding page uses another name). */
@@ -41,6 +41,9 @@ const envSchema = z.object({
   ALLOWED_HOSTS: z.string().min(1).default(LOOPBACK_NAMES.join(',')),
   ALLOWED_ORIGINS: z.string().optional(),
   DATABASE_URL: z.string().optional(),
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(1000).default(10),
+  DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(0).max(3_600_000).default(30_000),
+  DATABASE_WAIT_MS: z.coerce.number().int().min(0).max(3_600_000).default(30_000),
   SQLITE_SYNCHRONOUS: z.enum(['FULL', 'NORMAL']).default('FULL'),
   SQLITE_BUSY_TIMEOUT_MS: z.coerce.number().int().min(0).max(600_000).default(5000),
   EPISODE_CACHE_SIZE: z.coerce.number().int().min(0).max(1_000_000).default(2048),
@@ -85,6 +88,14 @@ export interface AppConfig {
   port: number;
   host: string;
   databaseUrl: string;
+  /** Which database DATABASE_URL names (database-url.ts). */
+  databaseKind: DatabaseKind;
+  /** PostgreSQL: connections per server process (the Prisma face has its own pool of the same size). */
+  databasePoolSize: number;
+  /** PostgreSQL: a statement running longer is cancelled (0: never). */
+  databaseStatementTimeoutMs: number;
+  /** PostgreSQL: how long start-up waits for the server to accept connections before it gives up, naming it. */
+  databaseWaitMs: number;
   sqliteSynchronous: 'FULL' | 'NORMAL';
   sqliteBusyTimeoutMs: number;
   /** Active episodes kept in memory between steps (least recently stepped dropped first); 0 turns the cache off. */
@@ -173,7 +184,7 @@ export interface AppConfig {
 }
 
 /** Never echoed in error messages; each may also be given as a file (`<NAME>_FILE`). */
-const SECRET_VARIABLES = ['ADMIN_API_KEY', 'CHAIN_KEY', 'PRIVATE_SPLIT_KEY'] as const;
+const SECRET_VARIABLES = ['ADMIN_API_KEY', 'CHAIN_KEY', 'PRIVATE_SPLIT_KEY', 'DATABASE_URL'] as const;
 
 /** DI token for the validated configuration. */
 export const APP_CONFIG = Symbol('APP_CONFIG');
@@ -204,7 +215,7 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
   problems.push(...proxies.problems, ...scrapers.problems);
   let databaseUrl = '';
   try {
-    databaseUrl = resolveDatabaseUrl(present.DATABASE_URL);
+    databaseUrl = resolveDatabaseUrl(secrets.values.DATABASE_URL);
   } catch (error) {
     problems.push((error as Error).message);
   }
@@ -218,6 +229,11 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
     ...(retired.problem ? [retired.problem] : []),
     ...(privateRetired.problem ? [privateRetired.problem] : []),
     ...modeProblems(e),
+    // A key file is made beside a SQLite file; servers sharing a PostgreSQL database must share one key, given to
+    // each of them (the key never lives in the database it protects).
+    ...(databaseKindOf(databaseUrl) === 'postgresql' && !e.CHAIN_KEY
+      ? ['DATABASE_URL names a PostgreSQL server: set CHAIN_KEY (or CHAIN_KEY_FILE), the same on every server process sharing it (openssl rand -hex 32)']
+      : []),
     ...privateSplitProblems(e, [...retired.secrets, ...(e.CHAIN_KEY ? [e.CHAIN_KEY] : [])], privateRetired.secrets),
   );
   if (problems.length > 0) throw new ConfigError(problems);
@@ -227,6 +243,10 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
     allowedHosts: listOrAny(e.ALLOWED_HOSTS),
     allowedOrigins: e.ALLOWED_ORIGINS ? e.ALLOWED_ORIGINS.split(',').map((o) => o.trim().replace(/\/+$/, '')).filter(Boolean) : [],
     databaseUrl,
+    databaseKind: databaseKindOf(databaseUrl),
+    databasePoolSize: e.DATABASE_POOL_SIZE,
+    databaseStatementTimeoutMs: e.DATABASE_STATEMENT_TIMEOUT_MS,
+    databaseWaitMs: e.DATABASE_WAIT_MS,
     sqliteSynchronous: e.SQLITE_SYNCHRONOUS,
     sqliteBusyTimeoutMs: e.SQLITE_BUSY_TIMEOUT_MS,
     episodeCacheSize: e.EPISODE_CACHE_SIZE,
@@ -253,7 +273,10 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
     maxSessionsPerTenant: e.MAX_SESSIONS_PER_TENANT,
     baselineRunsPerHour: e.BASELINE_RUNS_PER_HOUR,
     sessionIdleTimeoutMs: e.SESSION_IDLE_TIMEOUT_MS,
-    ledgerCheckpointFile: resolve(e.LEDGER_CHECKPOINT_FILE ?? `${databaseUrl.slice('file:'.length)}.ledger-checkpoints`),
+    // Beside the SQLite file; on PostgreSQL, in the server's own data folder (each replica keeps its own).
+    ledgerCheckpointFile: resolve(
+      e.LEDGER_CHECKPOINT_FILE ?? (databaseKindOf(databaseUrl) === 'postgresql' ? 'data/postgresql.ledger-checkpoints' : `${databaseUrl.slice('file:'.length)}.ledger-checkpoints`),
+    ),
     ledgerCheckpointIntervalMs: e.LEDGER_CHECKPOINT_INTERVAL_MS,
     retentionSweepIntervalMs: e.RETENTION_SWEEP_INTERVAL_MS,
     maxConnections: e.MAX_CONNECTIONS,

@@ -7,14 +7,38 @@ import { dirname, resolve } from 'node:path';
 
 export const DEFAULT_DATABASE_URL = 'file:./data/supportdesk.db';
 
+/** Which database serves: the embedded SQLite file (the default) or a PostgreSQL server. */
+export type DatabaseKind = 'sqlite' | 'postgresql';
+
+/** The kind of database a resolved DATABASE_URL names. */
+export function databaseKindOf(url: string): DatabaseKind {
+  return /^postgres(ql)?:\/\//.test(url) ? 'postgresql' : 'sqlite';
+}
+
 /**
- * Turns DATABASE_URL (or the default) into an absolute `file:` URL, so the migration CLI and the server open the
- * same file whatever their working directory. Touches nothing on disk.
+ * Turns DATABASE_URL (or the default) into the URL the server opens: a `file:` URL made absolute, so the migration
+ * CLI and the server open the same file whatever their working directory, or a PostgreSQL URL as given (its
+ * `sslmode` and other parameters are pg's). Touches nothing on disk. A message never repeats a URL that may hold a
+ * password.
  */
 export function resolveDatabaseUrl(raw: string | undefined): string {
   const url = raw && raw.trim() !== '' ? raw.trim() : DEFAULT_DATABASE_URL;
+  if (/^postgres(ql)?:/i.test(url)) {
+    let parsed: URL;
+    try {
+      parsed = new URL(url);
+    } catch {
+      throw new Error('DATABASE_URL is not a valid PostgreSQL URL (postgresql://user:password@host:5432/database)');
+    }
+    if (!/^postgres(ql)?:$/.test(parsed.protocol) || parsed.hostname === '' || parsed.pathname.length < 2) {
+      throw new Error('DATABASE_URL must name a PostgreSQL server and database: postgresql://user:password@host:5432/database');
+    }
+    return url;
+  }
   if (!url.startsWith('file:')) {
-    throw new Error(`DATABASE_URL must be a SQLite file URL starting with "file:" (e.g. file:./data/supportdesk.db), got "${url}"`);
+    throw new Error(
+      `DATABASE_URL must be a SQLite file URL starting with "file:" (e.g. file:./data/supportdesk.db) or a PostgreSQL URL (postgresql://user:password@host:5432/database), got "${url.split(/[/@]/)[0]}…"`,
+    );
   }
   const path = url.slice('file:'.length);
   if (path === '' || path.includes('?')) {

@@ -1,186 +1,60 @@
-import { Inject, Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
-import { PrismaBetterSQLite3 } from '@prisma/adapter-better-sqlite3';
-import { Mutex } from 'async-mutex';
-import { closeSync, fdatasync, openSync } from 'node:fs';
-import BetterSqlite3 from 'better-sqlite3';
-import { UnavailableError } from '../common/errors/domain-errors';
-import { APP_CONFIG, type AppConfig } from '../config/app-config';
-import { prepareDatabaseFile } from '../config/database-url';
-import { PrismaClient } from '../generated/prisma/client';
-import { GroupCommit, type CommitObserver, type DurableSync, type SqlConnection, type WriteWork } from './group-commit';
+import type { OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
+import type { PrismaClient } from '../generated/prisma/client';
+import type { DatabaseKind } from '../config/database-url';
+import type { CommitObserver } from './group-commit';
+import type { SqlConnection, WriteWork } from './sql-connection';
+
+export type { DatabaseKind } from '../config/database-url';
 
 /**
- * The one database layer: the SQLite file and its two faces, which share one lock.
- *
- * - The Prisma face (`serialized`): Prisma's better-sqlite3 adapter shares a single connection, so a query
- *   issued while another request's interactive transaction is open would run inside that transaction
- *   (prisma/prisma#29933). The client is therefore private and `serialized` is the only way to reach it: one
- *   unit of work at a time, in arrival order. Everything but the step hot path uses it.
- * - The direct face (`batched`, `read`): a Prisma model query costs about 0.5 ms of CPU, the same statement on
- *   better-sqlite3 a few microseconds. Reset and step write on a second, direct connection with group commit;
- *   its flushes take the same lock, so the two connections never hold transactions at once.
+ * The one database layer, the same two faces on either database:
+ * - the Prisma face (`serialized`): one unit of work at a time, in arrival order; everything but the step hot path;
+ * - the direct face (`batched`, `read`): the statements of the hot path, writes group-committed, each in its own
+ *   savepoint of a batch transaction, every caller answered once its batch is durable.
+ * SqliteDatabase (sqlite-database.ts) and PostgresDatabase (postgres-database.ts) implement it; DatabaseModule picks
+ * one by DATABASE_URL. The Prisma face's client is typed as the SQLite schema's: the PostgreSQL schema is generated
+ * from it (tools/ci/postgres-schema.mjs), so the two clients answer every model query alike.
  */
-@Injectable()
-export class Database implements OnModuleInit, OnApplicationShutdown {
-  private readonly logger = new Logger(Database.name);
-  private readonly mutex = new Mutex();
-  private readonly client: PrismaClient;
-  private direct: BetterSqlite3.Database | null = null;
-  private groupCommit: GroupCommit | null = null;
-  private walSync: WalSync | null = null;
-  private readonly rollbackListeners: Array<() => void> = [];
-  private commitObserver: CommitObserver | null = null;
-  /** Set once the connections are closed: Prisma would otherwise reopen one on the next query. */
-  private closed = false;
-  private shutdown: Promise<void> | null = null;
+export abstract class Database implements OnModuleInit, OnApplicationShutdown {
+  abstract readonly kind: DatabaseKind;
 
-  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {
-    this.client = new PrismaClient({
-      // Times are stored as Unix milliseconds (sqlite-timestamp.ts): 6 bytes where ISO text took 29, in every row
-      // and in every index that orders by time.
-      adapter: new PrismaBetterSQLite3({ url: config.databaseUrl, timeout: config.sqliteBusyTimeoutMs }, { timestampFormat: 'unixepoch-ms' }),
-    });
-  }
-
-  /** Connects and sets the pragmas; a failure here stops the boot rather than serving without a database. */
-  async onModuleInit(): Promise<void> {
-    // Readable by this user only (main.ts does it before migrating; apps built without main.ts get it here).
-    prepareDatabaseFile(this.config.databaseUrl);
-    await this.client.$connect();
-    // WAL lets the file be read while a write is committing. FULL syncs the WAL on every commit, so an
-    // acknowledged step survives power loss as well as a process crash; NORMAL trades that for throughput.
-    await this.client.$queryRawUnsafe('PRAGMA journal_mode = WAL');
-    await this.client.$executeRawUnsafe(`PRAGMA synchronous = ${this.config.sqliteSynchronous}`);
-    await this.client.$queryRawUnsafe(`PRAGMA busy_timeout = ${this.config.sqliteBusyTimeoutMs}`);
-    await this.client.$executeRawUnsafe('PRAGMA foreign_keys = ON');
-    // The same settings on the direct connection (journal_mode is a property of the file, set above).
-    const file = this.config.databaseUrl.slice('file:'.length);
-    this.direct = new BetterSqlite3(file, { timeout: this.config.sqliteBusyTimeoutMs });
-    // FULL on the direct connection is kept by syncing its WAL after each batch off the event loop (GroupCommit):
-    // the connection itself commits as NORMAL, without the fsync that would hold the loop.
-    // A first read opens the WAL file (SQLite creates it with the connection's first transaction).
-    this.direct.prepare('SELECT COUNT(*) FROM sqlite_master').get();
-    const walSync = this.config.sqliteSynchronous === 'FULL' ? walSyncOf(file, this.logger) : null;
-    this.direct.pragma(`synchronous = ${walSync ? 'NORMAL' : this.config.sqliteSynchronous}`);
-    this.direct.pragma('foreign_keys = ON');
-    this.groupCommit = new GroupCommit(
-      this.direct,
-      (flush) => this.mutex.runExclusive(flush),
-      () => this.rollbackListeners.forEach((listener) => listener()),
-      walSync?.sync ?? null,
-      (writes, seconds) => this.commitObserver?.(writes, seconds),
-    );
-    this.walSync = walSync;
-    this.logger.debug(`SQLite ready: ${this.config.databaseUrl.slice('file:'.length)} (WAL, synchronous=${this.config.sqliteSynchronous}${walSync ? ', steps synced off the event loop' : ''})`);
-  }
+  /** Connects; a failure here stops the boot rather than serving without a database. */
+  abstract onModuleInit(): Promise<void>;
 
   /**
-   * Runs after the HTTP server has closed (Nest closes it after the destroy hooks), so no request still in flight
-   * finds the database gone. Commits what is queued, lets the unit of work in flight finish, then closes both
-   * connections cleanly (the last close checkpoints and removes the WAL).
+   * Runs after the HTTP server has closed: commits what is queued, lets the unit of work in flight finish, then
+   * closes the connections (503 for anything later).
    */
-  onApplicationShutdown(): Promise<void> {
-    this.shutdown ??= (async () => {
-      await this.groupCommit?.close();
-      await this.mutex.runExclusive(async () => {
-        this.closed = true;
-        this.direct?.close();
-        this.walSync?.close();
-        await this.client.$disconnect();
-      });
-    })();
-    return this.shutdown;
-  }
+  abstract onApplicationShutdown(): Promise<void>;
 
   /** Cheap round trip used by the health check. */
-  ping(): Promise<void> {
-    return this.serialized(async (db) => {
-      await db.$queryRawUnsafe('SELECT 1');
-    });
-  }
+  abstract ping(): Promise<void>;
 
   /**
-   * Runs one unit of database work with no other query interleaved. `work` must only await the database:
-   * anything slower holds every other request back.
+   * Runs one unit of database work with no other unit of this process interleaved. `work` must only await the
+   * database: anything slower holds every other request back.
    */
-  serialized<T>(work: (db: PrismaClient) => Promise<T>): Promise<T> {
-    return this.mutex.runExclusive(() => {
-      if (this.closed) throw new UnavailableError('the server is shutting down; retry shortly');
-      return work(this.client);
-    });
-  }
+  abstract serialized<T>(work: (db: PrismaClient) => Promise<T>): Promise<T>;
 
   /**
-   * Runs a synchronous write on the direct connection as part of the next group commit, in submission order;
-   * resolves once its batch is committed. A write that throws is rolled back alone (a savepoint).
+   * Runs a write on the direct connection as part of the next group commit, in submission order; resolves once its
+   * batch is committed and durable. A write that throws is rolled back alone (a savepoint). `work` must only await
+   * the connection it is given: the batch's other writes wait for it.
    */
-  batched<T>(work: WriteWork<T>): Promise<T> {
-    return this.commits().write(work);
-  }
+  abstract batched<T>(work: WriteWork<T>): Promise<T>;
+
+  /** Runs a read on the direct face: it sees every committed write and no half-written batch of this process. */
+  abstract read<T>(work: (sql: SqlConnection) => Promise<T> | T): Promise<T>;
 
   /**
-   * Runs a synchronous read on the direct connection, between group-commit flushes (which are synchronous too),
-   * so it sees every committed write and no half-written batch. For hot-path reads that need no Prisma model.
+   * Resolves once every write committed so far is durable: a reader about to publish what it read outside the
+   * database (the ledger checkpoint file) waits for this.
    */
-  read<T>(work: (sql: SqlConnection) => T): T {
-    if (this.closed) throw new UnavailableError('the server is shutting down; retry shortly');
-    return work(this.commits());
-  }
-
-  /**
-   * Resolves once every step committed so far is durable. Readers see a batch as soon as it is committed, a moment
-   * before its sync returns (its writers are answered only after): a reader that publishes what it read outside
-   * the database (the ledger checkpoint file) waits for this first.
-   */
-  durable(): Promise<void> {
-    return this.groupCommit?.durable() ?? Promise.resolve();
-  }
+  abstract durable(): Promise<void>;
 
   /** `observer` is told of each group commit once it is durable (its writes and time): what metrics record. */
-  observeCommits(observer: CommitObserver): void {
-    this.commitObserver = observer;
-  }
+  abstract observeCommits(observer: CommitObserver): void;
 
   /** `listener` runs when a whole batch was rolled back, before the next batch: drop state cached from it. */
-  onBatchRollback(listener: () => void): void {
-    this.rollbackListeners.push(listener);
-  }
-
-  private commits(): GroupCommit {
-    if (!this.groupCommit) throw new Error('the database is not connected yet');
-    return this.groupCommit;
-  }
-}
-
-interface WalSync {
-  sync: DurableSync;
-  close(): void;
-}
-
-/**
- * Syncs the database's WAL file (`<file>-wal`, which SQLite keeps while connections are open) with fdatasync on
- * libuv's thread pool: everything the direct connection committed before the call is on disk when it calls back.
- * A failed sync is fatal, as in PostgreSQL: after it the page cache can no longer be trusted to reach the disk, and
- * the batch is committed but not known durable, so the process exits (a supervisor restarts it; the database
- * recovers from its WAL). Null when the WAL file cannot be opened: the connection then syncs every COMMIT itself.
- */
-function walSyncOf(file: string, logger: Logger): WalSync | null {
-  let fd: number;
-  try {
-    fd = openSync(`${file}-wal`, 'r+');
-  } catch {
-    return null;
-  }
-  return {
-    sync: (done) =>
-      fdatasync(fd, (error) => {
-        if (error) {
-          logger.error(`could not sync the database's WAL (${error.code ?? error.message}); stopping, since committed steps may not be durable`);
-          process.exitCode = 70;
-          setImmediate(() => process.exit(70));
-        }
-        done(error);
-      }),
-    close: () => closeSync(fd),
-  };
+  abstract onBatchRollback(listener: () => void): void;
 }

@@ -15,11 +15,11 @@ function setup() {
     db,
     async (flush) => {
       counts.flushes++;
-      flush();
+      await flush();
     },
     () => counts.rollbacks++,
   );
-  const insert = (id: number, label = `row ${id}`) => commits.write((sql) => sql.statement('INSERT INTO rows (id, label) VALUES (?, ?)').run(id, label).changes);
+  const insert = (id: number, label = `row ${id}`) => commits.write(async (sql) => (await sql.run('INSERT INTO rows (id, label) VALUES (?, ?)', [id, label])).changes);
   const reader = () => new Database(file, { readonly: true });
   return { db, file, commits, counts, insert, reader };
 }
@@ -32,7 +32,7 @@ describe('GroupCommit', () => {
     const order: number[] = [];
     const writes = [1, 2, 3, 4, 5].map((id) => insert(id).then(() => order.push(id)));
     // A later write in the batch sees what the earlier ones wrote (same transaction).
-    const seen = commits.write((sql) => (sql.statement('SELECT COUNT(*) AS n FROM rows').get() as { n: number }).n);
+    const seen = commits.write(async (sql) => (await sql.get<{ n: number }>('SELECT COUNT(*) AS n FROM rows'))!.n);
     await Promise.all(writes);
     expect(await seen).toBe(5);
     expect(counts.flushes).toBe(1);
@@ -47,8 +47,8 @@ describe('GroupCommit', () => {
     const { db, commits, insert } = setup();
     const results = await Promise.allSettled([
       insert(1),
-      commits.write((sql) => {
-        sql.statement('INSERT INTO rows (id, label) VALUES (?, ?)').run(2, 'half done');
+      commits.write(async (sql) => {
+        await sql.run('INSERT INTO rows (id, label) VALUES (?, ?)', [2, 'half done']);
         throw new Error('refused after a statement');
       }),
       insert(1), // primary key taken by the first write: a constraint error, for this write only
@@ -88,13 +88,13 @@ describe('GroupCommit', () => {
       async (flush) => {
         flushes++;
         await held; // another unit of work holds the database
-        flush();
+        await flush();
       },
       () => undefined,
     );
-    const first = commits.write((sql) => sql.statement('INSERT INTO rows (id, label) VALUES (1, ?)').run('a'));
+    const first = commits.write((sql) => sql.run('INSERT INTO rows (id, label) VALUES (1, ?)', ['a']));
     await new Promise((resolve) => setImmediate(resolve)); // the flush is now waiting
-    const later = [2, 3, 4].map((id) => commits.write((sql) => sql.statement('INSERT INTO rows (id, label) VALUES (?, ?)').run(id, 'b')));
+    const later = [2, 3, 4].map((id) => commits.write((sql) => sql.run('INSERT INTO rows (id, label) VALUES (?, ?)', [id, 'b'])));
     const closed = commits.close();
     release();
     await closed;
@@ -102,7 +102,7 @@ describe('GroupCommit', () => {
     expect(ids(db)).toEqual([1, 2, 3, 4]);
     // The waiting flush took everything queued by the time it got the lock: one flush, one transaction.
     expect(flushes).toBe(1);
-    await expect(commits.write(() => 1)).rejects.toThrow(/shutting down/);
+    await expect(commits.write(async () => 1)).rejects.toThrow(/shutting down/);
   });
 
   describe('with a sync off the event loop', () => {
@@ -116,7 +116,7 @@ describe('GroupCommit', () => {
       let rollbacks = 0;
       const observed: Array<{ writes: number; seconds: number }> = [];
       const commits = new GroupCommit(db, async (flush) => flush(), () => rollbacks++, (done) => syncs.push(done), (writes, seconds) => observed.push({ writes, seconds }));
-      const insert = (id: number) => commits.write((sql) => sql.statement('INSERT INTO rows (id, label) VALUES (?, ?)').run(id, 'x').changes);
+      const insert = (id: number) => commits.write(async (sql) => (await sql.run('INSERT INTO rows (id, label) VALUES (?, ?)', [id, 'x'])).changes);
       const turn = () => new Promise((resolve) => setImmediate(resolve));
       return { db, commits, syncs, insert, turn, observed, rollbacks: () => rollbacks };
     }

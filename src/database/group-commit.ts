@@ -1,13 +1,7 @@
 import type Database from 'better-sqlite3';
 import { UnavailableError } from '../common/errors/domain-errors';
-
-/** A prepared statement cache over one connection: the hot path prepares each SQL text once per process. */
-export interface SqlConnection {
-  statement(sql: string): Database.Statement;
-}
-
-/** One write submitted to the group commit: synchronous, it runs inside the batch transaction. */
-export type WriteWork<T> = (sql: SqlConnection) => T;
+import type { SqlConnection, WriteWork } from './sql-connection';
+import { SqliteConnection } from './sqlite-connection';
 
 interface Pending {
   work: WriteWork<unknown>;
@@ -34,17 +28,19 @@ export type CommitObserver = (writes: number, seconds: number) => void;
  * Group commit on a direct better-sqlite3 connection. Writes submitted in the same turn of the event loop run
  * in submission order inside one `BEGIN IMMEDIATE … COMMIT`, each in its own savepoint (a write that throws is
  * rolled back alone and its caller gets the error); every caller is answered only after the batch is durable,
- * so an acknowledged write survives a crash, and one sync covers the whole batch. The flush is synchronous, so
- * nothing else in this process runs between a write's read and its statements; `exclusive` keeps it from
- * overlapping a unit of work on the Prisma connection.
+ * so an acknowledged write survives a crash, and one sync covers the whole batch. `exclusive` keeps a flush from
+ * overlapping a unit of work on the Prisma connection, and reads (`read`) wait while a flush runs, so nothing else
+ * in this process uses the connection between a write's read and its statements, and no reader sees a batch
+ * half-written. On SQLite every statement answers at once (its promise is already settled), so a flush runs in one
+ * turn of the event loop, as it did when it was synchronous.
  *
  * Durable how: with `sync` given, the connection commits without syncing (synchronous=NORMAL) and the batch's
  * callers are answered once `sync` has flushed the WAL to disk: the same durability as synchronous=FULL, but the
  * fsync (0.44 ms measured here) runs on the thread pool while the event loop serves other requests and the next
  * batch is already being written. Without it, the COMMIT itself syncs (or not) as the connection is set.
  */
-export class GroupCommit implements SqlConnection {
-  private readonly statements = new Map<string, Database.Statement>();
+export class GroupCommit {
+  readonly connection: SqliteConnection;
   private queue: Pending[] = [];
   private scheduled = false;
   private idle: Promise<void> = Promise.resolve();
@@ -54,11 +50,15 @@ export class GroupCommit implements SqlConnection {
   private syncRunning = false;
   /** Told once no batch is waiting for its sync. */
   private readonly syncWaiters: Array<() => void> = [];
-  private readonly runInSavepoint: (work: WriteWork<unknown>) => unknown;
+  /** Settles when the flush in progress ends (null: none runs); readers wait for it. */
+  private flushing: Promise<void> | null = null;
+  /** Reads in progress, and the flush waiting for them to end. */
+  private readers = 0;
+  private readersDone: (() => void) | null = null;
 
   constructor(
     private readonly db: Database.Database,
-    private readonly exclusive: (flush: () => void) => Promise<void>,
+    private readonly exclusive: (flush: () => Promise<void>) => Promise<void>,
     /**
      * Told when a whole batch was rolled back (BEGIN or COMMIT failed), before any later batch runs: state
      * cached from that batch's writes is no longer true.
@@ -67,26 +67,27 @@ export class GroupCommit implements SqlConnection {
     private readonly sync: DurableSync | null = null,
     private readonly observe: CommitObserver | null = null,
   ) {
-    // better-sqlite3 turns a transaction function called inside an open transaction into a SAVEPOINT.
-    this.runInSavepoint = db.transaction((work: WriteWork<unknown>) => work(this));
-  }
-
-  statement(sql: string): Database.Statement {
-    let prepared = this.statements.get(sql);
-    if (!prepared) {
-      prepared = this.db.prepare(sql);
-      this.statements.set(sql, prepared);
-    }
-    return prepared;
+    this.connection = new SqliteConnection(db);
   }
 
   /** Queues `work` for the next batch; resolves with its result once the batch is committed. */
   write<T>(work: WriteWork<T>): Promise<T> {
     if (this.closed) return Promise.reject(new UnavailableError('the server is shutting down; retry shortly'));
     return new Promise<T>((resolve, reject) => {
-      this.queue.push({ work, resolve: resolve as (value: unknown) => void, reject });
+      this.queue.push({ work: work as WriteWork<unknown>, resolve: resolve as (value: unknown) => void, reject });
       this.schedule();
     });
+  }
+
+  /** Runs `work` on the connection between flushes: it sees every committed batch and no half-written one. */
+  async read<T>(work: (sql: SqlConnection) => Promise<T> | T): Promise<T> {
+    while (this.flushing) await this.flushing;
+    this.readers++;
+    try {
+      return await work(this.connection);
+    } finally {
+      if (--this.readers === 0 && this.readersDone) this.readersDone();
+    }
   }
 
   /** Refuses new writes (503), and resolves once every write queued so far has been committed (and synced) or refused. */
@@ -115,26 +116,45 @@ export class GroupCommit implements SqlConnection {
     );
   }
 
-  private flush(): void {
+  private async flush(): Promise<void> {
+    let flushed!: () => void;
+    this.flushing = new Promise((done) => (flushed = done));
+    try {
+      if (this.readers > 0) await new Promise<void>((done) => (this.readersDone = done));
+      this.readersDone = null;
+      await this.flushBatch();
+    } finally {
+      this.flushing = null;
+      flushed();
+    }
+  }
+
+  private async flushBatch(): Promise<void> {
     this.scheduled = false;
     const batch = this.queue.splice(0, MAX_BATCH);
     if (this.queue.length > 0) this.schedule();
     if (batch.length === 0) return;
     const outcomes: Array<{ ok: true; value: unknown } | { ok: false; error: unknown }> = [];
     const started = performance.now();
+    const statement = (text: string) => this.connection.prepared(text).run();
     try {
-      this.statement('BEGIN IMMEDIATE').run();
+      statement('BEGIN IMMEDIATE');
       for (const pending of batch) {
+        statement('SAVEPOINT write');
         try {
-          outcomes.push({ ok: true, value: this.runInSavepoint(pending.work) });
+          const value = await pending.work(this.connection);
+          statement('RELEASE write');
+          outcomes.push({ ok: true, value });
         } catch (error) {
+          statement('ROLLBACK TO write');
+          statement('RELEASE write');
           outcomes.push({ ok: false, error });
         }
       }
-      this.statement('COMMIT').run();
+      statement('COMMIT');
     } catch (error) {
       // BEGIN or COMMIT failed (a lock held past the busy timeout, a full disk): nothing of the batch is kept.
-      // The callers are answered after this synchronous flush returns, so the rollback comes first for them.
+      // The callers are answered after the flush returns, so the rollback comes first for them.
       for (const pending of batch) pending.reject(error);
       this.onRolledBack();
       if (this.db.inTransaction) this.db.prepare('ROLLBACK').run();

@@ -104,6 +104,42 @@ export async function migratePostgres(connection: ClientConfig, files: Migration
   }
 }
 
+/**
+ * The start-up step on PostgreSQL: waits up to `waitMs` for the server to accept connections (a database started
+ * beside the server in a compose file may come up later), saying once that it waits and for what, then applies what
+ * is pending (migratePostgres). Fails with a message naming the server (never its password) when it never answers.
+ */
+export async function migratePostgresWhenReachable(url: string, waitMs: number, log: (message: string) => void): Promise<string[]> {
+  const deadline = Date.now() + waitMs;
+  const where = serverOf(url);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await migratePostgres({ connectionString: url, connectionTimeoutMillis: Math.max(1000, Math.min(10_000, waitMs)) });
+    } catch (error) {
+      if (error instanceof MigrationError || !unreachable(error)) throw error;
+      const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+      if (Date.now() >= deadline) {
+        throw new MigrationError(`PostgreSQL at ${where} did not accept connections within ${Math.round(waitMs / 1000)} s (${reason}); is it running, and is DATABASE_URL right?`);
+      }
+      if (attempt === 1) log(`waiting for PostgreSQL at ${where} (${reason}); giving up after ${Math.round(waitMs / 1000)} s (DATABASE_WAIT_MS)`);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+  }
+}
+
+/** An error that means the server is not (yet) there, as opposed to one it answered with (a bad password, no such database). */
+function unreachable(error: unknown): boolean {
+  const code = (error as { code?: string }).code ?? '';
+  // 57P03: the server is starting up; the rest are the socket's.
+  return ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT', 'ECONNRESET', 'EHOSTUNREACH', '57P03'].includes(code) || /timeout|terminated unexpectedly/i.test((error as Error).message ?? '');
+}
+
+/** host:port/database of a PostgreSQL URL, for messages. */
+export function serverOf(url: string): string {
+  const parsed = new URL(url);
+  return `${parsed.hostname}:${parsed.port || '5432'}${parsed.pathname}`;
+}
+
 async function applyOne(client: Client, file: MigrationFile): Promise<void> {
   const startedAt = new Date();
   await client.query('BEGIN');

@@ -1,5 +1,4 @@
-import type { SqlConnection } from '../database/group-commit';
-import { sqliteTimestamp } from '../database/sqlite-timestamp';
+import type { SqlConnection } from '../database/sql-connection';
 import type { Episode } from '../generated/prisma/client';
 import type { ComponentColumns } from './score-columns';
 import { STORED_STATE_JSON } from './active-state';
@@ -29,13 +28,13 @@ const SUMMARY_COLUMNS = [
 
 /** Every statement this file runs, by name. */
 export const EPISODE_STATEMENTS = {
-  selectEpisode: `SELECT id, tenant_id AS tenantId, api_key_id AS apiKeyId, alias, task_id AS taskId, task_version AS taskVersion,
-       grader_version AS graderVersion, feedback, seed, status, version, agent, run_label AS runLabel, tags_json AS tagsJson,
-       ${STORED_STATE_JSON} AS stateJson, chain_head AS chainHead,
-       chain_scheme AS chainScheme, chain_key_id AS chainKeyId, split_source AS splitSource, split_key_id AS splitKeyId, run_id AS runId, run_trial AS runTrial, created_at AS createdAt, updated_at AS updatedAt
+  selectEpisode: `SELECT id, tenant_id AS "tenantId", api_key_id AS "apiKeyId", alias, task_id AS "taskId", task_version AS "taskVersion",
+       grader_version AS "graderVersion", feedback, seed, status, version, agent, run_label AS "runLabel", tags_json AS "tagsJson",
+       ${STORED_STATE_JSON} AS "stateJson", chain_head AS "chainHead",
+       chain_scheme AS "chainScheme", chain_key_id AS "chainKeyId", split_source AS "splitSource", split_key_id AS "splitKeyId", run_id AS "runId", run_trial AS "runTrial", created_at AS "createdAt", updated_at AS "updatedAt"
   FROM episodes WHERE id = ? AND tenant_id = ?`,
   selectEpisodeVersion: `SELECT version FROM episodes WHERE id = ? AND tenant_id = ?`,
-  selectEpisodeOwner: `SELECT api_key_id AS apiKeyId FROM episodes WHERE id = ? AND tenant_id = ?`,
+  selectEpisodeOwner: `SELECT api_key_id AS "apiKeyId" FROM episodes WHERE id = ? AND tenant_id = ?`,
   selectEpisodeIdByAlias: `SELECT id FROM episodes WHERE tenant_id = ? AND api_key_id = ? AND alias = ?`,
   countActiveEpisodes: `SELECT COUNT(*) AS n FROM episodes WHERE tenant_id = ? AND status = 'active'`,
   selectTenantExists: `SELECT 1 AS present FROM tenants WHERE id = ? AND deleting_at IS NULL`,
@@ -49,13 +48,13 @@ WHERE id = ? AND tenant_id = ? AND version = ?`,
   insertActionLog: `INSERT INTO action_log (episode_serial, tenant_serial, step_index, action_json, reward_milli, score_after_milli, outcome,
   error, created_at, hash, ledger_seq, ledger_mac, ledger_key_id, ledger_status)
 VALUES (${episodeSerial()}, ${tenantSerial()}, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  selectActionJsons: `SELECT action_json AS actionJson FROM action_log WHERE episode_serial = ${episodeSerial()} ORDER BY step_index`,
-  selectStepRequest: `SELECT action_hash AS actionHash, response_json AS responseJson
+  selectActionJsons: `SELECT action_json AS "actionJson" FROM action_log WHERE episode_serial = ${episodeSerial()} ORDER BY step_index`,
+  selectStepRequest: `SELECT action_hash AS "actionHash", response_json AS "responseJson"
   FROM step_requests WHERE episode_id = ? AND request_id = ? AND tenant_id = ?`,
   // Through each tenant's active episodes (tenant_id, status, created_at): they are few, and finished episodes, nearly
   // all of them, carry no index entry for the sweep.
   expireIdleEpisodes: `UPDATE episodes SET status = 'expired', version = version + 1, state_json = ''
-WHERE tenant_id IN (SELECT id FROM tenants) AND status = 'active' AND updated_at < ? RETURNING id, tenant_id AS tenantId`,
+WHERE tenant_id IN (SELECT id FROM tenants) AND status = 'active' AND updated_at < ? RETURNING id, tenant_id AS "tenantId"`,
   expireEpisode: `UPDATE episodes SET status = 'expired', version = version + 1, state_json = '' WHERE id = ? AND tenant_id = ? AND status = 'active'`,
   // A running episode's state (active_states): written by every step, deleted when the episode ends.
   saveActiveState: `INSERT INTO active_states (episode_serial, state_json) VALUES (${episodeSerial()}, ?)
@@ -95,40 +94,40 @@ export type EpisodeWithStateRow = Pick<
   | 'updatedAt'
 >;
 
-export function selectEpisode(sql: SqlConnection, tenantId: string, episodeId: string): EpisodeWithStateRow | null {
-  const row = sql.statement(EPISODE_STATEMENTS.selectEpisode).get(episodeId, tenantId) as
-    | (Omit<EpisodeWithStateRow, 'createdAt' | 'updatedAt'> & { createdAt: number; updatedAt: number })
-    | undefined;
+export async function selectEpisode(sql: SqlConnection, tenantId: string, episodeId: string): Promise<EpisodeWithStateRow | null> {
+  const row = await sql.get<Omit<EpisodeWithStateRow, 'createdAt' | 'updatedAt'> & { createdAt: number; updatedAt: number }>(EPISODE_STATEMENTS.selectEpisode, [
+    episodeId,
+    tenantId,
+  ]);
   if (!row) return null;
   return { ...row, createdAt: new Date(row.createdAt), updatedAt: new Date(row.updatedAt) };
 }
 
 /** The row's version alone: tells whether a cached copy is still the stored episode. */
-export function selectEpisodeVersion(sql: SqlConnection, tenantId: string, episodeId: string): number | null {
-  const row = sql.statement(EPISODE_STATEMENTS.selectEpisodeVersion).get(episodeId, tenantId) as { version: number } | undefined;
+export async function selectEpisodeVersion(sql: SqlConnection, tenantId: string, episodeId: string): Promise<number | null> {
+  const row = await sql.get<{ version: number }>(EPISODE_STATEMENTS.selectEpisodeVersion, [episodeId, tenantId]);
   return row?.version ?? null;
 }
 
 /** Whether an episode has this id in the tenant, and if so which key started it (null: none recorded). */
-export function selectEpisodeOwner(sql: SqlConnection, tenantId: string, episodeId: string): { apiKeyId: string | null } | null {
-  return (sql.statement(EPISODE_STATEMENTS.selectEpisodeOwner).get(episodeId, tenantId) as { apiKeyId: string | null } | undefined) ?? null;
+export async function selectEpisodeOwner(sql: SqlConnection, tenantId: string, episodeId: string): Promise<{ apiKeyId: string | null } | null> {
+  return (await sql.get<{ apiKeyId: string | null }>(EPISODE_STATEMENTS.selectEpisodeOwner, [episodeId, tenantId])) ?? null;
 }
 
 /** The id of the episode an agent key named `alias` (episode.repository.ts EpisodeRecord.alias). */
-export function selectEpisodeIdByAlias(sql: SqlConnection, tenantId: string, apiKeyId: string, alias: string): string | null {
-  const row = sql.statement(EPISODE_STATEMENTS.selectEpisodeIdByAlias).get(tenantId, apiKeyId, alias) as { id: string } | undefined;
+export async function selectEpisodeIdByAlias(sql: SqlConnection, tenantId: string, apiKeyId: string, alias: string): Promise<string | null> {
+  const row = await sql.get<{ id: string }>(EPISODE_STATEMENTS.selectEpisodeIdByAlias, [tenantId, apiKeyId, alias]);
   return row?.id ?? null;
 }
 
 /** Whether the tenant still exists: it may have been deleted since the request was authenticated. */
-export function tenantExists(sql: SqlConnection, tenantId: string): boolean {
-  return sql.statement(EPISODE_STATEMENTS.selectTenantExists).get(tenantId) !== undefined;
+export async function tenantExists(sql: SqlConnection, tenantId: string): Promise<boolean> {
+  return (await sql.get(EPISODE_STATEMENTS.selectTenantExists, [tenantId])) !== undefined;
 }
 
-export function countActiveEpisodes(sql: SqlConnection, tenantId: string): number {
-  return (sql.statement(EPISODE_STATEMENTS.countActiveEpisodes).get(tenantId) as { n: number }).n;
+export async function countActiveEpisodes(sql: SqlConnection, tenantId: string): Promise<number> {
+  return (await sql.get<{ n: number }>(EPISODE_STATEMENTS.countActiveEpisodes, [tenantId]))!.n;
 }
-
 /** The columns a step rewrites: the snapshot, its summary, and the component scores for statistics. */
 export interface EpisodeSummary extends ComponentColumns {
   status: string;
@@ -156,16 +155,14 @@ export interface CreatedLedgerColumns {
   factsSha256: string;
 }
 
-export function insertEpisode(
+export async function insertEpisode(
   sql: SqlConnection,
   episode: Omit<EpisodeRecord, 'state' | 'status' | 'updatedAt' | 'version'>,
   summary: EpisodeSummary,
   ledger: CreatedLedgerColumns,
-): void {
-  const now = sqliteTimestamp(episode.createdAt);
-  sql
-    .statement(EPISODE_STATEMENTS.insertEpisode)
-    .run(
+): Promise<void> {
+  const now = episode.createdAt;
+  await sql.run(EPISODE_STATEMENTS.insertEpisode, [
       episode.id,
       episode.tenantId,
       episode.apiKeyId,
@@ -191,32 +188,36 @@ export function insertEpisode(
       ledger.seq,
       Buffer.from(ledger.mac, 'hex'),
       Buffer.from(ledger.factsSha256, 'hex'),
-    );
-  saveActiveState(sql, episode.tenantId, episode.id, summary.stateJson);
-  const insertTag = sql.statement(EPISODE_STATEMENTS.insertEpisodeTag);
-  for (const tag of episode.tags) insertTag.run(episode.id, episode.tenantId, tag);
+  ]);
+  await saveActiveState(sql, episode.tenantId, episode.id, summary.stateJson);
+  for (const tag of episode.tags) await sql.run(EPISODE_STATEMENTS.insertEpisodeTag, [episode.id, episode.tenantId, tag]);
 }
 
 /** The step's write of the episode row, only if it is still at `expectedVersion`; false when it was not. */
-export function updateEpisodeStep(
+export async function updateEpisodeStep(
   sql: SqlConnection,
   key: { tenantId: string; episodeId: string; expectedVersion: number },
   chainHead: string,
   summary: EpisodeSummary,
   updatedAt: Date,
-): boolean {
-  const { changes } = sql
-    .statement(EPISODE_STATEMENTS.updateEpisodeStep)
-    .run(chainHead, ...summaryValues(summary), sqliteTimestamp(updatedAt), key.episodeId, key.tenantId, key.expectedVersion);
+): Promise<boolean> {
+  const { changes } = await sql.run(EPISODE_STATEMENTS.updateEpisodeStep, [
+    chainHead,
+    ...summaryValues(summary),
+    updatedAt,
+    key.episodeId,
+    key.tenantId,
+    key.expectedVersion,
+  ]);
   if (changes !== 1) return false;
-  saveActiveState(sql, key.tenantId, key.episodeId, summary.stateJson);
+  await saveActiveState(sql, key.tenantId, key.episodeId, summary.stateJson);
   return true;
 }
 
 /** The episode's state while it runs (its active_states row); none once it has ended (`stateJson` is ""). */
-function saveActiveState(sql: SqlConnection, tenantId: string, episodeId: string, stateJson: string): void {
-  if (stateJson === SNAPSHOT_DROPPED) sql.statement(EPISODE_STATEMENTS.deleteActiveState).run(episodeId, tenantId);
-  else sql.statement(EPISODE_STATEMENTS.saveActiveState).run(episodeId, tenantId, stateJson);
+async function saveActiveState(sql: SqlConnection, tenantId: string, episodeId: string, stateJson: string): Promise<void> {
+  if (stateJson === SNAPSHOT_DROPPED) await sql.run(EPISODE_STATEMENTS.deleteActiveState, [episodeId, tenantId]);
+  else await sql.run(EPISODE_STATEMENTS.saveActiveState, [episodeId, tenantId, stateJson]);
 }
 
 /**
@@ -232,10 +233,8 @@ export interface StepLedgerColumns {
 
 export type ActionLogInsert = ActionLogRecord & { episodeId: string; tenantId: string; ledger: StepLedgerColumns };
 
-export function insertActionLog(sql: SqlConnection, row: ActionLogInsert): void {
-  sql
-    .statement(EPISODE_STATEMENTS.insertActionLog)
-    .run(
+export async function insertActionLog(sql: SqlConnection, row: ActionLogInsert): Promise<void> {
+  await sql.run(EPISODE_STATEMENTS.insertActionLog, [
       row.episodeId,
       row.tenantId,
       row.tenantId,
@@ -251,38 +250,35 @@ export function insertActionLog(sql: SqlConnection, row: ActionLogInsert): void 
       Buffer.from(row.ledger.mac, 'hex'),
       row.ledger.keyId,
       row.ledger.status,
-    );
+  ]);
 }
 
 /** An episode's logged actions in step order (canonical JSON): what replaying its state needs. */
-export function selectActionJsons(sql: SqlConnection, tenantId: string, episodeId: string): string[] {
-  return (sql.statement(EPISODE_STATEMENTS.selectActionJsons).all(episodeId, tenantId) as { actionJson: string }[]).map((r) => r.actionJson);
+export async function selectActionJsons(sql: SqlConnection, tenantId: string, episodeId: string): Promise<string[]> {
+  return (await sql.all<{ actionJson: string }>(EPISODE_STATEMENTS.selectActionJsons, [episodeId, tenantId])).map((r) => r.actionJson);
 }
 
-export function selectStepRequest(sql: SqlConnection, tenantId: string, episodeId: string, requestId: string): StoredStepRequest | null {
-  const row = sql.statement(EPISODE_STATEMENTS.selectStepRequest).get(episodeId, requestId, tenantId) as StoredStepRequest | undefined;
-  return row ?? null;
+export async function selectStepRequest(sql: SqlConnection, tenantId: string, episodeId: string, requestId: string): Promise<StoredStepRequest | null> {
+  return (await sql.get<StoredStepRequest>(EPISODE_STATEMENTS.selectStepRequest, [episodeId, requestId, tenantId])) ?? null;
 }
 
-export function insertStepRequest(
+export async function insertStepRequest(
   sql: SqlConnection,
   row: { episodeId: string; tenantId: string; requestId: string; stepIndex: number; actionHash: string; responseJson: string; createdAt: Date },
-): void {
-  sql
-    .statement(EPISODE_STATEMENTS.insertStepRequest)
-    .run(row.episodeId, row.tenantId, row.requestId, row.stepIndex, row.actionHash, row.responseJson, sqliteTimestamp(row.createdAt));
+): Promise<void> {
+  await sql.run(EPISODE_STATEMENTS.insertStepRequest, [row.episodeId, row.tenantId, row.requestId, row.stepIndex, row.actionHash, row.responseJson, row.createdAt]);
 }
 
 /** Marks every tenant's active episodes not stepped since `cutoff` expired; returns which. */
-export function expireIdleEpisodes(sql: SqlConnection, cutoff: Date): { id: string; tenantId: string }[] {
-  const expired = sql.statement(EPISODE_STATEMENTS.expireIdleEpisodes).all(sqliteTimestamp(cutoff)) as { id: string; tenantId: string }[];
-  if (expired.length > 0) sql.statement(EPISODE_STATEMENTS.deleteEndedStates).run();
+export async function expireIdleEpisodes(sql: SqlConnection, cutoff: Date): Promise<{ id: string; tenantId: string }[]> {
+  const expired = await sql.all<{ id: string; tenantId: string }>(EPISODE_STATEMENTS.expireIdleEpisodes, [cutoff]);
+  if (expired.length > 0) await sql.run(EPISODE_STATEMENTS.deleteEndedStates);
   return expired;
 }
 
 /** Marks one active episode expired (its run attempt failed); false when it was not active. */
-export function expireEpisode(sql: SqlConnection, tenantId: string, episodeId: string): boolean {
-  if (sql.statement(EPISODE_STATEMENTS.expireEpisode).run(episodeId, tenantId).changes !== 1) return false;
-  sql.statement(EPISODE_STATEMENTS.deleteActiveState).run(episodeId, tenantId);
+export async function expireEpisode(sql: SqlConnection, tenantId: string, episodeId: string): Promise<boolean> {
+  if ((await sql.run(EPISODE_STATEMENTS.expireEpisode, [episodeId, tenantId])).changes !== 1) return false;
+  await sql.run(EPISODE_STATEMENTS.deleteActiveState, [episodeId, tenantId]);
   return true;
 }

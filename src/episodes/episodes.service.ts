@@ -85,10 +85,10 @@ export class EpisodesService {
    */
   private async resetInRun(caller: EpisodeCaller, request: ResetRequestDto, runId: string, transport: ResetTransport): Promise<ResetResponseDto> {
     const named = cellNamedBy(request, runId);
-    const run = this.runCells.runFor(caller, runId);
+    const run = await this.runCells.runFor(caller, runId);
     const namedCell = named === null ? null : cellOfRun(named, run);
     for (let attempt = 1; ; attempt++) {
-      const cell = namedCell ?? this.runCells.nextCell(caller.tenantId, run.id, attempt);
+      const cell = namedCell ?? (await this.runCells.nextCell(caller.tenantId, run.id, attempt));
       if (cell === null) throw new ConflictError(`run "${run.id}" has no cell left to fill: every cell is finished or being filled (GET /runs/${run.id})`);
       const task = await this.tasks.fetchInstance(cell.taskId, run.versions[cell.taskId], cell.seed, null);
       const state = reset(task, cell.seed, run.graderVersion as GraderVersion);

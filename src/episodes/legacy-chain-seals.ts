@@ -37,11 +37,12 @@ export class LegacyChainSeals {
       db.$transaction(async (tx) => {
         const episodes = await tx.episode.findMany({
           where: { chainScheme: CHAIN_SCHEMES.legacy, legacySeal: null },
-          select: { id: true, tenantId: true, apiKeyId: true, taskId: true, taskVersion: true, seed: true, agent: true, runLabel: true, tagsJson: true, chainHead: true, createdAt: true, splitSource: true, splitKeyId: true, _count: { select: { actions: true } } },
+          select: { id: true, tenantId: true, apiKeyId: true, taskId: true, taskVersion: true, seed: true, agent: true, runLabel: true, tagsJson: true, chainHead: true, createdAt: true, updatedAt: true, splitSource: true, splitKeyId: true, _count: { select: { actions: true } } },
         });
         const counts: Record<string, number> = {};
         for (const episode of episodes) {
-          const metadata = { ...episode, episodeId: episode.id, tags: JSON.parse(episode.tagsJson) as string[] };
+          const { updatedAt, ...stored } = episode;
+          const metadata = { ...stored, episodeId: episode.id, tags: JSON.parse(episode.tagsJson) as string[] };
           const sealedSteps = episode._count.actions;
           await tx.legacyChainSeal.create({
             data: {
@@ -53,8 +54,8 @@ export class LegacyChainSeals {
               seal: legacySeal(key, metadata, sealedSteps, episode.chainHead),
             },
           });
-          // The rows it gets from now on are keyed with this key (raw: Prisma would also move updated_at).
-          await tx.$executeRawUnsafe('UPDATE episodes SET chain_key_id = ? WHERE id = ? AND tenant_id = ?', key.id, episode.id, episode.tenantId);
+          // The rows it gets from now on are keyed with this key; updated_at is kept as it was (Prisma would move it).
+          await tx.episode.updateMany({ where: { id: episode.id, tenantId: episode.tenantId }, data: { chainKeyId: key.id, updatedAt } });
           counts[episode.tenantId] = (counts[episode.tenantId] ?? 0) + 1;
         }
         for (const [tenantId, sealed] of Object.entries(counts)) {

@@ -4,7 +4,7 @@ import { Clock } from '../common/clock';
 import { ConflictError, InvalidFieldError, NotFoundError, TooManyError, UnauthenticatedError, UnavailableError } from '../common/errors/domain-errors';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { Database } from '../database/database.service';
-import type { SqlConnection } from '../database/group-commit';
+import type { SqlConnection } from '../database/sql-connection';
 import { graderVersionOfState, type GradeBreakdown } from '../engine/grader';
 import type { EpisodeState } from '../engine/state';
 import { ActiveEpisodeCache } from './active-episode-cache';
@@ -77,19 +77,19 @@ export class SqliteEpisodeRepository extends EpisodeRepository {
   }
 
   create(tenantId: string, episode: NewEpisode, maxActive: number): Promise<EpisodeRecord> {
-    return this.database.batched((sql) => {
+    return this.database.batched(async (sql) => {
       // A tenant deleted after this request was authenticated: its key no longer opens anything.
-      if (!tenantExists(sql, tenantId)) throw new UnauthenticatedError('the tenant of this API key has been deleted');
-      // Counted and created in one synchronous write, so the cap cannot be overshot.
+      if (!(await tenantExists(sql, tenantId))) throw new UnauthenticatedError('the tenant of this API key has been deleted');
+      // Counted and created in one write, so the cap cannot be overshot.
       if (maxActive > 0) {
-        const active = countActiveEpisodes(sql, tenantId);
+        const active = await countActiveEpisodes(sql, tenantId);
         if (active >= maxActive) {
           throw new TooManyError(
             `this tenant has ${active} active episodes, the most allowed (${maxActive}); finish some, or let idle ones expire`,
           );
         }
       }
-      const { id, alias } = this.placeOf(sql, tenantId, episode);
+      const { id, alias } = await this.placeOf(sql, tenantId, episode);
       const now = this.clock.now();
       const key = this.keys.current;
       const metadata = {
@@ -122,12 +122,12 @@ export class SqliteEpisodeRepository extends EpisodeRepository {
         chainKeyId: key.id,
         updatedAt: now,
       };
-      if (episode.cell) claimRunCell(sql, tenantId, episode.cell, id, now);
+      if (episode.cell) await claimRunCell(sql, tenantId, episode.cell, id, now);
       try {
         // Its creation entry is signed under the chain key (the episode's own) and stored in its row (ledger-rows.ts).
         const facts = { metadata, feedback: record.feedback, chainScheme: record.chainScheme, chainKeyId: record.chainKeyId };
-        const created = nextLedgerEntry(sql, key, tenantId, createdEntry(facts));
-        insertEpisode(sql, record, summaryOf(episode.state, episode.grade), { seq: created.seq, mac: created.mac, factsSha256: factsDigest(facts) });
+        const created = await nextLedgerEntry(sql, key, tenantId, createdEntry(facts));
+        await insertEpisode(sql, record, summaryOf(episode.state, episode.grade), { seq: created.seq, mac: created.mac, factsSha256: factsDigest(facts) });
       } catch (error) {
         const code = (error as { code?: string }).code;
         if (code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || code === 'SQLITE_CONSTRAINT_UNIQUE') {
@@ -146,11 +146,11 @@ export class SqliteEpisodeRepository extends EpisodeRepository {
    * the caller's alias: a 409. Taken by another agent key's episode: stored under a fresh id, with the chosen one as
    * the caller's alias, so the answer does not tell one agent key which ids another has used.
    */
-  private placeOf(sql: SqlConnection, tenantId: string, episode: NewEpisode): { id: string; alias: string | null } {
+  private async placeOf(sql: SqlConnection, tenantId: string, episode: NewEpisode): Promise<{ id: string; alias: string | null }> {
     const taken = () => new ConflictError(`an episode "${episode.id}" already exists; choose another episode_id or omit it`);
     const keyId = episode.idSpace === 'key' ? episode.apiKeyId : null;
-    if (keyId !== null && selectEpisodeIdByAlias(sql, tenantId, keyId, episode.id) !== null) throw taken();
-    const holder = selectEpisodeOwner(sql, tenantId, episode.id);
+    if (keyId !== null && (await selectEpisodeIdByAlias(sql, tenantId, keyId, episode.id)) !== null) throw taken();
+    const holder = await selectEpisodeOwner(sql, tenantId, episode.id);
     if (holder === null) return { id: episode.id, alias: null };
     if (keyId === null || holder.apiKeyId === null || holder.apiKeyId === keyId) throw taken();
     return { id: randomUUID(), alias: episode.id };
@@ -165,10 +165,10 @@ export class SqliteEpisodeRepository extends EpisodeRepository {
    * version (so a copy another writer made stale is never served) instead of reading and parsing the snapshot.
    */
   async find(tenantId: string, episodeId: string): Promise<EpisodeRecord | null> {
-    const found = this.database.read((sql) => {
+    const found = await this.database.read(async (sql) => {
       const cached = this.cache.get(tenantId, episodeId);
-      if (cached && selectEpisodeVersion(sql, tenantId, episodeId) === cached.version) return cached;
-      const row = selectEpisode(sql, tenantId, episodeId);
+      if (cached && (await selectEpisodeVersion(sql, tenantId, episodeId)) === cached.version) return cached;
+      const row = await selectEpisode(sql, tenantId, episodeId);
       if (!row) this.cache.forget(tenantId, episodeId);
       return row;
     });
@@ -189,7 +189,7 @@ export class SqliteEpisodeRepository extends EpisodeRepository {
   async findForStep(tenantId: string, episodeId: string): Promise<EpisodeRecord | null> {
     const cached = this.cache.get(tenantId, episodeId);
     if (cached) return cached;
-    const row = this.database.read((sql) => selectEpisode(sql, tenantId, episodeId));
+    const row = await this.database.read((sql) => selectEpisode(sql, tenantId, episodeId));
     return row ? this.recordOf(row) : null;
   }
 
@@ -197,7 +197,8 @@ export class SqliteEpisodeRepository extends EpisodeRepository {
   private async recordOf(row: EpisodeWithStateRow): Promise<EpisodeRecord> {
     if (row.stateJson !== SNAPSHOT_DROPPED) return toRecord(row, JSON.parse(row.stateJson) as EpisodeState);
     const task = await this.catalog.fetchInstance(row.taskId, row.taskVersion, row.seed, privateSplitKeyIdOf(row));
-    return toRecord(row, stateOf(task, row, () => this.database.read((sql) => selectActionJsons(sql, row.tenantId, row.id))));
+    const actions = await this.database.read((sql) => selectActionJsons(sql, row.tenantId, row.id));
+    return toRecord(row, stateOf(task, row, () => actions));
   }
 
   async findStepRequest(tenantId: string, episodeId: string, requestId: string): Promise<StoredStepRequest | null> {
@@ -215,7 +216,7 @@ export class SqliteEpisodeRepository extends EpisodeRepository {
   }
 
   /** Runs inside the batch transaction: writes the step computed from `episode`, then caches the result. */
-  private writeStep(sql: SqlConnection, episode: EpisodeRecord, step: StepWrite, request: StepRequestKey | null): void {
+  private async writeStep(sql: SqlConnection, episode: EpisodeRecord, step: StepWrite, request: StepRequestKey | null): Promise<void> {
     const { state, grade, entry, actionJson } = step;
     const createdAt = this.clock.now();
     const hash = chainLink(this.linkKey(episode), episode.chainHead, {
@@ -230,10 +231,10 @@ export class SqliteEpisodeRepository extends EpisodeRepository {
     });
     // Conditioned on the version the step was computed from: a stale read matches no row and writes nothing.
     const key = { tenantId: episode.tenantId, episodeId: episode.id, expectedVersion: episode.version };
-    if (!updateEpisodeStep(sql, key, hash, summaryOf(state, grade), createdAt)) throw new StaleEpisodeError();
+    if (!(await updateEpisodeStep(sql, key, hash, summaryOf(state, grade), createdAt))) throw new StaleEpisodeError();
     // The step's ledger entry is stored in its log row (ledger/ledger-rows.ts), not as a row of its own.
-    const ledger = nextLedgerEntry(sql, this.keys.current, episode.tenantId, stepEntry(episode.id, entry.step, hash, state.status, createdAt));
-    insertActionLog(sql, {
+    const ledger = await nextLedgerEntry(sql, this.keys.current, episode.tenantId, stepEntry(episode.id, entry.step, hash, state.status, createdAt));
+    await insertActionLog(sql, {
       episodeId: episode.id,
       tenantId: episode.tenantId,
       stepIndex: entry.step,
@@ -252,10 +253,10 @@ export class SqliteEpisodeRepository extends EpisodeRepository {
       },
     });
     if (episode.runId !== null && state.status !== 'active') {
-      finishCellOf(sql, episode.tenantId, { runId: episode.runId, episodeId: episode.id }, { termination: state.status, scoreMilli: state.score_milli, at: createdAt });
+      await finishCellOf(sql, episode.tenantId, { runId: episode.runId, episodeId: episode.id }, { termination: state.status, scoreMilli: state.score_milli, at: createdAt });
     }
     if (request) {
-      insertStepRequest(sql, {
+      await insertStepRequest(sql, {
         episodeId: episode.id,
         tenantId: episode.tenantId,
         requestId: request.requestId,
@@ -279,25 +280,26 @@ export class SqliteEpisodeRepository extends EpisodeRepository {
   }
 
   purgeFinished(tenantId: string, limit: number): Promise<PurgeRecord> {
-    return this.database.batched((sql) => {
+    return this.database.batched(async (sql) => {
       const now = this.clock.now();
       const keyById = (id: string) => this.keys.byId(id);
       // The signed period, not the column: see purge/signed-facts.ts.
-      const days = signedRetentionDays(sql, keyById, tenantId);
+      const days = await signedRetentionDays(sql, keyById, tenantId);
       if (days === null) return emptyPurge(tenantId);
       const cutoff = new Date(now.getTime() - days * DAY_MS);
-      const candidates = selectExpiredEpisodes(sql, tenantId, cutoff, limit);
-      const ended = candidates.filter((id) => signedEndedBefore(sql, keyById, tenantId, id, cutoff));
+      const candidates = await selectExpiredEpisodes(sql, tenantId, cutoff, limit);
+      const ended: string[] = [];
+      for (const id of candidates) if (await signedEndedBefore(sql, keyById, tenantId, id, cutoff)) ended.push(id);
       const policy = { reason: 'retention' as const, retentionDays: days, cutoff, skipped: candidates.length - ended.length };
       return purgeEpisodes(sql, this.keys.current, tenantId, ended, policy, now);
     });
   }
 
   setRetention(tenantId: string, days: number | null): Promise<void> {
-    return this.database.batched((sql) => {
+    return this.database.batched(async (sql) => {
       const at = this.clock.now();
-      setRetentionRow(sql, tenantId, days, at);
-      appendLedgerEntry(sql, this.keys.current, tenantId, retentionEntry(days, at));
+      await setRetentionRow(sql, tenantId, days, at);
+      await appendLedgerEntry(sql, this.keys.current, tenantId, retentionEntry(days, at));
     });
   }
 
@@ -306,8 +308,8 @@ export class SqliteEpisodeRepository extends EpisodeRepository {
   }
 
   deleteTenantEpisodes(tenantId: string, limit: number): Promise<number> {
-    return this.database.batched((sql) => {
-      const deleted = deleteTenantEpisodes(sql, tenantId, limit);
+    return this.database.batched(async (sql) => {
+      const deleted = await deleteTenantEpisodes(sql, tenantId, limit);
       // Its active episodes may be cached; those deleted do not exist any more.
       if (deleted > 0) this.cache.clear();
       return deleted;
@@ -319,14 +321,14 @@ export class SqliteEpisodeRepository extends EpisodeRepository {
   }
 
   expireIdleEpisodesOfAllTenants(cutoff: Date): Promise<number> {
-    return this.database.batched((sql) => {
+    return this.database.batched(async (sql) => {
       // The version moves on so that a cached copy of an expired episode can no longer be written back; each
       // expiry is a ledger entry of its tenant, so a later status change is not taken for one.
-      const expired = expireIdleEpisodes(sql, cutoff);
+      const expired = await expireIdleEpisodes(sql, cutoff);
       const at = this.clock.now();
       for (const episode of expired) {
-        appendLedgerEntry(sql, this.keys.current, episode.tenantId, expiredEntry(episode.id, at));
-        endCellAttempt(sql, episode.tenantId, episode.id, { status: 'abandoned', termination: 'abandoned', at });
+        await appendLedgerEntry(sql, this.keys.current, episode.tenantId, expiredEntry(episode.id, at));
+        await endCellAttempt(sql, episode.tenantId, episode.id, { status: 'abandoned', termination: 'abandoned', at });
       }
       if (expired.length > 0) this.cache.clear();
       return expired.length;
@@ -345,11 +347,11 @@ export class SqliteEpisodeRepository extends EpisodeRepository {
    * Ends a run episode's attempt as `endCell` says, in one write: the attempt is over, so its episode ends too
    * (expired, version moved on, like the idle sweep's), and can neither fill the cell later nor be stepped.
    */
-  private endRunAttempt(tenantId: string, episodeId: string, endCell: (sql: SqlConnection, at: Date) => boolean): Promise<boolean> {
-    return this.database.batched((sql) => {
+  private endRunAttempt(tenantId: string, episodeId: string, endCell: (sql: SqlConnection, at: Date) => Promise<boolean>): Promise<boolean> {
+    return this.database.batched(async (sql) => {
       const at = this.clock.now();
-      if (!endCell(sql, at)) return false;
-      if (expireEpisode(sql, tenantId, episodeId)) appendLedgerEntry(sql, this.keys.current, tenantId, expiredEntry(episodeId, at));
+      if (!(await endCell(sql, at))) return false;
+      if (await expireEpisode(sql, tenantId, episodeId)) await appendLedgerEntry(sql, this.keys.current, tenantId, expiredEntry(episodeId, at));
       this.cache.forget(tenantId, episodeId);
       return true;
     });
@@ -380,10 +382,10 @@ export class SqliteEpisodeRepository extends EpisodeRepository {
  * Claims the run cell a new episode fills, inside the episode's write. A cell may be claimed when it was never
  * filled or its last attempt was abandoned or failed; a finished one or one being filled is a 409.
  */
-function claimRunCell(sql: SqlConnection, tenantId: string, cell: CellKey, episodeId: string, at: Date): void {
-  if (claimCell(sql, tenantId, cell, episodeId, at)) return;
+async function claimRunCell(sql: SqlConnection, tenantId: string, cell: CellKey, episodeId: string, at: Date): Promise<void> {
+  if (await claimCell(sql, tenantId, cell, episodeId, at)) return;
   const name = `cell (task_id "${cell.taskId}", seed ${cell.seed}, trial ${cell.trial}) of run "${cell.runId}"`;
-  const found = selectCell(sql, tenantId, cell);
+  const found = await selectCell(sql, tenantId, cell);
   if (found === null) throw new InvalidFieldError('run_id', `the ${name} does not exist`);
   if (found.status === 'finished') throw new CellTakenError(`the ${name} is already filled: its first finished episode counts`);
   throw new CellTakenError(`the ${name} is being filled by episode "${found.episodeId}"; finish it, or report it failed, first`);

@@ -5,6 +5,8 @@ export class HealthDto {
   status!: 'healthy' | 'unhealthy';
   @ApiProperty({ description: '"ok", or what went wrong reaching the database' })
   database!: string;
+  @ApiProperty({ enum: ['sqlite', 'postgresql'], description: 'Which database serves: the embedded SQLite file, or a PostgreSQL server (DATABASE_URL)' })
+  database_kind!: 'sqlite' | 'postgresql';
   @ApiProperty()
   version!: string;
   @ApiProperty()

@@ -23,6 +23,7 @@ export class HealthService {
     return {
       status: database === 'ok' ? 'healthy' : 'unhealthy',
       database,
+      database_kind: this.database.kind,
       version: APP_VERSION,
       tasks: this.catalog.list().length,
       uptime_seconds: Math.round((Date.now() - this.startedAt) / 1000),

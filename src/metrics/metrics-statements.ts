@@ -1,4 +1,4 @@
-import type { SqlConnection } from '../database/group-commit';
+import type { SqlConnection } from '../database/sql-connection';
 
 /*
  * The statements metrics run when they are scraped, on the direct connection: cheap reads, never per request.
@@ -9,6 +9,6 @@ export const METRICS_STATEMENTS = {
   countAllActiveEpisodes: `SELECT COUNT(*) AS n FROM episodes WHERE status = 'active'`,
 };
 
-export function countAllActiveEpisodes(sql: SqlConnection): number {
-  return (sql.statement(METRICS_STATEMENTS.countAllActiveEpisodes).get() as { n: number }).n;
+export async function countAllActiveEpisodes(sql: SqlConnection): Promise<number> {
+  return (await sql.get<{ n: number }>(METRICS_STATEMENTS.countAllActiveEpisodes))!.n;
 }

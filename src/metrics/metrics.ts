@@ -162,13 +162,13 @@ export class Metrics {
 }
 
 /** A gauge whose value is read when it is scraped (prom-client calls `collect` before it writes the gauge out). */
-export function gaugeReadAtScrape(registry: Registry, name: string, help: string, read: () => number): Gauge {
+export function gaugeReadAtScrape(registry: Registry, name: string, help: string, read: () => number | Promise<number>): Gauge {
   return new Gauge({
     name,
     help,
     registers: [registry],
-    collect() {
-      this.set(read());
+    async collect() {
+      this.set(await read());
     },
   });
 }

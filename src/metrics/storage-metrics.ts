@@ -7,18 +7,25 @@ import { countAllActiveEpisodes } from './metrics-statements';
 import { gaugeReadAtScrape, Metrics } from './metrics';
 
 /**
- * The database's side of the metrics: the active episodes (one indexed count on the direct connection) and the sizes
- * of the SQLite file and its WAL, read when scraped; and each group commit's size and time, which the Database tells
- * as it makes batches durable (the group commit itself knows nothing of metrics).
+ * The database's side of the metrics: the active episodes (one indexed count on the direct connection) and the
+ * database's size (SQLite: the file and its WAL; PostgreSQL: pg_database_size), read when scraped; and each group
+ * commit's size and time, which the Database tells as it makes batches durable (the group commit itself knows
+ * nothing of metrics).
  */
 @Injectable()
 export class StorageMetrics {
   constructor(metrics: Metrics, database: Database, @Inject(APP_CONFIG) config: AppConfig) {
     const registry = metrics.registry;
-    const file = config.databaseUrl.slice('file:'.length);
     gaugeReadAtScrape(registry, 'supportdesk_episodes_active', 'Active episodes, every tenant', () => database.read(countAllActiveEpisodes));
-    gaugeReadAtScrape(registry, 'supportdesk_database_bytes', 'Size of the SQLite database file', () => sizeOf(file));
-    gaugeReadAtScrape(registry, 'supportdesk_wal_bytes', 'Size of the SQLite write-ahead log (-wal); it shrinks back at checkpoints', () => sizeOf(`${file}-wal`));
+    if (database.kind === 'postgresql') {
+      gaugeReadAtScrape(registry, 'supportdesk_database_bytes', 'Size of the PostgreSQL database (pg_database_size)', () =>
+        database.read(async (sql) => (await sql.get<{ bytes: number }>('SELECT pg_database_size(current_database()) AS bytes'))!.bytes),
+      );
+    } else {
+      const file = config.databaseUrl.slice('file:'.length);
+      gaugeReadAtScrape(registry, 'supportdesk_database_bytes', 'Size of the SQLite database file', () => sizeOf(file));
+      gaugeReadAtScrape(registry, 'supportdesk_wal_bytes', 'Size of the SQLite write-ahead log (-wal); it shrinks back at checkpoints', () => sizeOf(`${file}-wal`));
+    }
     const batchSize = new Histogram({
       name: 'supportdesk_commit_batch_size',
       help: 'Writes (a step, a reset, …) in each group commit',

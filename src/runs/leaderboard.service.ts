@@ -2,8 +2,9 @@ import { Injectable } from '@nestjs/common';
 import type { Principal } from '../access/principal';
 import type { RunSplit } from './dto/create-run.dto';
 import type { LeaderboardBoardDto, LeaderboardDto, LeaderboardEntryDto } from './dto/leaderboard.dto';
+import type { RunResultsDto } from './dto/run.dto';
 import { runViewerOf } from './run-access';
-import { compareRuns } from './run-comparison.service';
+import { cellsOfRuns, compareRuns } from './run-comparison.service';
 import { isoTime } from './run.presenter';
 import type { RunRow } from './run-statements';
 import { RunsRepository } from './runs.repository';
@@ -26,23 +27,26 @@ export class LeaderboardService {
     private readonly service: RunsService,
   ) {}
 
-  leaderboard(principal: Principal, split: RunSplit): LeaderboardDto {
+  async leaderboard(principal: Principal, split: RunSplit): Promise<LeaderboardDto> {
     const viewer = runViewerOf(principal);
-    const latest = this.runs.latestCompleteRuns(viewer.tenantId, split);
+    const latest = await this.runs.latestCompleteRuns(viewer.tenantId, split);
     const byConfig = new Map<string, RunRow[]>();
     for (const run of latest) byConfig.set(run.configHash, [...(byConfig.get(run.configHash) ?? []), run]);
-    const boards = [...byConfig.values()].map((runs) => this.board(viewer, runs));
+    const boards: LeaderboardBoardDto[] = [];
+    for (const runs of byConfig.values()) boards.push(await this.board(viewer, runs));
     return { split, tie_rule: TIE_RULE, boards };
   }
 
-  private board(viewer: ReturnType<typeof runViewerOf>, runs: RunRow[]): LeaderboardBoardDto {
+  private async board(viewer: ReturnType<typeof runViewerOf>, runs: RunRow[]): Promise<LeaderboardBoardDto> {
     const first = runs[0];
-    const results = new Map(runs.map((run) => [run.id, this.service.resultsOf(viewer, run)]));
+    const results = new Map<string, RunResultsDto>();
+    for (const run of runs) results.set(run.id, await this.service.resultsOf(viewer, run));
+    const cells = await cellsOfRuns(this.runs, runs);
     const pass1 = (run: RunRow) => results.get(run.id)!.overall.pass_hat_k[0]?.estimate ?? 0;
     const byId = new Map(runs.map((run) => [run.id, run]));
     const tiers = formTiers(
       runs.map((run) => ({ id: run.id, score: pass1(run) })),
-      (leader, id) => compareRuns(byId.get(leader)!, byId.get(id)!, this.runs).overall.verdict === 'within_noise',
+      (leader, id) => compareRuns(byId.get(leader)!, byId.get(id)!, cells).overall.verdict === 'within_noise',
     );
     const ranked = [...runs].sort((x, y) => pass1(y) - pass1(x) || (x.id < y.id ? -1 : 1));
     const entries: LeaderboardEntryDto[] = ranked.map((run, index) => {

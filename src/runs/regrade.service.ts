@@ -47,27 +47,27 @@ export class RegradeService {
 
   async regrade(principal: Principal, runId: string, request: RegradeRequestDto): Promise<RegradeDto> {
     const viewer = runViewerOf(principal);
-    const run = visibleRun(viewer, this.runs.find(viewer.tenantId, runId), runId);
+    const run = visibleRun(viewer, await this.runs.find(viewer.tenantId, runId), runId);
     const graderVersion = request.grader_version ?? CURRENT_GRADER_VERSION;
     const versions = JSON.parse(run.generatorsJson) as Record<string, string>;
     // A cell whose episode retention purged keeps its score, but has no log to replay: it is left out.
-    const cells = this.runs.cellsWithEpisodes(viewer.tenantId, run.id).filter((cell) => cell.status === 'finished' && cell.episodeId !== null && cell.steps !== null);
+    const cells = (await this.runs.cellsWithEpisodes(viewer.tenantId, run.id)).filter((cell) => cell.status === 'finished' && cell.episodeId !== null && cell.steps !== null);
     const results: NewRegradeResult[] = [];
     for (let i = 0; i < cells.length; i++) {
       if (i > 0 && i % EPISODES_PER_TURN === 0) await new Promise((resolve) => setImmediate(resolve));
       const cell = cells[i];
       const task = await this.catalog.fetchInstance(cell.taskId, versions[cell.taskId], cell.seed, null);
-      results.push(this.regradeCell(viewer.tenantId, cell, task, graderVersion));
+      results.push(this.regradeCell(cell, task, graderVersion, await this.runs.actionsOf(viewer.tenantId, cell.episodeId!)));
     }
     const id = `rg_${randomBytes(12).toString('hex')}`;
     await this.runs.saveRegrade(viewer.tenantId, { id, runId: run.id, graderVersion, createdAt: this.clock.now() }, results);
     return this.get(principal, run.id, id);
   }
 
-  get(principal: Principal, runId: string, regradeId: string): RegradeDto {
+  async get(principal: Principal, runId: string, regradeId: string): Promise<RegradeDto> {
     const viewer = runViewerOf(principal);
-    const run = visibleRun(viewer, this.runs.find(viewer.tenantId, runId), runId);
-    const found = this.runs.findRegrade(viewer.tenantId, run.id, regradeId);
+    const run = visibleRun(viewer, await this.runs.find(viewer.tenantId, runId), runId);
+    const found = await this.runs.findRegrade(viewer.tenantId, run.id, regradeId);
     if (found === null) throw new NotFoundError(`no regrade "${regradeId}" of run "${run.id}"`);
     const { regrade, results } = found;
     const outcomes = results.map((r) => ({ family: r.taskId, seed: r.seed, trial: r.trial, score: r.scoreMilli / 1000, success: r.scoreMilli >= run.successMilli }));
@@ -86,12 +86,12 @@ export class RegradeService {
   }
 
   /** One finished cell's episode replayed under `graderVersion`: its score and components then and now. */
-  private regradeCell(tenantId: string, cell: CellWithEpisodeRow, task: Task, graderVersion: GraderVersion): NewRegradeResult {
+  private regradeCell(cell: CellWithEpisodeRow, task: Task, graderVersion: GraderVersion, actionJsons: string[]): NewRegradeResult {
     if (!graderModule(graderVersion).grades(task)) {
       throw new InvalidFieldError('grader_version', `grader version ${graderVersion} cannot grade task ${task.id} as this run draws it`);
     }
     let state = reset(task, cell.seed, graderVersion);
-    for (const actionJson of this.runs.actionsOf(tenantId, cell.episodeId!)) {
+    for (const actionJson of actionJsons) {
       if (state.done) break;
       state = step(task, state, JSON.parse(actionJson) as Action).state;
     }

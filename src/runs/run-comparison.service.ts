@@ -4,7 +4,7 @@ import type { Principal } from '../access/principal';
 import type { ComparisonDto } from './dto/comparison.dto';
 import { runViewerOf, visibleRun } from './run-access';
 import { outcomesOf, RESULT_BOOTSTRAP_SEED, RESULT_RESAMPLES } from './run-results';
-import type { RunRow } from './run-statements';
+import type { CellWithEpisodeRow, RunRow } from './run-statements';
 import { RunsRepository } from './runs.repository';
 import { comparePaired } from './statistics';
 
@@ -16,18 +16,26 @@ import { comparePaired } from './statistics';
 export class RunComparisonService {
   constructor(private readonly runs: RunsRepository) {}
 
-  compare(principal: Principal, runIdA: string, runIdB: string): ComparisonDto {
+  async compare(principal: Principal, runIdA: string, runIdB: string): Promise<ComparisonDto> {
     const viewer = runViewerOf(principal);
-    const a = visibleRun(viewer, this.runs.find(viewer.tenantId, runIdA), runIdA);
-    const b = visibleRun(viewer, this.runs.find(viewer.tenantId, runIdB), runIdB);
+    const a = visibleRun(viewer, await this.runs.find(viewer.tenantId, runIdA), runIdA);
+    const b = visibleRun(viewer, await this.runs.find(viewer.tenantId, runIdB), runIdB);
     refuseUnpairable(a, b);
-    return compareRuns(a, b, this.runs);
+    const cells = await cellsOfRuns(this.runs, [a, b]);
+    return compareRuns(a, b, cells);
   }
 }
 
-/** Two runs' paired comparison (both already visible and pairable). */
-export function compareRuns(a: RunRow, b: RunRow, runs: RunsRepository): ComparisonDto {
-  const outcomes = (run: RunRow) => outcomesOf(runs.cellsWithEpisodes(run.tenantId, run.id), run.successMilli);
+/** Each run's cells with their episodes, by run id: what comparisons pair. */
+export async function cellsOfRuns(runs: RunsRepository, of: RunRow[]): Promise<Map<string, CellWithEpisodeRow[]>> {
+  const cells = new Map<string, CellWithEpisodeRow[]>();
+  for (const run of of) cells.set(run.id, await runs.cellsWithEpisodes(run.tenantId, run.id));
+  return cells;
+}
+
+/** Two runs' paired comparison (both already visible and pairable), from their cells (cellsOfRuns). */
+export function compareRuns(a: RunRow, b: RunRow, cells: Map<string, CellWithEpisodeRow[]>): ComparisonDto {
+  const outcomes = (run: RunRow) => outcomesOf(cells.get(run.id) ?? [], run.successMilli);
   const result = comparePaired(outcomes(a), outcomes(b), { resamples: RESULT_RESAMPLES, seed: RESULT_BOOTSTRAP_SEED });
   // No pair, no comparison: "within noise" would read as a finding.
   if (result.overall.pairs === 0) throw new ConflictError(`runs "${a.id}" and "${b.id}" have no finished cell in common yet: nothing to compare`);

@@ -33,12 +33,12 @@ export class RunExportService {
     private readonly catalog: TaskCatalog,
   ) {}
 
-  export(principal: Principal, runId: string, format: ExportFormat): RunExport {
+  async export(principal: Principal, runId: string, format: ExportFormat): Promise<RunExport> {
     const viewer = runViewerOf(principal);
-    const run = visibleRun(viewer, this.runs.find(viewer.tenantId, runId), runId);
-    const cells = this.runs.cellsWithEpisodes(viewer.tenantId, run.id);
+    const run = visibleRun(viewer, await this.runs.find(viewer.tenantId, runId), runId);
+    const cells = await this.runs.cellsWithEpisodes(viewer.tenantId, run.id);
     if (format === 'csv') return { chunks: csvLines(run, cells), contentType: 'text/csv; charset=utf-8', fileName: `${run.id}.csv` };
-    if (format === 'inspect') return { chunks: this.inspectArchive(viewer, run, cells), contentType: 'application/zip', fileName: `${run.id}.eval` };
+    if (format === 'inspect') return { chunks: await this.inspectArchive(viewer, run, cells), contentType: 'application/zip', fileName: `${run.id}.eval` };
     return { chunks: this.jsonLines(viewer, run, cells), contentType: 'application/x-ndjson; charset=utf-8', fileName: `${run.id}.jsonl` };
   }
 
@@ -52,10 +52,11 @@ export class RunExportService {
   /** A finished cell's counted episode with its grade and trajectory; null for a cell not finished. */
   private async episodeLine(viewer: RunViewer, run: RunRow, cell: CellWithEpisodeRow): Promise<ExportedRunEpisodeDto | null> {
     if (cell.status !== 'finished' || cell.episodeId === null || cell.scoreMilli === null) return null;
-    const stored = this.runs.episodeForExport(viewer.tenantId, cell.episodeId);
+    const stored = await this.runs.episodeForExport(viewer.tenantId, cell.episodeId);
     if (stored === null) return null;
     const task = await this.catalog.fetchInstance(cell.taskId, stored.taskVersion, cell.seed, null);
-    const breakdown = grade(task, stateOf(task, stored, () => this.runs.actionsOf(viewer.tenantId, cell.episodeId!)));
+    const actionLog = await this.runs.actionLogOf(viewer.tenantId, cell.episodeId);
+    const breakdown = grade(task, stateOf(task, stored, () => actionLog.map((entry) => entry.actionJson)));
     return {
       run_id: run.id,
       task_id: cell.taskId,
@@ -72,12 +73,13 @@ export class RunExportService {
       output_tokens: cell.outputTokens,
       components: presentComponents(breakdown),
       penalties: presentPenalties(breakdown),
-      actions: presentActionLog(this.runs.actionLogOf(viewer.tenantId, cell.episodeId)),
+      actions: presentActionLog(actionLog),
     };
   }
 
-  private inspectArchive(viewer: RunViewer, run: RunRow, cells: CellWithEpisodeRow[]): AsyncIterable<Uint8Array> {
-    const summary = presentRun(run, presentProgress(run.cellCount, this.runs.cellCounts(viewer.tenantId, run.id)), this.service.resultsOf(viewer, run), null);
+  private async inspectArchive(viewer: RunViewer, run: RunRow, cells: CellWithEpisodeRow[]): Promise<AsyncIterable<Uint8Array>> {
+    const progress = presentProgress(run.cellCount, await this.runs.cellCounts(viewer.tenantId, run.id));
+    const summary = presentRun(run, progress, await this.service.resultsOf(viewer, run), null);
     const results = summary.results!;
     const samples = async function* (this: RunExportService): AsyncGenerator<InspectSampleInput> {
       for (const cell of cells) {

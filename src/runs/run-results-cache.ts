@@ -11,7 +11,8 @@ const CAPACITY = 256;
 export class RunResultsCache {
   private readonly entries = new Map<string, unknown>();
 
-  get<T>(tenantId: string, runId: string, compute: () => T): T {
+  /** The kept results, or `compute`'s (two readers that miss at once both compute: the results are the same). */
+  async get<T>(tenantId: string, runId: string, compute: () => Promise<T>): Promise<T> {
     const key = `${tenantId}\u0000${runId}`;
     if (this.entries.has(key)) {
       const value = this.entries.get(key) as T;
@@ -19,7 +20,7 @@ export class RunResultsCache {
       this.entries.set(key, value);
       return value;
     }
-    const value = compute();
+    const value = await compute();
     this.entries.set(key, value);
     if (this.entries.size > CAPACITY) this.entries.delete(this.entries.keys().next().value!);
     return value;

@@ -49,7 +49,7 @@ export class RunsController {
   @ApiOperation({ operationId: 'listRuns', summary: 'Runs, newest first, filtered, with cursor pagination (an agent key: the runs it created)' })
   @ApiOkResponse({ type: RunPageDto })
   @ApiErrors(ADMIN_403, { status: 422, example: 'cursor is not one this server issued; pass next_cursor from the previous page', field: 'cursor' })
-  list(@CurrentPrincipal() principal: Principal, @Query() query: ListRunsQueryDto): RunPageDto {
+  list(@CurrentPrincipal() principal: Principal, @Query() query: ListRunsQueryDto): Promise<RunPageDto> {
     return this.runs.list(principal, query);
   }
 
@@ -59,7 +59,7 @@ export class RunsController {
   @ApiOperation({ operationId: 'compareRuns', summary: 'Paired comparison of two runs over the cells they share: differences with intervals, a sign test and a verdict' })
   @ApiOkResponse({ type: ComparisonDto })
   @ApiErrors(ADMIN_403, NO_RUN, { status: 409, description: 'The runs were drawn or graded with different versions, or share no cell', example: 'the runs differ in grader version (16 vs 15): their scores do not pair' })
-  compare(@CurrentPrincipal() principal: Principal, @Param('run_a') runA: string, @Param('run_b') runB: string): ComparisonDto {
+  compare(@CurrentPrincipal() principal: Principal, @Param('run_a') runA: string, @Param('run_b') runB: string): Promise<ComparisonDto> {
     return this.comparisons.compare(principal, runA, runB);
   }
 
@@ -68,7 +68,7 @@ export class RunsController {
   @ApiOperation({ operationId: 'getRun', summary: 'A run: progress, and for a reader key its results (means, pass^k with intervals, flip rates, components, terminations)' })
   @ApiOkResponse({ type: RunDto })
   @ApiErrors(ADMIN_403, NO_RUN)
-  get(@CurrentPrincipal() principal: Principal, @Param('run_id') runId: string): RunDto {
+  get(@CurrentPrincipal() principal: Principal, @Param('run_id') runId: string): Promise<RunDto> {
     return this.runs.get(principal, runId);
   }
 
@@ -77,7 +77,7 @@ export class RunsController {
   @ApiOperation({ operationId: 'listRunCells', summary: "A run's cells in hand-out order, with each one's status, attempts, termination, wall time and tokens" })
   @ApiOkResponse({ type: CellPageDto })
   @ApiErrors(ADMIN_403, NO_RUN, { status: 422, example: 'cursor is not one this server issued; pass next_cursor from the previous page', field: 'cursor' })
-  cells(@CurrentPrincipal() principal: Principal, @Param('run_id') runId: string, @Query() query: ListCellsQueryDto): CellPageDto {
+  cells(@CurrentPrincipal() principal: Principal, @Param('run_id') runId: string, @Query() query: ListCellsQueryDto): Promise<CellPageDto> {
     return this.runs.cells(principal, runId, query);
   }
 
@@ -114,7 +114,7 @@ export class RunsController {
   @ApiOperation({ operationId: 'getRunRegrade', summary: 'A regrade of a run: the episodes whose score or success changed, with the components that moved' })
   @ApiOkResponse({ type: RegradeDto })
   @ApiErrors(ADMIN_403, { status: 404, description: 'No such run, or no such regrade of it', example: 'no regrade "rg_0a1b2c3d4e5f6a7b8c9d0e1f" of run "run_5f0c2a9e4b7d1c3a8e6f0b2d"' })
-  getRegrade(@CurrentPrincipal() principal: Principal, @Param('run_id') runId: string, @Param('regrade_id') regradeId: string): RegradeDto {
+  getRegrade(@CurrentPrincipal() principal: Principal, @Param('run_id') runId: string, @Param('regrade_id') regradeId: string): Promise<RegradeDto> {
     return this.regrades.get(principal, runId, regradeId);
   }
 
@@ -136,7 +136,7 @@ export class RunsController {
   })
   @ApiErrors(ADMIN_403, NO_RUN, { status: 422, example: 'format must be one of: jsonl, csv, inspect', field: 'format' })
   async export(@CurrentPrincipal() principal: Principal, @Param('run_id') runId: string, @Query() query: ExportRunQueryDto, @Res() reply: FastifyReply): Promise<void> {
-    const { chunks, contentType, fileName } = this.exports.export(principal, runId, query.format ?? 'jsonl');
+    const { chunks, contentType, fileName } = await this.exports.export(principal, runId, query.format ?? 'jsonl');
     await streamLines(reply, chunks, contentType, { 'content-disposition': `attachment; filename="${fileName}"` });
   }
 
@@ -145,7 +145,7 @@ export class RunsController {
   @ApiOperation({ operationId: 'getLeaderboard', summary: "The tenant's leaderboard on a split: each agent's most recent complete run, ranked by pass^1 with intervals, in tiers" })
   @ApiOkResponse({ type: LeaderboardDto })
   @ApiErrors(ADMIN_403, { status: 422, example: 'split must be one of the following values: test, train, canonical', field: 'split' })
-  leaderboard(@CurrentPrincipal() principal: Principal, @Query() query: LeaderboardQueryDto): LeaderboardDto {
+  leaderboard(@CurrentPrincipal() principal: Principal, @Query() query: LeaderboardQueryDto): Promise<LeaderboardDto> {
     return this.leaderboards.leaderboard(principal, query.split ?? 'test');
   }
 }

@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
 import { Database } from '../database/database.service';
-import { sqliteTimestamp } from '../database/sqlite-timestamp';
 import type { ActionLogRecord } from '../episodes';
 import {
   insertRunWithCells,
@@ -39,76 +38,73 @@ export class RunsRepository {
     return this.database.batched((sql) => insertRunWithCells(sql, run, cells));
   }
 
-  find(tenantId: string, runId: string): RunRow | null {
-    return this.database.read((sql) => (sql.statement(RUN_STATEMENTS.selectRun).get(runId, tenantId) as RunRow | undefined) ?? null);
+  async find(tenantId: string, runId: string): Promise<RunRow | null> {
+    return (await this.database.read((sql) => sql.get<RunRow>(RUN_STATEMENTS.selectRun, [runId, tenantId]))) ?? null;
   }
 
-  list(tenantId: string, filters: RunListFilters, cursor: { at: Date; id: string } | null, limit: number): RunRow[] {
+  list(tenantId: string, filters: RunListFilters, cursor: { at: Date; id: string } | null, limit: number): Promise<RunRow[]> {
     return this.database.read((sql) => listRuns(sql, tenantId, filters, cursor, limit));
   }
 
-  latestCompleteRuns(tenantId: string, split: string): RunRow[] {
-    return this.database.read((sql) => sql.statement(RUN_STATEMENTS.latestCompleteRuns).all({ tenantId, split }) as RunRow[]);
+  latestCompleteRuns(tenantId: string, split: string): Promise<RunRow[]> {
+    return this.database.read((sql) => sql.all<RunRow>(RUN_STATEMENTS.latestCompleteRuns, { tenantId, split }));
   }
 
-  cellCounts(tenantId: string, runId: string): Map<string, number> {
-    const rows = this.database.read((sql) => sql.statement(RUN_STATEMENTS.cellCounts).all(tenantId, runId) as { status: string; n: number }[]);
+  async cellCounts(tenantId: string, runId: string): Promise<Map<string, number>> {
+    const rows = await this.database.read((sql) => sql.all<{ status: string; n: number }>(RUN_STATEMENTS.cellCounts, [tenantId, runId]));
     return new Map(rows.map((row) => [row.status, row.n]));
   }
 
-  cells(tenantId: string, runId: string, status: string | null, afterPosition: number, limit: number): CellRow[] {
-    return this.database.read(
-      (sql) => sql.statement(RUN_STATEMENTS.listCells).all({ tenantId, runId, status, after: afterPosition, limit }) as CellRow[],
-    );
+  cells(tenantId: string, runId: string, status: string | null, afterPosition: number, limit: number): Promise<CellRow[]> {
+    return this.database.read((sql) => sql.all<CellRow>(RUN_STATEMENTS.listCells, { tenantId, runId, status, after: afterPosition, limit }));
   }
 
-  cellsWithEpisodes(tenantId: string, runId: string): CellWithEpisodeRow[] {
-    return this.database.read((sql) => sql.statement(RUN_STATEMENTS.cellsWithEpisodes).all(tenantId, runId) as CellWithEpisodeRow[]);
+  cellsWithEpisodes(tenantId: string, runId: string): Promise<CellWithEpisodeRow[]> {
+    return this.database.read((sql) => sql.all<CellWithEpisodeRow>(RUN_STATEMENTS.cellsWithEpisodes, [tenantId, runId]));
   }
 
-  cellOfEpisode(tenantId: string, runId: string, episodeId: string): CellRow | null {
-    return this.database.read((sql) => (sql.statement(RUN_STATEMENTS.selectCellOfEpisode).get(tenantId, runId, episodeId) as CellRow | undefined) ?? null);
+  async cellOfEpisode(tenantId: string, runId: string, episodeId: string): Promise<CellRow | null> {
+    return (await this.database.read((sql) => sql.get<CellRow>(RUN_STATEMENTS.selectCellOfEpisode, [tenantId, runId, episodeId]))) ?? null;
   }
 
   addTokens(tenantId: string, runId: string, episodeId: string, input: number | null, output: number | null): Promise<void> {
-    return this.database.batched((sql) => {
-      sql.statement(RUN_STATEMENTS.addTokens).run({ tenantId, runId, episodeId, input, output });
+    return this.database.batched(async (sql) => {
+      await sql.run(RUN_STATEMENTS.addTokens, { tenantId, runId, episodeId, input, output });
     });
   }
 
-  episodeForExport(tenantId: string, episodeId: string): ExportedEpisodeRow | null {
-    return this.database.read((sql) => (sql.statement(RUN_STATEMENTS.episodeForExport).get(tenantId, episodeId) as ExportedEpisodeRow | undefined) ?? null);
+  async episodeForExport(tenantId: string, episodeId: string): Promise<ExportedEpisodeRow | null> {
+    return (await this.database.read((sql) => sql.get<ExportedEpisodeRow>(RUN_STATEMENTS.episodeForExport, [tenantId, episodeId]))) ?? null;
   }
 
   /** An episode's action log, in step order. */
-  actionLogOf(tenantId: string, episodeId: string): ActionLogRecord[] {
-    const rows = this.database.read((sql) => sql.statement(RUN_STATEMENTS.episodeActionLog).all({ tenant: tenantId, episode: episodeId }) as (Omit<ActionLogRecord, 'createdAt'> & { createdAt: number })[]);
+  async actionLogOf(tenantId: string, episodeId: string): Promise<ActionLogRecord[]> {
+    type Stored = Omit<ActionLogRecord, 'createdAt'> & { createdAt: number };
+    const rows = await this.database.read((sql) => sql.all<Stored>(RUN_STATEMENTS.episodeActionLog, { tenant: tenantId, episode: episodeId }));
     return rows.map((row) => ({ ...row, createdAt: new Date(row.createdAt) }));
   }
 
   /** An episode's logged actions, in order, as canonical JSON. */
-  actionsOf(tenantId: string, episodeId: string): string[] {
-    return this.database.read((sql) => (sql.statement(RUN_STATEMENTS.episodeActions).all({ tenant: tenantId, episode: episodeId }) as { actionJson: string }[]).map((row) => row.actionJson));
+  async actionsOf(tenantId: string, episodeId: string): Promise<string[]> {
+    const rows = await this.database.read((sql) => sql.all<{ actionJson: string }>(RUN_STATEMENTS.episodeActions, { tenant: tenantId, episode: episodeId }));
+    return rows.map((row) => row.actionJson);
   }
 
   saveRegrade(tenantId: string, regrade: { id: string; runId: string; graderVersion: number; createdAt: Date }, results: NewRegradeResult[]): Promise<void> {
-    return this.database.batched((sql) => {
+    return this.database.batched(async (sql) => {
       const changed = results.filter((r) => r.changed).length;
-      sql
-        .statement(RUN_STATEMENTS.insertRegrade)
-        .run(regrade.id, regrade.runId, tenantId, regrade.graderVersion, results.length, changed, sqliteTimestamp(regrade.createdAt));
-      const insert = sql.statement(RUN_STATEMENTS.insertRegradeResult);
+      await sql.run(RUN_STATEMENTS.insertRegrade, [regrade.id, regrade.runId, tenantId, regrade.graderVersion, results.length, changed, regrade.createdAt]);
       for (const r of results) {
-        insert.run(regrade.id, tenantId, r.taskId, r.seed, r.trial, r.episodeId, r.scoreMilli, r.beforeMilli, r.changed ? 1 : 0, r.componentsJson);
+        await sql.run(RUN_STATEMENTS.insertRegradeResult, [regrade.id, tenantId, r.taskId, r.seed, r.trial, r.episodeId, r.scoreMilli, r.beforeMilli, r.changed ? 1 : 0, r.componentsJson]);
       }
     });
   }
 
-  findRegrade(tenantId: string, runId: string, regradeId: string): { regrade: RegradeRow; results: RegradeResultRow[] } | null {
-    return this.database.read((sql) => {
-      const regrade = sql.statement(RUN_STATEMENTS.selectRegrade).get(regradeId, tenantId, runId) as RegradeRow | undefined;
+  findRegrade(tenantId: string, runId: string, regradeId: string): Promise<{ regrade: RegradeRow; results: RegradeResultRow[] } | null> {
+    return this.database.read(async (sql) => {
+      const regrade = await sql.get<RegradeRow>(RUN_STATEMENTS.selectRegrade, [regradeId, tenantId, runId]);
       if (!regrade) return null;
-      const results = sql.statement(RUN_STATEMENTS.regradeResults).all({ tenantId, regradeId, runId }) as RegradeResultRow[];
+      const results = await sql.all<RegradeResultRow>(RUN_STATEMENTS.regradeResults, { tenantId, regradeId, runId });
       return { regrade, results };
     });
   }

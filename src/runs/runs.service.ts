@@ -70,50 +70,54 @@ export class RunsService {
     return this.get(principal, id);
   }
 
-  list(principal: Principal, query: ListRunsQueryDto): RunPageDto {
+  async list(principal: Principal, query: ListRunsQueryDto): Promise<RunPageDto> {
     const viewer = runViewerOf(principal);
     const limit = query.limit ?? DEFAULT_PAGE_SIZE;
     const cursor = query.cursor === undefined ? null : decodeRunCursor(query.cursor);
     const filters = { apiKeyId: viewer.seesWholeTenant ? null : viewer.keyId, agent: query.agent ?? null, status: query.status ?? null, split: query.split ?? null };
-    const rows = this.runs.list(viewer.tenantId, filters, cursor === null ? null : { at: cursor.createdAt, id: cursor.id }, limit + 1);
+    const rows = await this.runs.list(viewer.tenantId, filters, cursor === null ? null : { at: cursor.createdAt, id: cursor.id }, limit + 1);
     const page = rows.slice(0, limit);
     const last = page[page.length - 1];
+    const runs: RunDto[] = [];
+    for (const run of page) {
+      runs.push(presentRun(run, presentProgress(run.cellCount, await this.runs.cellCounts(viewer.tenantId, run.id)), null, viewer.seesScores ? null : RESULTS_WITHHELD));
+    }
     return {
-      runs: page.map((run) => presentRun(run, presentProgress(run.cellCount, this.runs.cellCounts(viewer.tenantId, run.id)), null, viewer.seesScores ? null : RESULTS_WITHHELD)),
+      runs,
       next_cursor: rows.length > limit ? encodeRunCursor({ createdAt: new Date(last.createdAt), id: last.id }) : null,
     };
   }
 
-  get(principal: Principal, runId: string): RunDto {
+  async get(principal: Principal, runId: string): Promise<RunDto> {
     const viewer = runViewerOf(principal);
-    const run = visibleRun(viewer, this.runs.find(viewer.tenantId, runId), runId);
-    const progress = presentProgress(run.cellCount, this.runs.cellCounts(viewer.tenantId, run.id));
+    const run = visibleRun(viewer, await this.runs.find(viewer.tenantId, runId), runId);
+    const progress = presentProgress(run.cellCount, await this.runs.cellCounts(viewer.tenantId, run.id));
     if (!viewer.seesScores) return presentRun(run, progress, null, RESULTS_WITHHELD);
-    return presentRun(run, progress, this.resultsOf(viewer, run), null);
+    return presentRun(run, progress, await this.resultsOf(viewer, run), null);
   }
 
   /**
    * A run's results. A complete run's never change, so they are computed once and kept; an open run's are kept for
    * OPEN_RESULTS_MS, so readers polling a large run's progress cost one computation per interval, not one each.
    */
-  resultsOf(viewer: RunViewer, run: RunRow): RunResultsDto {
-    const compute = () =>
+  resultsOf(viewer: RunViewer, run: RunRow): Promise<RunResultsDto> {
+    const compute = async () =>
       runResults({
         families: JSON.parse(run.familiesJson) as string[],
         trials: run.trials,
         successMilli: run.successMilli,
-        cells: this.runs.cellsWithEpisodes(viewer.tenantId, run.id),
+        cells: await this.runs.cellsWithEpisodes(viewer.tenantId, run.id),
       });
     if (run.status === 'complete') return this.results.get(viewer.tenantId, run.id, compute);
     return this.results.get(viewer.tenantId, `${run.id}@${Math.floor(this.clock.now().getTime() / OPEN_RESULTS_MS)}`, compute);
   }
 
-  cells(principal: Principal, runId: string, query: ListCellsQueryDto): CellPageDto {
+  async cells(principal: Principal, runId: string, query: ListCellsQueryDto): Promise<CellPageDto> {
     const viewer = runViewerOf(principal);
-    const run = visibleRun(viewer, this.runs.find(viewer.tenantId, runId), runId);
+    const run = visibleRun(viewer, await this.runs.find(viewer.tenantId, runId), runId);
     const limit = query.limit ?? DEFAULT_PAGE_SIZE;
     const after = query.cursor === undefined ? -1 : decodePosition(query.cursor);
-    const rows = this.runs.cells(viewer.tenantId, run.id, query.status ?? null, after, limit + 1);
+    const rows = await this.runs.cells(viewer.tenantId, run.id, query.status ?? null, after, limit + 1);
     const page = rows.slice(0, limit);
     return {
       cells: page.map((cell) => presentCell(cell, viewer.seesScores)),
@@ -128,7 +132,7 @@ export class RunsService {
    */
   async report(principal: Principal, runId: string, episodeName: string, report: CellReportRequestDto): Promise<CellDto> {
     const viewer = runViewerOf(principal);
-    const run = visibleRun(viewer, this.runs.find(viewer.tenantId, runId), runId);
+    const run = visibleRun(viewer, await this.runs.find(viewer.tenantId, runId), runId);
     const caller = { tenantId: viewer.tenantId, keyId: viewer.keyId, seesWholeTenant: viewer.seesWholeTenant, seesTestGrades: viewer.seesScores };
     const episode = await this.episodes.runEpisode(caller, episodeName);
     if (episode.runId !== run.id) throw new NotFoundError(`episode "${episodeName}" is not an episode of run "${run.id}"`);
@@ -140,7 +144,7 @@ export class RunsService {
     if (report.input_tokens !== undefined || report.output_tokens !== undefined) {
       await this.runs.addTokens(viewer.tenantId, run.id, episode.id, report.input_tokens ?? null, report.output_tokens ?? null);
     }
-    const cell = this.runs.cellOfEpisode(viewer.tenantId, run.id, episode.id);
+    const cell = await this.runs.cellOfEpisode(viewer.tenantId, run.id, episode.id);
     if (cell === null) throw new ConflictError(`episode "${episodeName}" no longer fills a cell of run "${run.id}": its cell was filled again`);
     return presentCell(cell, viewer.seesScores);
   }

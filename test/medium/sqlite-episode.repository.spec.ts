@@ -2,15 +2,16 @@ import BetterSqlite3 from 'better-sqlite3';
 import { canonicalJson, sha256Hex } from '../../src/common/canonical-json';
 import { loadConfig, type AppConfig } from '../../src/config/app-config';
 import { Database } from '../../src/database/database.service';
-import { reset, step } from '../../src/engine/engine';
+import { SqliteDatabase } from '../../src/database/sqlite-database';
+import { reset } from '../../src/engine/engine';
 import { grade } from '../../src/engine/grader';
 import type { Action } from '../../src/engine/actions';
-import { StaleEpisodeError, type EpisodeRecord, type StepRequestKey, type StepWrite } from '../../src/episodes/episode.repository';
+import { StaleEpisodeError, type EpisodeRecord, type StepRequestKey } from '../../src/episodes/episode.repository';
 import { ChainKeys } from '../../src/episodes/chain-keys';
 import { SqliteEpisodeRepository } from '../../src/episodes/sqlite-episode.repository';
 import { SOLUTIONS } from '../fixtures/solutions';
 import { freshDatabaseUrl } from '../support/test-app';
-import { taskCatalogInMemory } from './task-catalog';
+import { stepped, taskCatalogInMemory } from './task-catalog';
 import { SystemClock } from '../../src/common/clock';
 import { STORED_STATE_JSON } from '../../src/episodes/active-state';
 
@@ -28,7 +29,7 @@ let other: BetterSqlite3.Database;
 beforeEach(async () => {
   const url = freshDatabaseUrl();
   config = loadConfig({ DATABASE_URL: url, LOG_LEVEL: 'silent', SQLITE_BUSY_TIMEOUT_MS: '50' });
-  database = new Database(config);
+  database = new SqliteDatabase(config);
   await database.onModuleInit();
   repository = new SqliteEpisodeRepository(database, new ChainKeys(config), config, new SystemClock(), (await taskCatalogInMemory()).catalog);
   other = new BetterSqlite3(url.slice('file:'.length), { timeout: 50 });
@@ -48,14 +49,6 @@ async function newEpisode(id = 'ep-1'): Promise<EpisodeRecord> {
   return repository.create('lab', { id, apiKeyId: null, idSpace: 'tenant', taskId: task.id, taskVersion: version, feedback: 'dense', seed: 1, splitSource: 'public', splitKeyId: null, agent: null, runLabel: null, tags: [], state, grade: grade(task, state), cell: null }, 0);
 }
 
-/** A step as the service computes it, from the copy given. */
-async function stepped(from: EpisodeRecord, action: Action): Promise<StepWrite> {
-  const { catalog } = await taskCatalogInMemory();
-  const task = catalog.latest('billing_duplicate_charge').task;
-  const result = step(task, from.state, action);
-  const entry = result.state.history.at(-1)!;
-  return { state: result.state, grade: grade(task, result.state), entry, actionJson: canonicalJson(entry.action), response: { step: result.state.step_count } };
-}
 
 /** Reads the episode as a step does and stores one step computed from it; returns the copy it started from. */
 async function applyStep(action: Action, request: StepRequestKey | null = null, id = 'ep-1'): Promise<EpisodeRecord> {
@@ -113,9 +106,9 @@ it('a batch that fails to commit is rolled back whole, and the states it cached 
   const secondStep = await stepped(from, actions[1]);
   // A write in the same batch (submitted in the same turn of the event loop) that only fails at COMMIT (a deferred
   // foreign key), taking the step down with it.
-  const sabotage = database.batched((sql) => {
-    sql.statement('PRAGMA defer_foreign_keys = ON').run();
-    sql.statement("INSERT INTO episode_tags (episode_id, tenant_id, tag) VALUES ('ghost', 'lab', 'x')").run();
+  const sabotage = database.batched(async (sql) => {
+    await sql.run('PRAGMA defer_foreign_keys = ON');
+    await sql.run("INSERT INTO episode_tags (episode_id, tenant_id, tag) VALUES ('ghost', 'lab', 'x')");
   });
   const saved = repository.saveStep(from, secondStep, null);
   // (Matched by message: better-sqlite3's errors may come from another test file's realm under --runInBand.)

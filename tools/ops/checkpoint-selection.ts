@@ -68,7 +68,7 @@ function checkpointHeldBy(db: BetterSqlite3.Database): (record: CheckpointRecord
   const macAt = hasColumn(db, 'episodes', 'ledger_seq') ? LEDGER_ROW_STATEMENTS.selectMacAt : 'SELECT mac FROM ledger_entries WHERE tenant_id = @tenant AND seq = @seq';
   const entryMac = hasTable(db, 'ledger_entries') ? db.prepare(macAt) : null;
   const gapAt = hasTable(db, 'ledger_gaps')
-    ? db.prepare('SELECT last_seq AS lastSeq, last_mac AS lastMac FROM ledger_gaps WHERE tenant_id = ? AND first_seq <= ? AND last_seq >= ?')
+    ? db.prepare('SELECT last_seq AS "lastSeq", last_mac AS "lastMac" FROM ledger_gaps WHERE tenant_id = ? AND first_seq <= ? AND last_seq >= ?')
     : null;
   return (record) => {
     const entry = entryMac?.get({ tenant: record.tenant_id, seq: record.seq }) as { mac: string } | undefined;

@@ -40,9 +40,9 @@ SELECT e.serial AS serial
 -- one tenant, repeated test plays
 SELECT e.serial AS serial
   FROM episodes e
- WHERE 1 = 1 AND e.tenant_id = ? AND ((e.seed % 5 = 0 AND (e.task_version GLOB 'g[1-9]*' AND length(e.task_version) <= 7 AND substr(e.task_version, 2) NOT GLOB '*[^0-9]*')) AND EXISTS (SELECT 1 FROM episodes p
-   WHERE p.tenant_id = e.tenant_id AND p.task_id = e.task_id AND p.seed = e.seed AND p.agent IS e.agent AND p.run_label IS e.run_label
-     AND p.split_key_id IS e.split_key_id AND (p.created_at < e.created_at OR (p.created_at = e.created_at AND p.serial < e.serial)) AND (p.seed % 5 = 0 AND (p.task_version GLOB 'g[1-9]*' AND length(p.task_version) <= 7 AND substr(p.task_version, 2) NOT GLOB '*[^0-9]*'))))
+ WHERE 1 = 1 AND e.tenant_id = ? AND ((e.seed % 5 = 0 AND (substr(e.task_version, 1, 1) = 'g' AND substr(e.task_version, 2, 1) IN ('1', '2', '3', '4', '5', '6', '7', '8', '9') AND length(e.task_version) <= 7 AND ltrim(substr(e.task_version, 2), '0123456789') = '')) AND EXISTS (SELECT 1 FROM episodes p
+   WHERE p.tenant_id = e.tenant_id AND p.task_id = e.task_id AND p.seed = e.seed AND p.agent IS NOT DISTINCT FROM e.agent
+     AND p.run_label IS NOT DISTINCT FROM e.run_label AND p.split_key_id IS NOT DISTINCT FROM e.split_key_id AND (p.created_at < e.created_at OR (p.created_at = e.created_at AND p.serial < e.serial)) AND (p.seed % 5 = 0 AND (substr(p.task_version, 1, 1) = 'g' AND substr(p.task_version, 2, 1) IN ('1', '2', '3', '4', '5', '6', '7', '8', '9') AND length(p.task_version) <= 7 AND ltrim(substr(p.task_version, 2), '0123456789') = ''))))
  ORDER BY e.created_at DESC, e.serial DESC
  LIMIT ?;
 -- plan:
@@ -52,9 +52,9 @@ SELECT e.serial AS serial
 -- one tenant, every filter
 SELECT e.serial AS serial
   FROM episodes e
- WHERE 1 = 1 AND e.tenant_id = ? AND e.task_id = ? AND e.status = ? AND e.agent = ? AND e.run_label = ? AND (e.task_version GLOB 'g[1-9]*' AND length(e.task_version) <= 7 AND substr(e.task_version, 2) NOT GLOB '*[^0-9]*') AND ((e.task_version GLOB 'g[1-9]*' AND length(e.task_version) <= 7 AND substr(e.task_version, 2) NOT GLOB '*[^0-9]*') AND e.seed % 5 = 0) AND e.feedback = ? AND e.run_id = ? AND EXISTS (SELECT 1 FROM episode_tags t WHERE t.episode_id = e.id AND t.tenant_id = e.tenant_id AND t.tag = ?) AND e.created_at >= ? AND e.created_at < ? AND e.score_milli >= ? AND e.score_milli <= ? AND ((e.seed % 5 = 0 AND (e.task_version GLOB 'g[1-9]*' AND length(e.task_version) <= 7 AND substr(e.task_version, 2) NOT GLOB '*[^0-9]*')) AND EXISTS (SELECT 1 FROM episodes p
-   WHERE p.tenant_id = e.tenant_id AND p.task_id = e.task_id AND p.seed = e.seed AND p.agent IS e.agent AND p.run_label IS e.run_label
-     AND p.split_key_id IS e.split_key_id AND (p.created_at < e.created_at OR (p.created_at = e.created_at AND p.serial < e.serial)) AND (p.seed % 5 = 0 AND (p.task_version GLOB 'g[1-9]*' AND length(p.task_version) <= 7 AND substr(p.task_version, 2) NOT GLOB '*[^0-9]*')))) AND (e.created_at < ? OR (e.created_at = ? AND e.serial < ?))
+ WHERE 1 = 1 AND e.tenant_id = ? AND e.task_id = ? AND e.status = ? AND e.agent = ? AND e.run_label = ? AND (substr(e.task_version, 1, 1) = 'g' AND substr(e.task_version, 2, 1) IN ('1', '2', '3', '4', '5', '6', '7', '8', '9') AND length(e.task_version) <= 7 AND ltrim(substr(e.task_version, 2), '0123456789') = '') AND ((substr(e.task_version, 1, 1) = 'g' AND substr(e.task_version, 2, 1) IN ('1', '2', '3', '4', '5', '6', '7', '8', '9') AND length(e.task_version) <= 7 AND ltrim(substr(e.task_version, 2), '0123456789') = '') AND e.seed % 5 = 0) AND e.feedback = ? AND e.run_id = ? AND EXISTS (SELECT 1 FROM episode_tags t WHERE t.episode_id = e.id AND t.tenant_id = e.tenant_id AND t.tag = ?) AND e.created_at >= ? AND e.created_at < ? AND e.score_milli >= ? AND e.score_milli <= ? AND ((e.seed % 5 = 0 AND (substr(e.task_version, 1, 1) = 'g' AND substr(e.task_version, 2, 1) IN ('1', '2', '3', '4', '5', '6', '7', '8', '9') AND length(e.task_version) <= 7 AND ltrim(substr(e.task_version, 2), '0123456789') = '')) AND EXISTS (SELECT 1 FROM episodes p
+   WHERE p.tenant_id = e.tenant_id AND p.task_id = e.task_id AND p.seed = e.seed AND p.agent IS NOT DISTINCT FROM e.agent
+     AND p.run_label IS NOT DISTINCT FROM e.run_label AND p.split_key_id IS NOT DISTINCT FROM e.split_key_id AND (p.created_at < e.created_at OR (p.created_at = e.created_at AND p.serial < e.serial)) AND (p.seed % 5 = 0 AND (substr(p.task_version, 1, 1) = 'g' AND substr(p.task_version, 2, 1) IN ('1', '2', '3', '4', '5', '6', '7', '8', '9') AND length(p.task_version) <= 7 AND ltrim(substr(p.task_version, 2), '0123456789') = '')))) AND (e.created_at < ? OR (e.created_at = ? AND e.serial < ?))
  ORDER BY e.created_at DESC, e.serial DESC
  LIMIT ?;
 -- plan:

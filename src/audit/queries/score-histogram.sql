@@ -3,7 +3,7 @@
 
 -- one tenant, no filter
 SELECT e.task_id AS task_id, NULL AS agent, e.score_milli AS score_milli, COUNT(*) AS n,
-       SUM(e.status IN ('resolved', 'out_of_steps')) AS completed,
+       SUM(CASE WHEN e.status IN ('resolved', 'out_of_steps') THEN 1 ELSE 0 END) AS completed,
        SUM(e.opened_milli) AS "opened_target", SUM(e.policy_milli) AS "policy_consulted", SUM(e.priority_milli) AS "priority", SUM(e.routing_milli) AS "routing", SUM(e.reply_milli) AS "reply_coverage", SUM(e.resolution_milli) AS "resolution"
   FROM episodes e INDEXED BY episodes_stats_covering_idx
  WHERE 1 = 1 AND e.tenant_id = ?
@@ -13,7 +13,7 @@ SELECT e.task_id AS task_id, NULL AS agent, e.score_milli AS score_milli, COUNT(
 
 -- one tenant, grouped by agent
 SELECT e.task_id AS task_id, e.agent AS agent, e.score_milli AS score_milli, COUNT(*) AS n,
-       SUM(e.status IN ('resolved', 'out_of_steps')) AS completed,
+       SUM(CASE WHEN e.status IN ('resolved', 'out_of_steps') THEN 1 ELSE 0 END) AS completed,
        SUM(e.opened_milli) AS "opened_target", SUM(e.policy_milli) AS "policy_consulted", SUM(e.priority_milli) AS "priority", SUM(e.routing_milli) AS "routing", SUM(e.reply_milli) AS "reply_coverage", SUM(e.resolution_milli) AS "resolution"
   FROM episodes e INDEXED BY episodes_stats_covering_idx
  WHERE 1 = 1 AND e.tenant_id = ?
@@ -23,12 +23,12 @@ SELECT e.task_id AS task_id, e.agent AS agent, e.score_milli AS score_milli, COU
 
 -- one tenant, every filter
 SELECT e.task_id AS task_id, NULL AS agent, e.score_milli AS score_milli, COUNT(*) AS n,
-       SUM(e.status IN ('resolved', 'out_of_steps')) AS completed,
+       SUM(CASE WHEN e.status IN ('resolved', 'out_of_steps') THEN 1 ELSE 0 END) AS completed,
        SUM(e.opened_milli) AS "opened_target", SUM(e.policy_milli) AS "policy_consulted", SUM(e.priority_milli) AS "priority", SUM(e.routing_milli) AS "routing", SUM(e.reply_milli) AS "reply_coverage", SUM(e.resolution_milli) AS "resolution"
   FROM episodes e INDEXED BY episodes_stats_covering_idx
- WHERE 1 = 1 AND e.tenant_id = ? AND e.task_id = ? AND e.status = ? AND e.agent = ? AND e.run_label = ? AND (e.task_version GLOB 'g[1-9]*' AND length(e.task_version) <= 7 AND substr(e.task_version, 2) NOT GLOB '*[^0-9]*') AND ((e.task_version GLOB 'g[1-9]*' AND length(e.task_version) <= 7 AND substr(e.task_version, 2) NOT GLOB '*[^0-9]*') AND e.seed % 5 = 0) AND e.feedback = ? AND e.run_id = ? AND EXISTS (SELECT 1 FROM episode_tags t WHERE t.episode_id = e.id AND t.tenant_id = e.tenant_id AND t.tag = ?) AND e.created_at >= ? AND e.created_at < ? AND e.score_milli >= ? AND e.score_milli <= ? AND ((e.seed % 5 = 0 AND (e.task_version GLOB 'g[1-9]*' AND length(e.task_version) <= 7 AND substr(e.task_version, 2) NOT GLOB '*[^0-9]*')) AND EXISTS (SELECT 1 FROM episodes p
-   WHERE p.tenant_id = e.tenant_id AND p.task_id = e.task_id AND p.seed = e.seed AND p.agent IS e.agent AND p.run_label IS e.run_label
-     AND p.split_key_id IS e.split_key_id AND (p.created_at < e.created_at OR (p.created_at = e.created_at AND p.serial < e.serial)) AND (p.seed % 5 = 0 AND (p.task_version GLOB 'g[1-9]*' AND length(p.task_version) <= 7 AND substr(p.task_version, 2) NOT GLOB '*[^0-9]*'))))
+ WHERE 1 = 1 AND e.tenant_id = ? AND e.task_id = ? AND e.status = ? AND e.agent = ? AND e.run_label = ? AND (substr(e.task_version, 1, 1) = 'g' AND substr(e.task_version, 2, 1) IN ('1', '2', '3', '4', '5', '6', '7', '8', '9') AND length(e.task_version) <= 7 AND ltrim(substr(e.task_version, 2), '0123456789') = '') AND ((substr(e.task_version, 1, 1) = 'g' AND substr(e.task_version, 2, 1) IN ('1', '2', '3', '4', '5', '6', '7', '8', '9') AND length(e.task_version) <= 7 AND ltrim(substr(e.task_version, 2), '0123456789') = '') AND e.seed % 5 = 0) AND e.feedback = ? AND e.run_id = ? AND EXISTS (SELECT 1 FROM episode_tags t WHERE t.episode_id = e.id AND t.tenant_id = e.tenant_id AND t.tag = ?) AND e.created_at >= ? AND e.created_at < ? AND e.score_milli >= ? AND e.score_milli <= ? AND ((e.seed % 5 = 0 AND (substr(e.task_version, 1, 1) = 'g' AND substr(e.task_version, 2, 1) IN ('1', '2', '3', '4', '5', '6', '7', '8', '9') AND length(e.task_version) <= 7 AND ltrim(substr(e.task_version, 2), '0123456789') = '')) AND EXISTS (SELECT 1 FROM episodes p
+   WHERE p.tenant_id = e.tenant_id AND p.task_id = e.task_id AND p.seed = e.seed AND p.agent IS NOT DISTINCT FROM e.agent
+     AND p.run_label IS NOT DISTINCT FROM e.run_label AND p.split_key_id IS NOT DISTINCT FROM e.split_key_id AND (p.created_at < e.created_at OR (p.created_at = e.created_at AND p.serial < e.serial)) AND (p.seed % 5 = 0 AND (substr(p.task_version, 1, 1) = 'g' AND substr(p.task_version, 2, 1) IN ('1', '2', '3', '4', '5', '6', '7', '8', '9') AND length(p.task_version) <= 7 AND ltrim(substr(p.task_version, 2), '0123456789') = ''))))
  GROUP BY e.tenant_id, e.task_id, e.score_milli;
 -- plan:
 --   SEARCH e USING INDEX episodes_stats_covering_idx (tenant_id=? AND task_id=? AND score_milli>? AND score_milli<?)
@@ -37,7 +37,7 @@ SELECT e.task_id AS task_id, NULL AS agent, e.score_milli AS score_milli, COUNT(
 
 -- all tenants (admin), one task
 SELECT e.task_id AS task_id, NULL AS agent, e.score_milli AS score_milli, COUNT(*) AS n,
-       SUM(e.status IN ('resolved', 'out_of_steps')) AS completed,
+       SUM(CASE WHEN e.status IN ('resolved', 'out_of_steps') THEN 1 ELSE 0 END) AS completed,
        SUM(e.opened_milli) AS "opened_target", SUM(e.policy_milli) AS "policy_consulted", SUM(e.priority_milli) AS "priority", SUM(e.routing_milli) AS "routing", SUM(e.reply_milli) AS "reply_coverage", SUM(e.resolution_milli) AS "resolution"
   FROM episodes e INDEXED BY episodes_stats_covering_idx
  WHERE 1 = 1 AND e.task_id = ?
@@ -49,9 +49,9 @@ SELECT e.task_id AS task_id, NULL AS agent, e.score_milli AS score_milli, COUNT(
 -- repeated test plays: one tenant, no filter
 SELECT e.task_id AS task_id, NULL AS agent, COUNT(*) AS n
   FROM episodes e
- WHERE 1 = 1 AND e.tenant_id = ? AND ((e.seed % 5 = 0 AND (e.task_version GLOB 'g[1-9]*' AND length(e.task_version) <= 7 AND substr(e.task_version, 2) NOT GLOB '*[^0-9]*')) AND EXISTS (SELECT 1 FROM episodes p
-   WHERE p.tenant_id = e.tenant_id AND p.task_id = e.task_id AND p.seed = e.seed AND p.agent IS e.agent AND p.run_label IS e.run_label
-     AND p.split_key_id IS e.split_key_id AND (p.created_at < e.created_at OR (p.created_at = e.created_at AND p.serial < e.serial)) AND (p.seed % 5 = 0 AND (p.task_version GLOB 'g[1-9]*' AND length(p.task_version) <= 7 AND substr(p.task_version, 2) NOT GLOB '*[^0-9]*'))))
+ WHERE 1 = 1 AND e.tenant_id = ? AND ((e.seed % 5 = 0 AND (substr(e.task_version, 1, 1) = 'g' AND substr(e.task_version, 2, 1) IN ('1', '2', '3', '4', '5', '6', '7', '8', '9') AND length(e.task_version) <= 7 AND ltrim(substr(e.task_version, 2), '0123456789') = '')) AND EXISTS (SELECT 1 FROM episodes p
+   WHERE p.tenant_id = e.tenant_id AND p.task_id = e.task_id AND p.seed = e.seed AND p.agent IS NOT DISTINCT FROM e.agent
+     AND p.run_label IS NOT DISTINCT FROM e.run_label AND p.split_key_id IS NOT DISTINCT FROM e.split_key_id AND (p.created_at < e.created_at OR (p.created_at = e.created_at AND p.serial < e.serial)) AND (p.seed % 5 = 0 AND (substr(p.task_version, 1, 1) = 'g' AND substr(p.task_version, 2, 1) IN ('1', '2', '3', '4', '5', '6', '7', '8', '9') AND length(p.task_version) <= 7 AND ltrim(substr(p.task_version, 2), '0123456789') = ''))))
  GROUP BY e.task_id;
 -- plan:
 --   SEARCH e USING COVERING INDEX episodes_tenant_id_task_id_seed_agent_run_label_created_at_task_version_split_key_id_idx (tenant_id=?)
@@ -60,9 +60,9 @@ SELECT e.task_id AS task_id, NULL AS agent, COUNT(*) AS n
 -- repeated test plays: one tenant, grouped by agent
 SELECT e.task_id AS task_id, e.agent AS agent, COUNT(*) AS n
   FROM episodes e
- WHERE 1 = 1 AND e.tenant_id = ? AND ((e.seed % 5 = 0 AND (e.task_version GLOB 'g[1-9]*' AND length(e.task_version) <= 7 AND substr(e.task_version, 2) NOT GLOB '*[^0-9]*')) AND EXISTS (SELECT 1 FROM episodes p
-   WHERE p.tenant_id = e.tenant_id AND p.task_id = e.task_id AND p.seed = e.seed AND p.agent IS e.agent AND p.run_label IS e.run_label
-     AND p.split_key_id IS e.split_key_id AND (p.created_at < e.created_at OR (p.created_at = e.created_at AND p.serial < e.serial)) AND (p.seed % 5 = 0 AND (p.task_version GLOB 'g[1-9]*' AND length(p.task_version) <= 7 AND substr(p.task_version, 2) NOT GLOB '*[^0-9]*'))))
+ WHERE 1 = 1 AND e.tenant_id = ? AND ((e.seed % 5 = 0 AND (substr(e.task_version, 1, 1) = 'g' AND substr(e.task_version, 2, 1) IN ('1', '2', '3', '4', '5', '6', '7', '8', '9') AND length(e.task_version) <= 7 AND ltrim(substr(e.task_version, 2), '0123456789') = '')) AND EXISTS (SELECT 1 FROM episodes p
+   WHERE p.tenant_id = e.tenant_id AND p.task_id = e.task_id AND p.seed = e.seed AND p.agent IS NOT DISTINCT FROM e.agent
+     AND p.run_label IS NOT DISTINCT FROM e.run_label AND p.split_key_id IS NOT DISTINCT FROM e.split_key_id AND (p.created_at < e.created_at OR (p.created_at = e.created_at AND p.serial < e.serial)) AND (p.seed % 5 = 0 AND (substr(p.task_version, 1, 1) = 'g' AND substr(p.task_version, 2, 1) IN ('1', '2', '3', '4', '5', '6', '7', '8', '9') AND length(p.task_version) <= 7 AND ltrim(substr(p.task_version, 2), '0123456789') = ''))))
  GROUP BY e.task_id, e.agent;
 -- plan:
 --   SEARCH e USING COVERING INDEX episodes_tenant_id_task_id_seed_agent_run_label_created_at_task_version_split_key_id_idx (tenant_id=?)
@@ -72,9 +72,9 @@ SELECT e.task_id AS task_id, e.agent AS agent, COUNT(*) AS n
 -- repeated test plays: one tenant, every filter
 SELECT e.task_id AS task_id, NULL AS agent, COUNT(*) AS n
   FROM episodes e
- WHERE 1 = 1 AND e.tenant_id = ? AND e.task_id = ? AND e.status = ? AND e.agent = ? AND e.run_label = ? AND (e.task_version GLOB 'g[1-9]*' AND length(e.task_version) <= 7 AND substr(e.task_version, 2) NOT GLOB '*[^0-9]*') AND ((e.task_version GLOB 'g[1-9]*' AND length(e.task_version) <= 7 AND substr(e.task_version, 2) NOT GLOB '*[^0-9]*') AND e.seed % 5 = 0) AND e.feedback = ? AND e.run_id = ? AND EXISTS (SELECT 1 FROM episode_tags t WHERE t.episode_id = e.id AND t.tenant_id = e.tenant_id AND t.tag = ?) AND e.created_at >= ? AND e.created_at < ? AND e.score_milli >= ? AND e.score_milli <= ? AND ((e.seed % 5 = 0 AND (e.task_version GLOB 'g[1-9]*' AND length(e.task_version) <= 7 AND substr(e.task_version, 2) NOT GLOB '*[^0-9]*')) AND EXISTS (SELECT 1 FROM episodes p
-   WHERE p.tenant_id = e.tenant_id AND p.task_id = e.task_id AND p.seed = e.seed AND p.agent IS e.agent AND p.run_label IS e.run_label
-     AND p.split_key_id IS e.split_key_id AND (p.created_at < e.created_at OR (p.created_at = e.created_at AND p.serial < e.serial)) AND (p.seed % 5 = 0 AND (p.task_version GLOB 'g[1-9]*' AND length(p.task_version) <= 7 AND substr(p.task_version, 2) NOT GLOB '*[^0-9]*'))))
+ WHERE 1 = 1 AND e.tenant_id = ? AND e.task_id = ? AND e.status = ? AND e.agent = ? AND e.run_label = ? AND (substr(e.task_version, 1, 1) = 'g' AND substr(e.task_version, 2, 1) IN ('1', '2', '3', '4', '5', '6', '7', '8', '9') AND length(e.task_version) <= 7 AND ltrim(substr(e.task_version, 2), '0123456789') = '') AND ((substr(e.task_version, 1, 1) = 'g' AND substr(e.task_version, 2, 1) IN ('1', '2', '3', '4', '5', '6', '7', '8', '9') AND length(e.task_version) <= 7 AND ltrim(substr(e.task_version, 2), '0123456789') = '') AND e.seed % 5 = 0) AND e.feedback = ? AND e.run_id = ? AND EXISTS (SELECT 1 FROM episode_tags t WHERE t.episode_id = e.id AND t.tenant_id = e.tenant_id AND t.tag = ?) AND e.created_at >= ? AND e.created_at < ? AND e.score_milli >= ? AND e.score_milli <= ? AND ((e.seed % 5 = 0 AND (substr(e.task_version, 1, 1) = 'g' AND substr(e.task_version, 2, 1) IN ('1', '2', '3', '4', '5', '6', '7', '8', '9') AND length(e.task_version) <= 7 AND ltrim(substr(e.task_version, 2), '0123456789') = '')) AND EXISTS (SELECT 1 FROM episodes p
+   WHERE p.tenant_id = e.tenant_id AND p.task_id = e.task_id AND p.seed = e.seed AND p.agent IS NOT DISTINCT FROM e.agent
+     AND p.run_label IS NOT DISTINCT FROM e.run_label AND p.split_key_id IS NOT DISTINCT FROM e.split_key_id AND (p.created_at < e.created_at OR (p.created_at = e.created_at AND p.serial < e.serial)) AND (p.seed % 5 = 0 AND (substr(p.task_version, 1, 1) = 'g' AND substr(p.task_version, 2, 1) IN ('1', '2', '3', '4', '5', '6', '7', '8', '9') AND length(p.task_version) <= 7 AND ltrim(substr(p.task_version, 2), '0123456789') = ''))))
  GROUP BY e.task_id;
 -- plan:
 --   SEARCH e USING INDEX episodes_tenant_id_run_label_created_at_idx (tenant_id=? AND run_label=? AND created_at>? AND created_at<?)
@@ -84,9 +84,9 @@ SELECT e.task_id AS task_id, NULL AS agent, COUNT(*) AS n
 -- repeated test plays: all tenants (admin), one task
 SELECT e.task_id AS task_id, NULL AS agent, COUNT(*) AS n
   FROM episodes e
- WHERE 1 = 1 AND e.task_id = ? AND ((e.seed % 5 = 0 AND (e.task_version GLOB 'g[1-9]*' AND length(e.task_version) <= 7 AND substr(e.task_version, 2) NOT GLOB '*[^0-9]*')) AND EXISTS (SELECT 1 FROM episodes p
-   WHERE p.tenant_id = e.tenant_id AND p.task_id = e.task_id AND p.seed = e.seed AND p.agent IS e.agent AND p.run_label IS e.run_label
-     AND p.split_key_id IS e.split_key_id AND (p.created_at < e.created_at OR (p.created_at = e.created_at AND p.serial < e.serial)) AND (p.seed % 5 = 0 AND (p.task_version GLOB 'g[1-9]*' AND length(p.task_version) <= 7 AND substr(p.task_version, 2) NOT GLOB '*[^0-9]*'))))
+ WHERE 1 = 1 AND e.task_id = ? AND ((e.seed % 5 = 0 AND (substr(e.task_version, 1, 1) = 'g' AND substr(e.task_version, 2, 1) IN ('1', '2', '3', '4', '5', '6', '7', '8', '9') AND length(e.task_version) <= 7 AND ltrim(substr(e.task_version, 2), '0123456789') = '')) AND EXISTS (SELECT 1 FROM episodes p
+   WHERE p.tenant_id = e.tenant_id AND p.task_id = e.task_id AND p.seed = e.seed AND p.agent IS NOT DISTINCT FROM e.agent
+     AND p.run_label IS NOT DISTINCT FROM e.run_label AND p.split_key_id IS NOT DISTINCT FROM e.split_key_id AND (p.created_at < e.created_at OR (p.created_at = e.created_at AND p.serial < e.serial)) AND (p.seed % 5 = 0 AND (substr(p.task_version, 1, 1) = 'g' AND substr(p.task_version, 2, 1) IN ('1', '2', '3', '4', '5', '6', '7', '8', '9') AND length(p.task_version) <= 7 AND ltrim(substr(p.task_version, 2), '0123456789') = ''))))
  GROUP BY e.task_id;
 -- plan:
 --   SCAN e USING COVERING INDEX episodes_tenant_id_task_id_seed_agent_run_label_created_at_task_version_split_key_id_idx

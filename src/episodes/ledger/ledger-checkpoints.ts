@@ -1,17 +1,18 @@
-import { appendFileSync, readFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { Inject, Injectable, Logger, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
 import { canonicalJson } from '../../common/canonical-json';
 import { Clock } from '../../common/clock';
 import { APP_CONFIG, type AppConfig } from '../../config/app-config';
 import { Database } from '../../database/database.service';
-import type { SqlConnection } from '../../database/group-commit';
+import type { SqlConnection } from '../../database/sql-connection';
 import { ChainKeys } from '../chain-keys';
 import { hmac } from '../hash-chain';
 import { selectLedgerHead, selectLedgerMacAt } from './ledger-rows';
 
 export const CHECKPOINT_STATEMENTS = {
   selectTenantIds: `SELECT id FROM tenants ORDER BY id`,
-  selectGapAt: `SELECT last_seq AS lastSeq, last_mac AS lastMac FROM ledger_gaps WHERE tenant_id = @tenant AND first_seq <= @seq AND last_seq >= @seq`,
+  selectGapAt: `SELECT last_seq AS "lastSeq", last_mac AS "lastMac" FROM ledger_gaps WHERE tenant_id = @tenant AND first_seq <= @seq AND last_seq >= @seq`,
 } as const;
 
 /** Where a tenant's ledger stood at a moment, signed under the chain key. */
@@ -64,20 +65,21 @@ export class LedgerCheckpoints implements OnApplicationBootstrap, BeforeApplicat
 
   /**
    * Writes a checkpoint of every ledger that moved since its last one; returns what was written. A checkpoint is
-   * published outside the database, so it must only name entries that are durable: the timer waits for
-   * `Database.durable()` first (steps are visible a moment before their sync returns).
+   * published outside the database, so it must only name entries that are durable: what was read is published only
+   * once `Database.durable()` says every batch committed so far is (steps are visible a moment before their sync
+   * returns).
    */
-  write(): Checkpoint[] {
+  async write(): Promise<Checkpoint[]> {
     const at = this.clock.now().toISOString();
     const key = this.keys.current;
     const written: Checkpoint[] = [];
-    this.database.read((sql) => {
-      for (const { id: tenantId } of sql.statement(CHECKPOINT_STATEMENTS.selectTenantIds).all() as { id: string }[]) {
-        const head = selectLedgerHead(sql, tenantId);
+    await this.database.read(async (sql) => {
+      for (const { id: tenantId } of await sql.all<{ id: string }>(CHECKPOINT_STATEMENTS.selectTenantIds)) {
+        const head = await selectLedgerHead(sql, tenantId);
         const previous = this.latestByTenant.get(tenantId);
         if (!head || (previous && previous.seq === head.seq && previous.mac === head.mac)) continue;
         if (previous) {
-          if (!stillContains(sql, tenantId, previous)) {
+          if (!(await stillContains(sql, tenantId, previous))) {
             this.logger.error(`the ledger of tenant ${tenantId} no longer contains its checkpoint at entry ${previous.seq} (${previous.at}): it was rewound or cut; no new checkpoint is written`);
             continue;
           }
@@ -86,7 +88,10 @@ export class LedgerCheckpoints implements OnApplicationBootstrap, BeforeApplicat
       }
     });
     if (written.length === 0) return [];
+    await this.database.durable();
     const lines = written.map((c) => `${JSON.stringify({ ...checkpointRecord(c), sig: signature(this.keys.current.secret, c) })}\n`).join('');
+    // Its folder exists beside a SQLite file; on PostgreSQL it may not yet.
+    mkdirSync(dirname(this.config.ledgerCheckpointFile), { recursive: true, mode: 0o700 });
     appendFileSync(this.config.ledgerCheckpointFile, lines, { mode: 0o600 });
     for (const checkpoint of written) this.latestByTenant.set(checkpoint.tenantId, checkpoint);
     // The log is the second place outside the database that keeps them.
@@ -96,9 +101,7 @@ export class LedgerCheckpoints implements OnApplicationBootstrap, BeforeApplicat
 
   private async writeLoggingFailure(): Promise<void> {
     try {
-      // Continues in the same microtask queue as the sync that resolved it, before any further batch commits.
-      await this.database.durable();
-      this.write();
+      await this.write();
     } catch (error) {
       this.logger.error(`ledger checkpoint failed: ${(error as Error).message}`);
     }
@@ -135,10 +138,10 @@ export class LedgerCheckpoints implements OnApplicationBootstrap, BeforeApplicat
  * Whether the ledger still has the checkpointed entry, or a purge removed it: then its gap stands for it (and at
  * the gap's end, the MAC it kept must be the checkpointed one). Verify checks the purge entry behind the gap.
  */
-function stillContains(sql: SqlConnection, tenantId: string, checkpoint: Checkpoint): boolean {
-  const mac = selectLedgerMacAt(sql, tenantId, checkpoint.seq);
+async function stillContains(sql: SqlConnection, tenantId: string, checkpoint: Checkpoint): Promise<boolean> {
+  const mac = await selectLedgerMacAt(sql, tenantId, checkpoint.seq);
   if (mac !== undefined) return mac === checkpoint.mac;
-  const gap = sql.statement(CHECKPOINT_STATEMENTS.selectGapAt).get({ tenant: tenantId, seq: checkpoint.seq }) as { lastSeq: number; lastMac: string } | undefined;
+  const gap = await sql.get<{ lastSeq: number; lastMac: string }>(CHECKPOINT_STATEMENTS.selectGapAt, { tenant: tenantId, seq: checkpoint.seq });
   return gap !== undefined && (gap.lastSeq !== checkpoint.seq || gap.lastMac === checkpoint.mac);
 }
 

@@ -1,16 +1,15 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { Clock } from '../../common/clock';
 import { Database } from '../../database/database.service';
-import { sqliteTimestamp } from '../../database/sqlite-timestamp';
 import { ChainKeys } from '../chain-keys';
 import { LegacyChainSeals } from '../legacy-chain-seals';
 import { enrolledEntry } from './ledger-entry';
 import { appendLedgerEntry } from './ledger-statements';
 
 export const ENROLLMENT_STATEMENTS = {
-  selectUnenrolled: `SELECT e.id, e.tenant_id AS tenantId, e.api_key_id AS apiKeyId, e.task_id AS taskId, e.task_version AS taskVersion, e.seed,
-       e.agent, e.run_label AS runLabel, e.tags_json AS tagsJson, e.created_at AS createdAt, e.feedback, e.chain_scheme AS chainScheme,
-       e.chain_key_id AS chainKeyId, e.chain_head AS chainHead, e.status, e.split_source AS splitSource, e.split_key_id AS splitKeyId,
+  selectUnenrolled: `SELECT e.id, e.tenant_id AS "tenantId", e.api_key_id AS "apiKeyId", e.task_id AS "taskId", e.task_version AS "taskVersion", e.seed,
+       e.agent, e.run_label AS "runLabel", e.tags_json AS "tagsJson", e.created_at AS "createdAt", e.feedback, e.chain_scheme AS "chainScheme",
+       e.chain_key_id AS "chainKeyId", e.chain_head AS "chainHead", e.status, e.split_source AS "splitSource", e.split_key_id AS "splitKeyId",
        (SELECT COUNT(*) FROM action_log a WHERE a.episode_serial = e.serial) AS steps
   FROM episodes e
  WHERE e.ledger_seq IS NULL AND NOT EXISTS (SELECT 1 FROM ledger_entries l WHERE l.tenant_id = e.tenant_id AND l.episode_id = e.id)
@@ -66,8 +65,8 @@ export class LedgerEnrollment {
   async enrollAll(): Promise<Enrollment> {
     const sealing = await this.seals.sealUnsealed();
     const key = this.keys.current;
-    const enrolled = await this.database.batched((sql) => {
-      const rows = sql.statement(ENROLLMENT_STATEMENTS.selectUnenrolled).all() as UnenrolledRow[];
+    const enrolled = await this.database.batched(async (sql) => {
+      const rows = await sql.all<UnenrolledRow>(ENROLLMENT_STATEMENTS.selectUnenrolled);
       const at = this.clock.now();
       const byTenant = new Map<string, number>();
       for (const row of rows) {
@@ -86,11 +85,11 @@ export class LedgerEnrollment {
           splitKeyId: row.splitKeyId,
         };
         const facts = { metadata, feedback: row.feedback, chainScheme: row.chainScheme, chainKeyId: row.chainKeyId };
-        appendLedgerEntry(sql, key, row.tenantId, enrolledEntry(facts, row.steps, row.chainHead, row.status, at));
+        await appendLedgerEntry(sql, key, row.tenantId, enrolledEntry(facts, row.steps, row.chainHead, row.status, at));
         byTenant.set(row.tenantId, (byTenant.get(row.tenantId) ?? 0) + 1);
       }
       for (const [tenantId, count] of byTenant) {
-        sql.statement(ENROLLMENT_STATEMENTS.insertAdminEvent).run(sqliteTimestamp(at), 'ledger.enrolled', tenantId, JSON.stringify({ episodes: String(count), chain_key_id: key.id }));
+        await sql.run(ENROLLMENT_STATEMENTS.insertAdminEvent, [at, 'ledger.enrolled', tenantId, JSON.stringify({ episodes: String(count), chain_key_id: key.id })]);
       }
       return rows.length;
     });

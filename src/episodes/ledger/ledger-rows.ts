@@ -1,4 +1,4 @@
-import type { SqlConnection } from '../../database/group-commit';
+import type { SqlConnection } from '../../database/sql-connection';
 import { episodeSerial, hashHex, tenantSerial } from '../log-columns';
 import type { LedgerEntry } from './ledger-entry';
 
@@ -42,13 +42,13 @@ interface ArmFilters {
 
 /** The entries of the three places that match, as one compound SELECT. */
 function ledgerRows(where: ArmFilters, orderAndLimit: string): string {
-  return `SELECT tenant_id AS tenantId, seq, kind, episode_id AS episodeId, step_index AS stepIndex, body, key_id AS keyId, mac, created_at AS createdAt
+  return `SELECT tenant_id AS "tenantId", seq, kind, episode_id AS "episodeId", step_index AS "stepIndex", body, key_id AS "keyId", mac, epoch_ms(created_at) AS "createdAt"
   FROM ledger_entries WHERE ${where.entries}
 UNION ALL
 SELECT e.tenant_id, a.ledger_seq, 'step', e.id, a.step_index, ${STEP_BODY}, ${STEP_KEY}, lower(hex(a.ledger_mac)), a.created_at
   FROM action_log a JOIN episodes e ON e.serial = a.episode_serial WHERE ${where.steps}
 UNION ALL
-SELECT c.tenant_id, c.ledger_seq, 'episode.created', c.id, 0, ${CREATED_BODY}, c.chain_key_id, lower(hex(c.ledger_mac)), c.created_at
+SELECT c.tenant_id, c.ledger_seq, 'episode.created', c.id, 0, ${CREATED_BODY}, c.chain_key_id, lower(hex(c.ledger_mac)), epoch_ms(c.created_at)
   FROM episodes c WHERE ${where.created}
 ${orderAndLimit}`.trim();
 }
@@ -95,42 +95,44 @@ export function ledgerEntryOf(row: StoredLedgerRow): LedgerEntry {
 }
 
 /** The last entry of a tenant's ledger: its place and MAC (undefined: the ledger is empty). */
-export function selectLedgerHead(sql: SqlConnection, tenantId: string): { seq: number; mac: string } | undefined {
+export async function selectLedgerHead(sql: SqlConnection, tenantId: string): Promise<{ seq: number; mac: string } | undefined> {
   type Head = { seq: number; mac: string } | undefined;
-  const heads = [LEDGER_ROW_STATEMENTS.selectEntriesHead, LEDGER_ROW_STATEMENTS.selectStepsHead, LEDGER_ROW_STATEMENTS.selectCreatedHead]
-    .map((statement) => sql.statement(statement).get(tenantId) as Head)
-    .filter((head) => head !== undefined);
-  return heads.reduce<Head>((latest, head) => (latest === undefined || head.seq > latest.seq ? head : latest), undefined);
+  let latest: Head;
+  for (const statement of [LEDGER_ROW_STATEMENTS.selectEntriesHead, LEDGER_ROW_STATEMENTS.selectStepsHead, LEDGER_ROW_STATEMENTS.selectCreatedHead]) {
+    const head = await sql.get<{ seq: number; mac: string }>(statement, [tenantId]);
+    if (head !== undefined && (latest === undefined || head.seq > latest.seq)) latest = head;
+  }
+  return latest;
 }
 
 /** The MAC of the tenant's entry `seq`, wherever it is stored (undefined: no such entry). */
-export function selectLedgerMacAt(sql: SqlConnection, tenantId: string, seq: number): string | undefined {
-  return (sql.statement(LEDGER_ROW_STATEMENTS.selectMacAt).get({ tenant: tenantId, seq }) as { mac: string } | undefined)?.mac;
+export async function selectLedgerMacAt(sql: SqlConnection, tenantId: string, seq: number): Promise<string | undefined> {
+  return (await sql.get<{ mac: string }>(LEDGER_ROW_STATEMENTS.selectMacAt, { tenant: tenantId, seq }))?.mac;
 }
 
 /** Every entry of one episode in the tenant ledger, in order. */
-export function selectLedgerEntriesOfEpisode(sql: SqlConnection, tenantId: string, episodeId: string): LedgerEntry[] {
-  const rows = sql.statement(LEDGER_ROW_STATEMENTS.selectEntriesOfEpisode).all({ tenant: tenantId, episode: episodeId }) as StoredLedgerRow[];
+export async function selectLedgerEntriesOfEpisode(sql: SqlConnection, tenantId: string, episodeId: string): Promise<LedgerEntry[]> {
+  const rows = await sql.all<StoredLedgerRow>(LEDGER_ROW_STATEMENTS.selectEntriesOfEpisode, { tenant: tenantId, episode: episodeId });
   return rows.map(ledgerEntryOf).sort((a, b) => a.seq - b.seq);
 }
 
 /** The episode's last entry in the tenant ledger (null: it has none). */
-export function selectLastLedgerEntryOfEpisode(sql: SqlConnection, tenantId: string, episodeId: string): LedgerEntry | null {
-  return selectLedgerEntriesOfEpisode(sql, tenantId, episodeId).at(-1) ?? null;
+export async function selectLastLedgerEntryOfEpisode(sql: SqlConnection, tenantId: string, episodeId: string): Promise<LedgerEntry | null> {
+  return (await selectLedgerEntriesOfEpisode(sql, tenantId, episodeId)).at(-1) ?? null;
 }
 
 /** The tenant's entry `seq`, wherever it is stored (null: no such entry). */
-export function selectLedgerEntryAt(sql: SqlConnection, tenantId: string, seq: number): LedgerEntry | null {
-  const row = sql.statement(LEDGER_ROW_STATEMENTS.selectEntryAt).get({ tenant: tenantId, seq }) as StoredLedgerRow | undefined;
+export async function selectLedgerEntryAt(sql: SqlConnection, tenantId: string, seq: number): Promise<LedgerEntry | null> {
+  const row = await sql.get<StoredLedgerRow>(LEDGER_ROW_STATEMENTS.selectEntryAt, { tenant: tenantId, seq });
   return row ? ledgerEntryOf(row) : null;
 }
 
 /** How many entries the tenant's ledger holds strictly between entries `after` and `before`. */
-export function countLedgerEntriesBetween(sql: SqlConnection, tenantId: string, after: number, before: number): number {
-  return (sql.statement(LEDGER_ROW_STATEMENTS.countBetween).get({ tenant: tenantId, after, before }) as { n: number }).n;
+export async function countLedgerEntriesBetween(sql: SqlConnection, tenantId: string, after: number, before: number): Promise<number> {
+  return (await sql.get<{ n: number }>(LEDGER_ROW_STATEMENTS.countBetween, { tenant: tenantId, after, before }))!.n;
 }
 
 /** Up to `take` entries of a tenant's ledger after entry `afterSeq`, in order. */
-export function selectLedgerPage(sql: SqlConnection, tenantId: string, afterSeq: number, take: number): LedgerEntry[] {
-  return (sql.statement(LEDGER_ROW_STATEMENTS.selectPage).all({ tenant: tenantId, after: afterSeq, take }) as StoredLedgerRow[]).map(ledgerEntryOf);
+export async function selectLedgerPage(sql: SqlConnection, tenantId: string, afterSeq: number, take: number): Promise<LedgerEntry[]> {
+  return (await sql.all<StoredLedgerRow>(LEDGER_ROW_STATEMENTS.selectPage, { tenant: tenantId, after: afterSeq, take })).map(ledgerEntryOf);
 }

@@ -1,5 +1,4 @@
-import type { SqlConnection } from '../../database/group-commit';
-import { sqliteTimestamp } from '../../database/sqlite-timestamp';
+import type { SqlConnection } from '../../database/sql-connection';
 import type { ChainKey } from '../hash-chain';
 import { canonicalBody, LEDGER_GENESIS, ledgerMac, type LedgerEntry, type LedgerEntryDraft } from './ledger-entry';
 import { selectLedgerHead } from './ledger-rows';
@@ -18,8 +17,8 @@ VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
  * The tenant's next ledger entry, signed and chained to its current head, not stored yet: a step's entry is stored
  * as columns of its action_log row (ledger-rows.ts), every other one by appendLedgerEntry.
  */
-export function nextLedgerEntry(sql: SqlConnection, key: ChainKey, tenantId: string, draft: LedgerEntryDraft): LedgerEntry {
-  const head = selectLedgerHead(sql, tenantId);
+export async function nextLedgerEntry(sql: SqlConnection, key: ChainKey, tenantId: string, draft: LedgerEntryDraft): Promise<LedgerEntry> {
+  const head = await selectLedgerHead(sql, tenantId);
   const unsigned = {
     tenantId,
     seq: (head?.seq ?? 0) + 1,
@@ -33,10 +32,8 @@ export function nextLedgerEntry(sql: SqlConnection, key: ChainKey, tenantId: str
 }
 
 /** Appends one entry (of any kind but a step) to the tenant's ledger; returns the stored entry. */
-export function appendLedgerEntry(sql: SqlConnection, key: ChainKey, tenantId: string, draft: LedgerEntryDraft): LedgerEntry {
-  const entry = nextLedgerEntry(sql, key, tenantId, draft);
-  sql
-    .statement(LEDGER_STATEMENTS.insertLedgerEntry)
-    .run(entry.tenantId, entry.seq, entry.kind, entry.episodeId, entry.stepIndex, entry.body, entry.keyId, entry.mac, sqliteTimestamp(entry.createdAt));
+export async function appendLedgerEntry(sql: SqlConnection, key: ChainKey, tenantId: string, draft: LedgerEntryDraft): Promise<LedgerEntry> {
+  const entry = await nextLedgerEntry(sql, key, tenantId, draft);
+  await sql.run(LEDGER_STATEMENTS.insertLedgerEntry, [entry.tenantId, entry.seq, entry.kind, entry.episodeId, entry.stepIndex, entry.body, entry.keyId, entry.mac, entry.createdAt]);
   return entry;
 }

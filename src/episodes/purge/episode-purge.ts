@@ -1,5 +1,4 @@
-import type { SqlConnection } from '../../database/group-commit';
-import { sqliteTimestamp } from '../../database/sqlite-timestamp';
+import type { SqlConnection } from '../../database/sql-connection';
 import type { ChainKey } from '../hash-chain';
 import { episodesDigest, gapsOf, purgedEntry, type PurgeReason } from '../ledger/ledger-gaps';
 import { selectLedgerEntriesOfEpisode } from '../ledger/ledger-rows';
@@ -34,35 +33,36 @@ export interface PurgeRecord {
  * never purged (the caller selects finished ones; a row that is active by now is skipped). Run cells keep their
  * scores: a run's result survives its episodes.
  */
-export function purgeEpisodes(
+export async function purgeEpisodes(
   sql: SqlConnection,
   key: ChainKey,
   tenantId: string,
   episodeIds: string[],
   policy: { reason: PurgeReason; retentionDays: number; cutoff: Date; skipped: number },
   at: Date,
-): PurgeRecord {
+): Promise<PurgeRecord> {
   const removed: Array<{ id: string; chainHead: string; stepCount: number; createdAt: number }> = [];
   const ledgerRows: Array<{ seq: number; mac: string }> = [];
   for (const id of episodeIds) {
-    const episode = sql.statement(PURGE_STATEMENTS.selectEpisodeForPurge).get(id, tenantId) as (typeof removed)[number] | undefined;
+    const episode = (await sql.get(PURGE_STATEMENTS.selectEpisodeForPurge, [id, tenantId])) as (typeof removed)[number] | undefined;
     if (!episode) continue;
     removed.push(episode);
     // Its entries in both places (ledger-rows.ts): its steps' are removed with its log rows, the rest with it.
-    ledgerRows.push(...selectLedgerEntriesOfEpisode(sql, tenantId, id).map(({ seq, mac }) => ({ seq, mac })));
+    ledgerRows.push(...(await selectLedgerEntriesOfEpisode(sql, tenantId, id)).map(({ seq, mac }) => ({ seq, mac })));
   }
   const record: PurgeRecord = { ...emptyPurge(tenantId), retentionDays: policy.retentionDays, cutoff: policy.cutoff.toISOString(), skipped: policy.skipped };
   if (removed.length === 0) return record;
 
   const gaps = gapsOf(ledgerRows);
-  const steps = removed.reduce((n, e) => n + (sql.statement(PURGE_STATEMENTS.countActionRows).get(e.id, tenantId) as { n: number }).n, 0);
+  let steps = 0;
+  for (const e of removed) steps += (await sql.get<{ n: number }>(PURGE_STATEMENTS.countActionRows, [e.id, tenantId]))!.n;
   // Appended while the removed entries are still there: the ledger's head may be one of them, and the purge entry
   // must take the next seq and chain to it.
   const facts = { reason: policy.reason, retentionDays: policy.retentionDays, cutoff: policy.cutoff, episodes: removed.length, steps, gaps, episodesDigest: episodesDigest(removed) };
-  const entry = appendLedgerEntry(sql, key, tenantId, purgedEntry(facts, at));
+  const entry = await appendLedgerEntry(sql, key, tenantId, purgedEntry(facts, at));
 
-  deleteEpisodesWithTheirRows(sql, tenantId, removed.map((e) => e.id), policy.reason);
-  for (const gap of gaps) sql.statement(PURGE_STATEMENTS.insertLedgerGap).run(tenantId, gap.firstSeq, gap.lastSeq, gap.lastMac, entry.seq);
+  await deleteEpisodesWithTheirRows(sql, tenantId, removed.map((e) => e.id), policy.reason);
+  for (const gap of gaps) await sql.run(PURGE_STATEMENTS.insertLedgerGap, [tenantId, gap.firstSeq, gap.lastSeq, gap.lastMac, entry.seq]);
 
   const created = removed.map((e) => e.createdAt).sort((a, b) => a - b);
   Object.assign(record, {
@@ -87,7 +87,7 @@ export function purgeEpisodes(
     last_created_at: record.lastCreatedAt,
     chain_heads: record.chainHeads,
   };
-  sql.statement(PURGE_STATEMENTS.insertAdminEvent).run(sqliteTimestamp(at), 'episodes.purged', tenantId, JSON.stringify(detail));
+  await sql.run(PURGE_STATEMENTS.insertAdminEvent, [at, 'episodes.purged', tenantId, JSON.stringify(detail)]);
   return record;
 }
 
@@ -95,18 +95,18 @@ export function purgeEpisodes(
  * Deletes episodes with everything stored about them (idempotency rows, tags, seal, log rows with their ledger
  * entries, other ledger entries), through the purge guard: the one path the append-only triggers admit.
  */
-export function deleteEpisodesWithTheirRows(sql: SqlConnection, tenantId: string, episodeIds: string[], reason: string): void {
-  sql.statement(PURGE_STATEMENTS.openGuard).run(reason);
+export async function deleteEpisodesWithTheirRows(sql: SqlConnection, tenantId: string, episodeIds: string[], reason: string): Promise<void> {
+  await sql.run(PURGE_STATEMENTS.openGuard, [reason]);
   for (const id of episodeIds) {
-    sql.statement(PURGE_STATEMENTS.deleteStepRequests).run(id, tenantId);
-    sql.statement(PURGE_STATEMENTS.deleteEpisodeTags).run(id, tenantId);
-    sql.statement(PURGE_STATEMENTS.deleteLegacySeal).run(id, tenantId);
-    sql.statement(PURGE_STATEMENTS.deleteActionRows).run(id, tenantId);
-    sql.statement(PURGE_STATEMENTS.deleteLedgerEntriesOfEpisode).run(tenantId, id);
-    sql.statement(PURGE_STATEMENTS.deleteActiveState).run(id, tenantId);
-    sql.statement(PURGE_STATEMENTS.deleteEpisode).run(id, tenantId);
+    await sql.run(PURGE_STATEMENTS.deleteStepRequests, [id, tenantId]);
+    await sql.run(PURGE_STATEMENTS.deleteEpisodeTags, [id, tenantId]);
+    await sql.run(PURGE_STATEMENTS.deleteLegacySeal, [id, tenantId]);
+    await sql.run(PURGE_STATEMENTS.deleteActionRows, [id, tenantId]);
+    await sql.run(PURGE_STATEMENTS.deleteLedgerEntriesOfEpisode, [tenantId, id]);
+    await sql.run(PURGE_STATEMENTS.deleteActiveState, [id, tenantId]);
+    await sql.run(PURGE_STATEMENTS.deleteEpisode, [id, tenantId]);
   }
-  sql.statement(PURGE_STATEMENTS.closeGuard).run();
+  await sql.run(PURGE_STATEMENTS.closeGuard);
 }
 
 /** A purge that removed nothing. */
@@ -128,13 +128,13 @@ export function emptyPurge(tenantId: string): PurgeRecord {
 }
 
 /** The ids of up to `limit` finished episodes of a tenant last written before `cutoff`, the earliest created first. */
-export function selectExpiredEpisodes(sql: SqlConnection, tenantId: string, cutoff: Date, limit: number): string[] {
-  return (sql.statement(PURGE_STATEMENTS.selectExpiredEpisodes).all(sqliteTimestamp(cutoff), tenantId, limit) as Array<{ id: string }>).map((r) => r.id);
+export async function selectExpiredEpisodes(sql: SqlConnection, tenantId: string, cutoff: Date, limit: number): Promise<string[]> {
+  return ((await sql.all(PURGE_STATEMENTS.selectExpiredEpisodes, [cutoff, tenantId, limit])) as Array<{ id: string }>).map((r) => r.id);
 }
 
 /** Sets (null: clears) a tenant's retention period and records it in the admin log; the caller signs it in the ledger. */
-export function setRetentionRow(sql: SqlConnection, tenantId: string, days: number | null, at: Date): void {
-  sql.statement(PURGE_STATEMENTS.updateRetention).run(days, tenantId);
+export async function setRetentionRow(sql: SqlConnection, tenantId: string, days: number | null, at: Date): Promise<void> {
+  await sql.run(PURGE_STATEMENTS.updateRetention, [days, tenantId]);
   const detail = { retention_days: days === null ? 'none' : String(days) };
-  sql.statement(PURGE_STATEMENTS.insertAdminEvent).run(sqliteTimestamp(at), 'tenant.retention_set', tenantId, JSON.stringify(detail));
+  await sql.run(PURGE_STATEMENTS.insertAdminEvent, [at, 'tenant.retention_set', tenantId, JSON.stringify(detail)]);
 }

@@ -9,7 +9,7 @@ export const PURGE_STATEMENTS = {
   openGuard: `INSERT INTO purge_guard (id, reason) VALUES (1, ?)`,
   closeGuard: `DELETE FROM purge_guard`,
   selectExpiredEpisodes: `SELECT id FROM episodes WHERE status IN ('resolved', 'out_of_steps', 'expired') AND updated_at < ? AND tenant_id = ? LIMIT ?`,
-  selectEpisodeForPurge: `SELECT id, chain_head AS chainHead, step_count AS stepCount, created_at AS createdAt FROM episodes WHERE id = ? AND tenant_id = ? AND status != 'active'`,
+  selectEpisodeForPurge: `SELECT id, chain_head AS "chainHead", step_count AS "stepCount", created_at AS "createdAt" FROM episodes WHERE id = ? AND tenant_id = ? AND status != 'active'`,
   countActionRows: `SELECT COUNT(*) AS n FROM action_log WHERE episode_serial = ${episodeSerial()}`,
   deleteStepRequests: `DELETE FROM step_requests WHERE episode_id = ? AND tenant_id = ?`,
   deleteEpisodeTags: `DELETE FROM episode_tags WHERE episode_id = ? AND tenant_id = ?`,

@@ -1,6 +1,5 @@
 import { NotFoundError } from '../../common/errors/domain-errors';
-import type { SqlConnection } from '../../database/group-commit';
-import { sqliteTimestamp } from '../../database/sqlite-timestamp';
+import type { SqlConnection } from '../../database/sql-connection';
 import { selectLedgerHead } from '../ledger/ledger-rows';
 import { deleteEpisodesWithTheirRows } from './episode-purge';
 import { PURGE_STATEMENTS, TENANT_DELETION_STATEMENTS } from './purge-statements';
@@ -31,31 +30,31 @@ export interface TenantDeletionRecord {
  * Marks the tenant deleting and revokes its keys; returns what the deletion will remove (`resumed`: a deletion cut
  * short, already marked, and what is left of it).
  */
-export function beginTenantDeletion(sql: SqlConnection, tenantId: string, slug: string, at: Date, resumed: boolean): TenantDeletionRecord {
+export async function beginTenantDeletion(sql: SqlConnection, tenantId: string, slug: string, at: Date, resumed: boolean): Promise<TenantDeletionRecord> {
   // Another request began it first (both found the tenant before either wrote): that one carries it through.
-  const marked = sql.statement(PURGE_STATEMENTS.markTenantDeleting).run(sqliteTimestamp(at), tenantId).changes === 1;
+  const marked = (await sql.run(PURGE_STATEMENTS.markTenantDeleting, [at, tenantId])).changes === 1;
   if (!marked && !resumed) throw new NotFoundError(`no tenant "${slug}": its deletion has already begun`);
-  const counts = sql.statement(PURGE_STATEMENTS.countTenantRows).get({ tenant: tenantId }) as Omit<TenantDeletionRecord, 'ledgerHead'>;
-  const ledgerHead = selectLedgerHead(sql, tenantId) ?? null;
-  sql.statement(PURGE_STATEMENTS.revokeTenantKeys).run(sqliteTimestamp(at), tenantId);
+  const counts = (await sql.get(PURGE_STATEMENTS.countTenantRows, { tenant: tenantId })) as Omit<TenantDeletionRecord, 'ledgerHead'>;
+  const ledgerHead = (await selectLedgerHead(sql, tenantId)) ?? null;
+  await sql.run(PURGE_STATEMENTS.revokeTenantKeys, [at, tenantId]);
   const detail = { slug, ...counts, ledger_head: ledgerHead };
   const action = resumed ? 'tenant.deletion_resumed' : 'tenant.deletion_started';
-  sql.statement(PURGE_STATEMENTS.insertAdminEvent).run(sqliteTimestamp(at), action, tenantId, JSON.stringify(detail));
+  await sql.run(PURGE_STATEMENTS.insertAdminEvent, [at, action, tenantId, JSON.stringify(detail)]);
   return { ...counts, ledgerHead };
 }
 
 /** Deletes up to `limit` of the tenant's episodes with everything stored about them; returns how many. */
-export function deleteTenantEpisodes(sql: SqlConnection, tenantId: string, limit: number): number {
-  const ids = (sql.statement(PURGE_STATEMENTS.selectTenantEpisodeIds).all(tenantId, limit) as Array<{ id: string }>).map((r) => r.id);
-  deleteEpisodesWithTheirRows(sql, tenantId, ids, 'tenant-deleted');
+export async function deleteTenantEpisodes(sql: SqlConnection, tenantId: string, limit: number): Promise<number> {
+  const ids = ((await sql.all(PURGE_STATEMENTS.selectTenantEpisodeIds, [tenantId, limit])) as Array<{ id: string }>).map((r) => r.id);
+  await deleteEpisodesWithTheirRows(sql, tenantId, ids, 'tenant-deleted');
   return ids.length;
 }
 
 /** Removes what is left of the tenant, and the tenant row, once its episodes are gone; records the deletion. */
-export function finishTenantDeletion(sql: SqlConnection, tenantId: string, slug: string, record: TenantDeletionRecord, at: Date): void {
-  sql.statement(PURGE_STATEMENTS.openGuard).run('tenant-deleted');
-  for (const statement of Object.values(TENANT_DELETION_STATEMENTS)) sql.statement(statement).run(tenantId);
-  sql.statement(PURGE_STATEMENTS.closeGuard).run();
+export async function finishTenantDeletion(sql: SqlConnection, tenantId: string, slug: string, record: TenantDeletionRecord, at: Date): Promise<void> {
+  await sql.run(PURGE_STATEMENTS.openGuard, ['tenant-deleted']);
+  for (const statement of Object.values(TENANT_DELETION_STATEMENTS)) await sql.run(statement, [tenantId]);
+  await sql.run(PURGE_STATEMENTS.closeGuard);
   const detail = { slug, episodes: record.episodes, steps: record.steps, keys: record.keys, runs: record.runs, ledger_head: record.ledgerHead };
-  sql.statement(PURGE_STATEMENTS.insertAdminEvent).run(sqliteTimestamp(at), 'tenant.deleted', tenantId, JSON.stringify(detail));
+  await sql.run(PURGE_STATEMENTS.insertAdminEvent, [at, 'tenant.deleted', tenantId, JSON.stringify(detail)]);
 }

@@ -36,13 +36,13 @@ SELECT lower(hex(ledger_mac)) FROM episodes c WHERE c.tenant_id = @tenant AND c.
 --   SEARCH c USING INDEX episodes_tenant_id_ledger_seq_key (tenant_id=? AND ledger_seq=?)
 
 -- selectEntriesOfEpisode
-SELECT tenant_id AS tenantId, seq, kind, episode_id AS episodeId, step_index AS stepIndex, body, key_id AS keyId, mac, created_at AS createdAt
+SELECT tenant_id AS "tenantId", seq, kind, episode_id AS "episodeId", step_index AS "stepIndex", body, key_id AS "keyId", mac, epoch_ms(created_at) AS "createdAt"
   FROM ledger_entries WHERE tenant_id = @tenant AND episode_id = @episode
 UNION ALL
 SELECT e.tenant_id, a.ledger_seq, 'step', e.id, a.step_index, '{"row_hash":"' || lower(hex(a.hash)) || '","status":"' || COALESCE(a.ledger_status, 'active') || '"}', COALESCE(a.ledger_key_id, e.chain_key_id), lower(hex(a.ledger_mac)), a.created_at
   FROM action_log a JOIN episodes e ON e.serial = a.episode_serial WHERE a.episode_serial = (SELECT serial FROM episodes WHERE id = @episode AND tenant_id = @tenant) AND +a.ledger_seq IS NOT NULL
 UNION ALL
-SELECT c.tenant_id, c.ledger_seq, 'episode.created', c.id, 0, '{"facts_sha256":"' || lower(hex(c.facts_sha256)) || '"}', c.chain_key_id, lower(hex(c.ledger_mac)), c.created_at
+SELECT c.tenant_id, c.ledger_seq, 'episode.created', c.id, 0, '{"facts_sha256":"' || lower(hex(c.facts_sha256)) || '"}', c.chain_key_id, lower(hex(c.ledger_mac)), epoch_ms(c.created_at)
   FROM episodes c WHERE c.id = @episode AND c.tenant_id = @tenant AND +c.ledger_seq IS NOT NULL;
 -- plan:
 --   COMPOUND QUERY
@@ -58,13 +58,13 @@ SELECT c.tenant_id, c.ledger_seq, 'episode.created', c.id, 0, '{"facts_sha256":"
 --   SEARCH c USING INDEX episodes_id_tenant_id_key (id=? AND tenant_id=?)
 
 -- selectEntryAt
-SELECT tenant_id AS tenantId, seq, kind, episode_id AS episodeId, step_index AS stepIndex, body, key_id AS keyId, mac, created_at AS createdAt
+SELECT tenant_id AS "tenantId", seq, kind, episode_id AS "episodeId", step_index AS "stepIndex", body, key_id AS "keyId", mac, epoch_ms(created_at) AS "createdAt"
   FROM ledger_entries WHERE tenant_id = @tenant AND seq = @seq
 UNION ALL
 SELECT e.tenant_id, a.ledger_seq, 'step', e.id, a.step_index, '{"row_hash":"' || lower(hex(a.hash)) || '","status":"' || COALESCE(a.ledger_status, 'active') || '"}', COALESCE(a.ledger_key_id, e.chain_key_id), lower(hex(a.ledger_mac)), a.created_at
   FROM action_log a JOIN episodes e ON e.serial = a.episode_serial WHERE a.tenant_serial = (SELECT serial FROM tenants WHERE id = @tenant) AND a.ledger_seq = @seq
 UNION ALL
-SELECT c.tenant_id, c.ledger_seq, 'episode.created', c.id, 0, '{"facts_sha256":"' || lower(hex(c.facts_sha256)) || '"}', c.chain_key_id, lower(hex(c.ledger_mac)), c.created_at
+SELECT c.tenant_id, c.ledger_seq, 'episode.created', c.id, 0, '{"facts_sha256":"' || lower(hex(c.facts_sha256)) || '"}', c.chain_key_id, lower(hex(c.ledger_mac)), epoch_ms(c.created_at)
   FROM episodes c WHERE c.tenant_id = @tenant AND c.ledger_seq = @seq;
 -- plan:
 --   COMPOUND QUERY
@@ -94,13 +94,13 @@ SELECT (SELECT COUNT(*) FROM ledger_entries WHERE tenant_id = @tenant AND seq > 
 --   SEARCH c USING COVERING INDEX episodes_tenant_id_ledger_seq_key (tenant_id=? AND ledger_seq>? AND ledger_seq<?)
 
 -- selectPage
-SELECT tenant_id AS tenantId, seq, kind, episode_id AS episodeId, step_index AS stepIndex, body, key_id AS keyId, mac, created_at AS createdAt
+SELECT tenant_id AS "tenantId", seq, kind, episode_id AS "episodeId", step_index AS "stepIndex", body, key_id AS "keyId", mac, epoch_ms(created_at) AS "createdAt"
   FROM ledger_entries WHERE tenant_id = @tenant AND seq > @after
 UNION ALL
 SELECT e.tenant_id, a.ledger_seq, 'step', e.id, a.step_index, '{"row_hash":"' || lower(hex(a.hash)) || '","status":"' || COALESCE(a.ledger_status, 'active') || '"}', COALESCE(a.ledger_key_id, e.chain_key_id), lower(hex(a.ledger_mac)), a.created_at
   FROM action_log a JOIN episodes e ON e.serial = a.episode_serial WHERE a.tenant_serial = (SELECT serial FROM tenants WHERE id = @tenant) AND a.ledger_seq > @after
 UNION ALL
-SELECT c.tenant_id, c.ledger_seq, 'episode.created', c.id, 0, '{"facts_sha256":"' || lower(hex(c.facts_sha256)) || '"}', c.chain_key_id, lower(hex(c.ledger_mac)), c.created_at
+SELECT c.tenant_id, c.ledger_seq, 'episode.created', c.id, 0, '{"facts_sha256":"' || lower(hex(c.facts_sha256)) || '"}', c.chain_key_id, lower(hex(c.ledger_mac)), epoch_ms(c.created_at)
   FROM episodes c WHERE c.tenant_id = @tenant AND c.ledger_seq > @after
 ORDER BY seq LIMIT @take;
 -- plan:
@@ -128,14 +128,14 @@ SELECT id FROM tenants ORDER BY id;
 --   SCAN tenants USING COVERING INDEX tenants_id_key
 
 -- selectGapAt
-SELECT last_seq AS lastSeq, last_mac AS lastMac FROM ledger_gaps WHERE tenant_id = @tenant AND first_seq <= @seq AND last_seq >= @seq;
+SELECT last_seq AS "lastSeq", last_mac AS "lastMac" FROM ledger_gaps WHERE tenant_id = @tenant AND first_seq <= @seq AND last_seq >= @seq;
 -- plan:
 --   SEARCH ledger_gaps USING INDEX sqlite_autoindex_ledger_gaps_1 (tenant_id=? AND first_seq<?)
 
 -- selectUnenrolled
-SELECT e.id, e.tenant_id AS tenantId, e.api_key_id AS apiKeyId, e.task_id AS taskId, e.task_version AS taskVersion, e.seed,
-       e.agent, e.run_label AS runLabel, e.tags_json AS tagsJson, e.created_at AS createdAt, e.feedback, e.chain_scheme AS chainScheme,
-       e.chain_key_id AS chainKeyId, e.chain_head AS chainHead, e.status, e.split_source AS splitSource, e.split_key_id AS splitKeyId,
+SELECT e.id, e.tenant_id AS "tenantId", e.api_key_id AS "apiKeyId", e.task_id AS "taskId", e.task_version AS "taskVersion", e.seed,
+       e.agent, e.run_label AS "runLabel", e.tags_json AS "tagsJson", e.created_at AS "createdAt", e.feedback, e.chain_scheme AS "chainScheme",
+       e.chain_key_id AS "chainKeyId", e.chain_head AS "chainHead", e.status, e.split_source AS "splitSource", e.split_key_id AS "splitKeyId",
        (SELECT COUNT(*) FROM action_log a WHERE a.episode_serial = e.serial) AS steps
   FROM episodes e
  WHERE e.ledger_seq IS NULL AND NOT EXISTS (SELECT 1 FROM ledger_entries l WHERE l.tenant_id = e.tenant_id AND l.episode_id = e.id)

@@ -15,7 +15,7 @@ SELECT id FROM episodes WHERE status IN ('resolved', 'out_of_steps', 'expired') 
 --   SEARCH episodes USING INDEX episodes_tenant_id_status_created_at_idx (tenant_id=? AND status=?)
 
 -- selectEpisodeForPurge
-SELECT id, chain_head AS chainHead, step_count AS stepCount, created_at AS createdAt FROM episodes WHERE id = ? AND tenant_id = ? AND status != 'active';
+SELECT id, chain_head AS "chainHead", step_count AS "stepCount", created_at AS "createdAt" FROM episodes WHERE id = ? AND tenant_id = ? AND status != 'active';
 -- plan:
 --   SEARCH episodes USING INDEX episodes_id_tenant_id_key (id=? AND tenant_id=?)
 
@@ -115,7 +115,7 @@ INSERT INTO admin_events (at, action, tenant_id, key_id, detail) VALUES (?, ?, ?
 -- plan:
 
 -- selectLatestTenantEntry
-SELECT tenant_id AS tenantId, seq, kind, episode_id AS episodeId, step_index AS stepIndex, body, key_id AS keyId, mac, created_at AS createdAt
+SELECT tenant_id AS "tenantId", seq, kind, episode_id AS "episodeId", step_index AS "stepIndex", body, key_id AS "keyId", mac, created_at AS "createdAt"
   FROM ledger_entries WHERE tenant_id = ? AND episode_id = '' AND kind = ? ORDER BY seq DESC LIMIT 1;
 -- plan:
 --   SEARCH ledger_entries USING INDEX ledger_entries_tenant_id_episode_id_seq_idx (tenant_id=? AND episode_id=?)

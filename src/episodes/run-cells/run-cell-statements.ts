@@ -1,5 +1,4 @@
-import type { SqlConnection } from '../../database/group-commit';
-import { sqliteTimestamp } from '../../database/sqlite-timestamp';
+import type { SqlConnection } from '../../database/sql-connection';
 import { ConflictError } from '../../common/errors/domain-errors';
 
 /** A run cell a reset tried to claim is finished or being filled (409). */
@@ -15,15 +14,15 @@ export class CellTakenError extends ConflictError {}
 /** The cell states a reset may claim: never filled, or whose last attempt was abandoned or failed. */
 export const CLAIMABLE_CELL_STATES = ['pending', 'abandoned', 'failed'] as const;
 
-/** An attempt's wall time: from the claim (the episode's reset) to `@at`, in whole milliseconds. */
-const WALL_MS = `MAX(0, @at - started_at)`;
+/** An attempt's wall time: from the claim (the episode's reset) to `@at`, in whole milliseconds, never negative. */
+const WALL_MS = `CASE WHEN started_at IS NULL THEN NULL WHEN epoch_ms(@at) > epoch_ms(started_at) THEN epoch_ms(@at) - epoch_ms(started_at) ELSE 0 END`;
 
 export const RUN_CELL_STATEMENTS = {
-  selectRunForReset: `SELECT id, api_key_id AS apiKeyId, name, agent, split, feedback, families_json AS familiesJson, seeds_json AS seedsJson,
-       trials, grader_version AS graderVersion, generators_json AS generatorsJson, status
+  selectRunForReset: `SELECT id, api_key_id AS "apiKeyId", name, agent, split, feedback, families_json AS "familiesJson", seeds_json AS "seedsJson",
+       trials, grader_version AS "graderVersion", generators_json AS "generatorsJson", status
   FROM runs WHERE id = ? AND tenant_id = ?`,
-  selectCell: `SELECT status, episode_id AS episodeId FROM run_cells WHERE run_id = ? AND tenant_id = ? AND task_id = ? AND seed = ? AND trial = ?`,
-  selectNextClaimableCells: `SELECT task_id AS taskId, seed, trial FROM run_cells
+  selectCell: `SELECT status, episode_id AS "episodeId" FROM run_cells WHERE run_id = ? AND tenant_id = ? AND task_id = ? AND seed = ? AND trial = ?`,
+  selectNextClaimableCells: `SELECT task_id AS "taskId", seed, trial FROM run_cells
   WHERE tenant_id = ? AND run_id = ? AND status IN ('pending', 'abandoned', 'failed') ORDER BY position LIMIT ?`,
   claimCell: `UPDATE run_cells SET status = 'active', episode_id = ?, attempts = attempts + 1, termination = NULL, score_milli = NULL,
   started_at = ?, finished_at = NULL, wall_ms = NULL
@@ -35,7 +34,7 @@ WHERE id = @runId AND tenant_id = @tenantId AND status = 'open'
   AND NOT EXISTS (SELECT 1 FROM run_cells WHERE tenant_id = @tenantId AND run_id = @runId AND status != 'finished')`,
   giveUpCell: `UPDATE run_cells SET status = 'finished', termination = 'gave_up', finished_at = @at, wall_ms = ${WALL_MS},
   score_milli = (SELECT score_milli FROM episodes WHERE id = @episodeId AND tenant_id = @tenantId)
-WHERE tenant_id = @tenantId AND episode_id = @episodeId AND status = 'active' RETURNING run_id AS runId`,
+WHERE tenant_id = @tenantId AND episode_id = @episodeId AND status = 'active' RETURNING run_id AS "runId"`,
   endCellAttempt: `UPDATE run_cells SET status = @status, termination = @termination, finished_at = @at, wall_ms = ${WALL_MS}
 WHERE tenant_id = @tenantId AND episode_id = @episodeId AND status = 'active'`,
 } as const;
@@ -62,25 +61,23 @@ export interface CellKey {
   trial: number;
 }
 
-export function selectRunForReset(sql: SqlConnection, tenantId: string, runId: string): RunForReset | null {
-  return (sql.statement(RUN_CELL_STATEMENTS.selectRunForReset).get(runId, tenantId) as RunForReset | undefined) ?? null;
+export async function selectRunForReset(sql: SqlConnection, tenantId: string, runId: string): Promise<RunForReset | null> {
+  return ((await sql.get(RUN_CELL_STATEMENTS.selectRunForReset, [runId, tenantId])) as RunForReset | undefined) ?? null;
 }
 
-export function selectCell(sql: SqlConnection, tenantId: string, cell: CellKey): { status: string; episodeId: string | null } | null {
-  const row = sql.statement(RUN_CELL_STATEMENTS.selectCell).get(cell.runId, tenantId, cell.taskId, cell.seed, cell.trial);
+export async function selectCell(sql: SqlConnection, tenantId: string, cell: CellKey): Promise<{ status: string; episodeId: string | null } | null> {
+  const row = (await sql.get(RUN_CELL_STATEMENTS.selectCell, [cell.runId, tenantId, cell.taskId, cell.seed, cell.trial]));
   return (row as { status: string; episodeId: string | null } | undefined) ?? null;
 }
 
 /** The first `limit` cells of the run, in hand-out order, that a reset may claim (none: the run has none left). */
-export function selectNextClaimableCells(sql: SqlConnection, tenantId: string, runId: string, limit: number): Omit<CellKey, 'runId'>[] {
-  return sql.statement(RUN_CELL_STATEMENTS.selectNextClaimableCells).all(tenantId, runId, limit) as Omit<CellKey, 'runId'>[];
+export async function selectNextClaimableCells(sql: SqlConnection, tenantId: string, runId: string, limit: number): Promise<Omit<CellKey, 'runId'>[]> {
+  return (await sql.all(RUN_CELL_STATEMENTS.selectNextClaimableCells, [tenantId, runId, limit])) as Omit<CellKey, 'runId'>[];
 }
 
 /** Makes `episodeId` the cell's current attempt, if the cell may be claimed; false when it may not (no row changed). */
-export function claimCell(sql: SqlConnection, tenantId: string, cell: CellKey, episodeId: string, at: Date): boolean {
-  const { changes } = sql
-    .statement(RUN_CELL_STATEMENTS.claimCell)
-    .run(episodeId, sqliteTimestamp(at), cell.runId, tenantId, cell.taskId, cell.seed, cell.trial);
+export async function claimCell(sql: SqlConnection, tenantId: string, cell: CellKey, episodeId: string, at: Date): Promise<boolean> {
+  const { changes } = (await sql.run(RUN_CELL_STATEMENTS.claimCell, [episodeId, at, cell.runId, tenantId, cell.taskId, cell.seed, cell.trial]));
   return changes === 1;
 }
 
@@ -88,27 +85,26 @@ export function claimCell(sql: SqlConnection, tenantId: string, cell: CellKey, e
  * The episode ended: its cell (if this episode is still the cell's current attempt) is finished with its score,
  * and the run completes when that was its last unfinished cell.
  */
-export function finishCellOf(
+export async function finishCellOf(
   sql: SqlConnection,
   tenantId: string,
   episode: { runId: string; episodeId: string },
   ending: { termination: string; scoreMilli: number; at: Date },
-): void {
-  const at = sqliteTimestamp(ending.at);
+): Promise<void> {
+  const at = ending.at;
   const { runId, episodeId } = episode;
-  const { changes } = sql.statement(RUN_CELL_STATEMENTS.finishCell).run({ termination: ending.termination, scoreMilli: ending.scoreMilli, at, tenantId, runId, episodeId });
-  if (changes === 1) sql.statement(RUN_CELL_STATEMENTS.completeRunIfFilled).run({ at, runId, tenantId });
+  const { changes } = (await sql.run(RUN_CELL_STATEMENTS.finishCell, { termination: ending.termination, scoreMilli: ending.scoreMilli, at, tenantId, runId, episodeId }));
+  if (changes === 1) await sql.run(RUN_CELL_STATEMENTS.completeRunIfFilled, { at, runId, tenantId });
 }
 
 /**
  * The agent gave up on the episode (it stopped acting): its cell is finished with the score the episode had, and the
  * run completes when that was its last unfinished cell. False when the episode is not its cell's active attempt.
  */
-export function giveUpCellOf(sql: SqlConnection, tenantId: string, episodeId: string, at: Date): boolean {
-  const stamp = sqliteTimestamp(at);
-  const row = sql.statement(RUN_CELL_STATEMENTS.giveUpCell).get({ at: stamp, tenantId, episodeId }) as { runId: string } | undefined;
+export async function giveUpCellOf(sql: SqlConnection, tenantId: string, episodeId: string, at: Date): Promise<boolean> {
+  const row = (await sql.get(RUN_CELL_STATEMENTS.giveUpCell, { at, tenantId, episodeId })) as { runId: string } | undefined;
   if (!row) return false;
-  sql.statement(RUN_CELL_STATEMENTS.completeRunIfFilled).run({ at: stamp, runId: row.runId, tenantId });
+  await sql.run(RUN_CELL_STATEMENTS.completeRunIfFilled, { at, runId: row.runId, tenantId });
   return true;
 }
 
@@ -117,14 +113,12 @@ export function giveUpCellOf(sql: SqlConnection, tenantId: string, episodeId: st
  * reported an infrastructure error). Either may be filled again. Nothing happens when the episode is no longer the
  * cell's current attempt (or was never in a run).
  */
-export function endCellAttempt(
+export async function endCellAttempt(
   sql: SqlConnection,
   tenantId: string,
   episodeId: string,
   ending: { status: 'abandoned' | 'failed'; termination: 'abandoned' | 'infrastructure_error'; at: Date },
-): boolean {
-  const { changes } = sql
-    .statement(RUN_CELL_STATEMENTS.endCellAttempt)
-    .run({ status: ending.status, termination: ending.termination, at: sqliteTimestamp(ending.at), tenantId, episodeId });
+): Promise<boolean> {
+  const { changes } = (await sql.run(RUN_CELL_STATEMENTS.endCellAttempt, { status: ending.status, termination: ending.termination, at: ending.at, tenantId, episodeId }));
   return changes === 1;
 }

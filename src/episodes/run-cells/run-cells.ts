@@ -35,8 +35,8 @@ export class RunCells {
    * The run `runId` if the caller may fill it: a run of its tenant created by the same agent key (or, for the
    * open-mode user, any run of the public tenant). Another key's run answers like a missing one (404).
    */
-  runFor(caller: EpisodeCaller, runId: string): RunForCells {
-    const row = this.database.read((sql) => selectRunForReset(sql, caller.tenantId, runId));
+  async runFor(caller: EpisodeCaller, runId: string): Promise<RunForCells> {
+    const row = await this.database.read((sql) => selectRunForReset(sql, caller.tenantId, runId));
     if (row === null || (!caller.seesWholeTenant && row.apiKeyId !== caller.keyId)) {
       throw new NotFoundError(`no run "${runId}" (create one with POST /runs)`);
     }
@@ -59,8 +59,8 @@ export class RunCells {
    * order (a lone worker fills a run in order); a retry, after a concurrent reset claimed that one first, takes one of
    * the first CLAIM_WINDOW at random, so workers that collided once rarely collide again and the run stays balanced.
    */
-  nextCell(tenantId: string, runId: string, attempt: number): CellKey | null {
-    const candidates = this.database.read((sql) => selectNextClaimableCells(sql, tenantId, runId, attempt === 1 ? 1 : CLAIM_WINDOW));
+  async nextCell(tenantId: string, runId: string, attempt: number): Promise<CellKey | null> {
+    const candidates = await this.database.read((sql) => selectNextClaimableCells(sql, tenantId, runId, attempt === 1 ? 1 : CLAIM_WINDOW));
     if (candidates.length === 0) return null;
     return { runId, ...candidates[randomInt(candidates.length)] };
   }

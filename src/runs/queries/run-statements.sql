@@ -13,30 +13,30 @@ INSERT INTO run_cells (run_id, tenant_id, task_id, seed, trial, position) VALUES
 -- plan:
 
 -- selectRun
-SELECT id, tenant_id AS tenantId, api_key_id AS apiKeyId, name, agent, model, split, feedback, families_json AS familiesJson,
-       seeds_json AS seedsJson, trials, success_milli AS successMilli, metadata_json AS metadataJson, config_hash AS configHash,
-       grader_version AS graderVersion, generators_json AS generatorsJson, status, cell_count AS cellCount, created_at AS createdAt,
-       completed_at AS completedAt FROM runs WHERE id = ? AND tenant_id = ?;
+SELECT id, tenant_id AS "tenantId", api_key_id AS "apiKeyId", name, agent, model, split, feedback, families_json AS "familiesJson",
+       seeds_json AS "seedsJson", trials, success_milli AS "successMilli", metadata_json AS "metadataJson", config_hash AS "configHash",
+       grader_version AS "graderVersion", generators_json AS "generatorsJson", status, cell_count AS "cellCount", created_at AS "createdAt",
+       completed_at AS "completedAt" FROM runs WHERE id = ? AND tenant_id = ?;
 -- plan:
 --   SEARCH runs USING INDEX sqlite_autoindex_runs_1 (id=? AND tenant_id=?)
 
 -- listRuns
-SELECT id, tenant_id AS tenantId, api_key_id AS apiKeyId, name, agent, model, split, feedback, families_json AS familiesJson,
-       seeds_json AS seedsJson, trials, success_milli AS successMilli, metadata_json AS metadataJson, config_hash AS configHash,
-       grader_version AS graderVersion, generators_json AS generatorsJson, status, cell_count AS cellCount, created_at AS createdAt,
-       completed_at AS completedAt FROM runs
-  WHERE tenant_id = @tenantId AND (@apiKeyId IS NULL OR api_key_id = @apiKeyId) AND (@agent IS NULL OR agent = @agent)
-    AND (@status IS NULL OR status = @status) AND (@split IS NULL OR split = @split)
-    AND (@cursorAt IS NULL OR created_at < @cursorAt OR (created_at = @cursorAt AND id < @cursorId))
+SELECT id, tenant_id AS "tenantId", api_key_id AS "apiKeyId", name, agent, model, split, feedback, families_json AS "familiesJson",
+       seeds_json AS "seedsJson", trials, success_milli AS "successMilli", metadata_json AS "metadataJson", config_hash AS "configHash",
+       grader_version AS "graderVersion", generators_json AS "generatorsJson", status, cell_count AS "cellCount", created_at AS "createdAt",
+       completed_at AS "completedAt" FROM runs
+  WHERE tenant_id = @tenantId AND (api_key_id = @apiKeyId OR @apiKeyId IS NULL) AND (agent = @agent OR @agent IS NULL)
+    AND (status = @status OR @status IS NULL) AND (split = @split OR @split IS NULL)
+    AND (created_at < @cursorAt OR (created_at = @cursorAt AND id < @cursorId) OR @cursorAt IS NULL)
   ORDER BY created_at DESC, id DESC LIMIT @limit;
 -- plan:
 --   SEARCH runs USING INDEX runs_tenant_id_created_at_id_idx (tenant_id=?)
 
 -- latestCompleteRuns
-SELECT id, tenant_id AS tenantId, api_key_id AS apiKeyId, name, agent, model, split, feedback, families_json AS familiesJson,
-       seeds_json AS seedsJson, trials, success_milli AS successMilli, metadata_json AS metadataJson, config_hash AS configHash,
-       grader_version AS graderVersion, generators_json AS generatorsJson, status, cell_count AS cellCount, created_at AS createdAt,
-       completed_at AS completedAt FROM runs AS r
+SELECT id, tenant_id AS "tenantId", api_key_id AS "apiKeyId", name, agent, model, split, feedback, families_json AS "familiesJson",
+       seeds_json AS "seedsJson", trials, success_milli AS "successMilli", metadata_json AS "metadataJson", config_hash AS "configHash",
+       grader_version AS "graderVersion", generators_json AS "generatorsJson", status, cell_count AS "cellCount", created_at AS "createdAt",
+       completed_at AS "completedAt" FROM runs AS r
   WHERE tenant_id = @tenantId AND split = @split AND status = 'complete'
     AND NOT EXISTS (SELECT 1 FROM runs AS newer WHERE newer.tenant_id = r.tenant_id AND newer.split = r.split AND newer.status = 'complete'
       AND newer.config_hash = r.config_hash AND newer.agent = r.agent
@@ -54,18 +54,18 @@ SELECT status, COUNT(*) AS n FROM run_cells WHERE tenant_id = ? AND run_id = ? G
 --   SEARCH run_cells USING COVERING INDEX run_cells_tenant_id_run_id_status_position_idx (tenant_id=? AND run_id=?)
 
 -- listCells
-SELECT task_id AS taskId, seed, trial, position, status, episode_id AS episodeId, attempts, termination, score_milli AS scoreMilli,
-       wall_ms AS wallMs, input_tokens AS inputTokens, output_tokens AS outputTokens
-  FROM run_cells WHERE tenant_id = @tenantId AND run_id = @runId AND (@status IS NULL OR status = @status) AND position > @after
+SELECT task_id AS "taskId", seed, trial, position, status, episode_id AS "episodeId", attempts, termination, score_milli AS "scoreMilli",
+       wall_ms AS "wallMs", input_tokens AS "inputTokens", output_tokens AS "outputTokens"
+  FROM run_cells WHERE tenant_id = @tenantId AND run_id = @runId AND (status = @status OR @status IS NULL) AND position > @after
   ORDER BY position LIMIT @limit;
 -- plan:
 --   SEARCH run_cells USING INDEX run_cells_tenant_id_run_id_position_key (tenant_id=? AND run_id=? AND position>?)
 
 -- cellsWithEpisodes
-SELECT c.task_id AS taskId, c.seed, c.trial, c.position, c.status, c.episode_id AS episodeId, c.attempts, c.termination,
-       c.score_milli AS scoreMilli, c.wall_ms AS wallMs, c.input_tokens AS inputTokens, c.output_tokens AS outputTokens,
-       e.step_count AS steps, e.opened_milli AS openedMilli, e.policy_milli AS policyMilli, e.priority_milli AS priorityMilli,
-       e.routing_milli AS routingMilli, e.reply_milli AS replyMilli, e.resolution_milli AS resolutionMilli
+SELECT c.task_id AS "taskId", c.seed, c.trial, c.position, c.status, c.episode_id AS "episodeId", c.attempts, c.termination,
+       c.score_milli AS "scoreMilli", c.wall_ms AS "wallMs", c.input_tokens AS "inputTokens", c.output_tokens AS "outputTokens",
+       e.step_count AS steps, e.opened_milli AS "openedMilli", e.policy_milli AS "policyMilli", e.priority_milli AS "priorityMilli",
+       e.routing_milli AS "routingMilli", e.reply_milli AS "replyMilli", e.resolution_milli AS "resolutionMilli"
   FROM run_cells AS c LEFT JOIN episodes AS e ON e.id = c.episode_id AND e.tenant_id = c.tenant_id
   WHERE c.tenant_id = ? AND c.run_id = ? ORDER BY c.position;
 -- plan:
@@ -73,22 +73,22 @@ SELECT c.task_id AS taskId, c.seed, c.trial, c.position, c.status, c.episode_id 
 --   SEARCH e USING INDEX episodes_id_tenant_id_key (id=? AND tenant_id=?) LEFT-JOIN
 
 -- selectCellOfEpisode
-SELECT c.task_id AS taskId, c.seed, c.trial, c.position, c.status, c.episode_id AS episodeId, c.attempts, c.termination,
-       c.score_milli AS scoreMilli, c.wall_ms AS wallMs, c.input_tokens AS inputTokens, c.output_tokens AS outputTokens
+SELECT c.task_id AS "taskId", c.seed, c.trial, c.position, c.status, c.episode_id AS "episodeId", c.attempts, c.termination,
+       c.score_milli AS "scoreMilli", c.wall_ms AS "wallMs", c.input_tokens AS "inputTokens", c.output_tokens AS "outputTokens"
   FROM run_cells AS c WHERE c.tenant_id = ? AND c.run_id = ? AND c.episode_id = ?;
 -- plan:
 --   SEARCH c USING INDEX run_cells_tenant_id_run_id_position_key (tenant_id=? AND run_id=?)
 
 -- addTokens
-UPDATE run_cells SET input_tokens = CASE WHEN @input IS NULL THEN input_tokens ELSE COALESCE(input_tokens, 0) + @input END,
-  output_tokens = CASE WHEN @output IS NULL THEN output_tokens ELSE COALESCE(output_tokens, 0) + @output END
+UPDATE run_cells SET input_tokens = COALESCE(COALESCE(input_tokens, 0) + @input, input_tokens),
+  output_tokens = COALESCE(COALESCE(output_tokens, 0) + @output, output_tokens)
 WHERE tenant_id = @tenantId AND run_id = @runId AND episode_id = @episodeId;
 -- plan:
 --   SEARCH run_cells USING INDEX run_cells_tenant_id_run_id_position_key (tenant_id=? AND run_id=?)
 
 -- episodeForExport
-SELECT task_version AS taskVersion, grader_version AS graderVersion, seed,
-       COALESCE((SELECT s.state_json FROM active_states s WHERE s.episode_serial = episodes.serial), episodes.state_json) AS stateJson
+SELECT task_version AS "taskVersion", grader_version AS "graderVersion", seed,
+       COALESCE((SELECT s.state_json FROM active_states s WHERE s.episode_serial = episodes.serial), episodes.state_json) AS "stateJson"
   FROM episodes WHERE tenant_id = ? AND id = ?;
 -- plan:
 --   SEARCH episodes USING INDEX episodes_id_tenant_id_key (id=? AND tenant_id=?)
@@ -96,8 +96,8 @@ SELECT task_version AS taskVersion, grader_version AS graderVersion, seed,
 --   SEARCH s USING INTEGER PRIMARY KEY (rowid=?)
 
 -- episodeActionLog
-SELECT step_index AS stepIndex, action_json AS actionJson, reward_milli AS rewardMilli, score_after_milli AS scoreAfterMilli, outcome, error,
-       created_at AS createdAt, lower(hex(hash)) AS hash
+SELECT step_index AS "stepIndex", action_json AS "actionJson", reward_milli AS "rewardMilli", score_after_milli AS "scoreAfterMilli", outcome, error,
+       created_at AS "createdAt", lower(hex(hash)) AS hash
   FROM action_log WHERE episode_serial = (SELECT serial FROM episodes WHERE id = @episode AND tenant_id = @tenant) ORDER BY step_index;
 -- plan:
 --   SEARCH action_log USING PRIMARY KEY (episode_serial=?)
@@ -105,7 +105,7 @@ SELECT step_index AS stepIndex, action_json AS actionJson, reward_milli AS rewar
 --   SEARCH episodes USING COVERING INDEX episodes_id_tenant_id_key (id=? AND tenant_id=?)
 
 -- episodeActions
-SELECT action_json AS actionJson FROM action_log WHERE episode_serial = (SELECT serial FROM episodes WHERE id = @episode AND tenant_id = @tenant) ORDER BY step_index;
+SELECT action_json AS "actionJson" FROM action_log WHERE episode_serial = (SELECT serial FROM episodes WHERE id = @episode AND tenant_id = @tenant) ORDER BY step_index;
 -- plan:
 --   SEARCH action_log USING PRIMARY KEY (episode_serial=?)
 --   SCALAR SUBQUERY 1
@@ -122,14 +122,14 @@ VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
 -- plan:
 
 -- selectRegrade
-SELECT id, run_id AS runId, grader_version AS graderVersion, episode_count AS episodeCount, changed_count AS changedCount, created_at AS createdAt
+SELECT id, run_id AS "runId", grader_version AS "graderVersion", episode_count AS "episodeCount", changed_count AS "changedCount", created_at AS "createdAt"
   FROM run_regrades WHERE id = ? AND tenant_id = ? AND run_id = ?;
 -- plan:
 --   SEARCH run_regrades USING INDEX sqlite_autoindex_run_regrades_1 (id=? AND tenant_id=?)
 
 -- regradeResults
-SELECT r.task_id AS taskId, r.seed, r.trial, r.episode_id AS episodeId, r.score_milli AS scoreMilli, r.before_milli AS beforeMilli,
-       r.changed, r.components_json AS componentsJson
+SELECT r.task_id AS "taskId", r.seed, r.trial, r.episode_id AS "episodeId", r.score_milli AS "scoreMilli", r.before_milli AS "beforeMilli",
+       r.changed, r.components_json AS "componentsJson"
   FROM run_regrade_results AS r JOIN run_cells AS c ON c.tenant_id = r.tenant_id AND c.run_id = @runId AND c.task_id = r.task_id AND c.seed = r.seed AND c.trial = r.trial
   WHERE r.tenant_id = @tenantId AND r.regrade_id = @regradeId ORDER BY c.position;
 -- plan:

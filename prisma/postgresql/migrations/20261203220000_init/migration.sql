@@ -419,3 +419,9 @@ $$;
 
 CREATE TRIGGER "episodes_ledger_entry_no_update" BEFORE UPDATE OF "ledger_seq", "ledger_mac", "facts_sha256" ON "episodes"
 FOR EACH ROW WHEN (OLD."ledger_seq" IS NOT NULL) EXECUTE FUNCTION "supportdesk_ledger_entry_fixed"();
+
+-- A stored time as Unix milliseconds, the form SQLite stores every time in: where a statement needs the number
+-- (a ledger page mixes the log's millisecond times with the episodes' timestamps), it writes epoch_ms(t), which
+-- SQLite's connection reads as t (src/database/sqlite-connection.ts). Inlined by the planner.
+CREATE FUNCTION "epoch_ms"(timestamptz) RETURNS bigint LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+AS $$ SELECT (extract(epoch FROM $1) * 1000)::bigint $$;
