@@ -130,7 +130,8 @@ export class SqliteEpisodeRepository extends EpisodeRepository {
         await insertEpisode(sql, record, summaryOf(episode.state, episode.grade), { seq: created.seq, mac: created.mac, factsSha256: factsDigest(facts) });
       } catch (error) {
         const code = (error as { code?: string }).code;
-        if (code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || code === 'SQLITE_CONSTRAINT_UNIQUE') {
+        // SQLite's key conflicts, or PostgreSQL's unique_violation: another request created the same episode first.
+        if (code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === '23505') {
           throw new ConflictError(`an episode "${episode.id}" already exists; choose another episode_id or omit it`);
         }
         throw error;

@@ -11,6 +11,11 @@
  * checks the graceful shutdown: requests in flight get their responses and the database is closed cleanly.
  *
  * CRASH_CYCLES (default 10) and CRASH_SEED (default 7) tune it.
+ *
+ * With CRASH_DATABASE_URL=postgresql://… (an empty database; CI makes one) it runs on PostgreSQL, with TWO server
+ * processes per cycle sharing the database: the clients share one pool of episodes, so both servers step the same
+ * episodes at once, and both are killed together. The same checks then also prove that two processes lose no update
+ * (no step index is ever acknowledged twice) and keep every chain valid.
  */
 import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync } from 'node:fs';
@@ -18,6 +23,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import { Client } from 'pg';
 import { uniformInt } from 'pure-rand/distribution/uniformInt';
 import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus';
 import type { Action } from '../../src/engine/actions';
@@ -28,6 +34,11 @@ import { SOLUTIONS } from '../fixtures/solutions';
 const CYCLES = Number(process.env.CRASH_CYCLES ?? 10);
 const SEED = Number(process.env.CRASH_SEED ?? 7);
 const CLIENTS = 8;
+const POSTGRES_URL = process.env.CRASH_DATABASE_URL;
+/** Server processes per cycle: two share a PostgreSQL database; a SQLite file has one. */
+const SERVERS = POSTGRES_URL ? 2 : 1;
+/** Servers on PostgreSQL share one chain key (app-config.ts); on SQLite the server keeps its own beside the file. */
+const SERVER_ENV: Record<string, string> = POSTGRES_URL ? { CHAIN_KEY: 'crash-test-chain-key-'.padEnd(64, 'k') } : {};
 
 const rng = xoroshiro128plus(SEED);
 const random = (min: number, max: number) => uniformInt(rng, min, max);
@@ -49,13 +60,66 @@ async function freePort(): Promise<number> {
   });
 }
 
-/** The server process of the moment, killed if the test fails so that no server outlives it. */
-let live: ChildProcess | null = null;
+/** The server processes of the moment, killed if the test fails so that no server outlives it. */
+const live = new Set<ChildProcess>();
 
 function startServer(databaseUrl: string, port: number): ChildProcess {
   // No cap on active episodes: many cycles open more than the default cap allows (the cap is tested elsewhere).
-  live = spawnServer({ DATABASE_URL: databaseUrl, PORT: String(port), RATE_LIMIT_PER_MINUTE: '0', MAX_ACTIVE_EPISODES_PER_TENANT: '0' });
-  return live;
+  const server = spawnServer({ DATABASE_URL: databaseUrl, PORT: String(port), RATE_LIMIT_PER_MINUTE: '0', MAX_ACTIVE_EPISODES_PER_TENANT: '0', ...SERVER_ENV });
+  live.add(server);
+  server.once('exit', () => live.delete(server));
+  return server;
+}
+
+/** SERVERS server processes on the database, healthy; their base URLs. */
+async function startServers(databaseUrl: string): Promise<Array<{ server: ChildProcess; base: string }>> {
+  const started = [];
+  for (let i = 0; i < SERVERS; i++) {
+    const port = await freePort();
+    const base = `http://127.0.0.1:${port}`;
+    started.push({ server: startServer(databaseUrl, port), base });
+    // One at a time: the first one migrates (the second would wait for its lock, then find nothing to do).
+    await waitHealthy(base, 30_000);
+  }
+  return started;
+}
+
+/** What the database holds, read behind the servers' backs: SQLite's file (checked whole first), or PostgreSQL. */
+interface StoredRecord {
+  episodes: Array<{ id: string; step_count: number; version: number; status: string }>;
+  logOf(id: string): Promise<Array<{ step_index: number; reward_milli: number; score_after_milli: number }>>;
+  close(): Promise<void>;
+}
+
+const EPISODES = 'SELECT id, step_count, version, status FROM episodes';
+const LOG = 'SELECT step_index, reward_milli, score_after_milli FROM action_log WHERE episode_serial = (SELECT serial FROM episodes WHERE id = $1) ORDER BY step_index';
+
+async function openRecord(target: string): Promise<StoredRecord> {
+  if (POSTGRES_URL) {
+    const pg = new Client({ connectionString: target });
+    await pg.connect();
+    return {
+      episodes: (await pg.query(EPISODES)).rows,
+      logOf: async (id) => (await pg.query(LOG, [id])).rows,
+      close: () => pg.end(),
+    };
+  }
+  const db = new Database(target, { readonly: true });
+  const integrity = db.pragma('integrity_check', { simple: true });
+  if (integrity !== 'ok') fail(`integrity_check: ${integrity}`);
+  const logOf = db.prepare(LOG.replace('$1', '?'));
+  return {
+    episodes: db.prepare(EPISODES).all() as StoredRecord['episodes'],
+    logOf: async (id) => logOf.all(id) as Awaited<ReturnType<StoredRecord['logOf']>>,
+    close: async () => void db.close(),
+  };
+}
+
+/** Records a step the server acknowledged; one step index acknowledged twice is an update lost. */
+function acknowledge(id: string, step: number, reward: number, score: number): void {
+  const steps = acknowledged.get(id)!;
+  if (steps.has(step)) fail(`step ${step} of ${id} was acknowledged twice: one of the two is lost`);
+  steps.set(step, { reward: Math.round(reward * 1000), score: Math.round(score * 1000) });
 }
 
 async function post(base: string, path: string, body: unknown): Promise<{ status: number; body: any }> {
@@ -110,10 +174,7 @@ async function client(base: string, pool: string[], stop: { now: boolean }, inFl
       }
       const res = await send(() => post(base, '/step', { episode_id: id, action: nextAction(state.task_id, state.step_count) }));
       if (res.status === 200) {
-        acknowledged.get(id)!.set(res.body.observation.step_count, {
-          reward: Math.round(res.body.reward * 1000),
-          score: Math.round(res.body.info.score * 1000),
-        });
+        acknowledge(id, res.body.observation.step_count, res.body.reward, res.body.info.score);
         stats.acknowledged++;
       } else if (res.status === 409) {
         stats.refused++;
@@ -129,16 +190,13 @@ async function client(base: string, pool: string[], stop: { now: boolean }, inFl
   }
 }
 
-async function checkRecord(base: string, file: string): Promise<{ steps: number; episodes: number }> {
-  const db = new Database(file, { readonly: true });
+async function checkRecord(base: string, target: string): Promise<{ steps: number; episodes: number }> {
+  const record = await openRecord(target);
   try {
-    const integrity = db.pragma('integrity_check', { simple: true });
-    if (integrity !== 'ok') fail(`integrity_check: ${integrity}`);
-    const episodes = db.prepare('SELECT id, step_count, version, status FROM episodes').all() as any[];
-    const logOf = db.prepare('SELECT step_index, reward_milli, score_after_milli FROM action_log WHERE episode_serial = (SELECT serial FROM episodes WHERE id = ?) ORDER BY step_index');
+    const episodes = record.episodes;
     let steps = 0;
     for (const episode of episodes) {
-      const log = logOf.all(episode.id) as any[];
+      const log = await record.logOf(episode.id);
       if (log.length !== episode.step_count || episode.version !== episode.step_count) {
         fail(`episode ${episode.id} is half-written: step_count ${episode.step_count}, version ${episode.version}, ${log.length} log rows`);
       }
@@ -161,14 +219,11 @@ async function checkRecord(base: string, file: string): Promise<{ steps: number;
     for (const episode of interrupted) {
       const res = await post(base, '/step', { episode_id: episode.id, action: { type: 'search_policy', query: 'resume after crash' } });
       if (res.status !== 200) fail(`interrupted episode ${episode.id} cannot continue: ${res.status}`);
-      acknowledged.get(episode.id)?.set(res.body.observation.step_count, {
-        reward: Math.round(res.body.reward * 1000),
-        score: Math.round(res.body.info.score * 1000),
-      });
+      if (acknowledged.has(episode.id)) acknowledge(episode.id, res.body.observation.step_count, res.body.reward, res.body.info.score);
     }
     return { steps, episodes: episodes.length };
   } finally {
-    db.close();
+    await record.close();
   }
 }
 
@@ -187,24 +242,24 @@ async function main(): Promise<void> {
   if (!existsSync(join(ROOT, 'dist', 'main.js'))) fail('dist/main.js is missing: run `npm run build` first');
   const dir = mkdtempSync(join(tmpdir(), 'supportdesk-crash-'));
   const file = join(dir, 'crash.db');
-  const databaseUrl = `file:${file}`;
-  migrateDatabase(databaseUrl);
+  // On PostgreSQL the first server migrates the empty database; a SQLite file is migrated here first.
+  const databaseUrl = POSTGRES_URL ?? `file:${file}`;
+  const target = POSTGRES_URL ?? file;
+  if (!POSTGRES_URL) migrateDatabase(databaseUrl);
+  console.log(`crash test on ${POSTGRES_URL ? `PostgreSQL, ${SERVERS} server processes per cycle stepping the same episodes` : 'SQLite'}`);
   const pool: string[] = [];
   let checked = { steps: 0, episodes: 0 };
 
   for (let cycle = 1; cycle <= CYCLES; cycle++) {
-    const port = await freePort();
-    const base = `http://127.0.0.1:${port}`;
-    const server = startServer(databaseUrl, port);
-    await waitHealthy(base);
-    if (cycle > 1) checked = await checkRecord(base, file);
+    const servers = await startServers(databaseUrl);
+    if (cycle > 1) checked = await checkRecord(servers[0].base, target);
     const stop = { now: false };
     const inFlight = new Set<Promise<unknown>>();
-    const clients = Array.from({ length: CLIENTS }, () => client(base, pool, stop, inFlight));
+    const clients = Array.from({ length: CLIENTS }, (_, i) => client(servers[i % SERVERS].base, pool, stop, inFlight));
     await new Promise((r) => setTimeout(r, random(300, 1500)));
-    server.kill('SIGKILL');
+    for (const { server } of servers) server.kill('SIGKILL');
     const cutOff = inFlight.size;
-    await exitOf(server, 10_000);
+    for (const { server } of servers) await exitOf(server, 10_000);
     stop.now = true;
     await Promise.all(clients);
     console.log(`cycle ${cycle}/${CYCLES}: SIGKILL with ${cutOff} request(s) in flight; ${stats.acknowledged} steps acknowledged so far`);
@@ -215,7 +270,7 @@ async function main(): Promise<void> {
   const base = `http://127.0.0.1:${port}`;
   const server = startServer(databaseUrl, port);
   await waitHealthy(base);
-  checked = await checkRecord(base, file);
+  checked = await checkRecord(base, target);
   const stop = { now: false };
   const inFlight = new Set<Promise<unknown>>();
   const lostBefore = stats.lostInFlight;
@@ -231,14 +286,14 @@ async function main(): Promise<void> {
   if (unanswered > 0) fail(`${unanswered} of ${pending.length} in-flight request(s) got no response during graceful shutdown`);
   if (stats.lostInFlight !== lostBefore) fail('a request failed during graceful shutdown');
   if (!(exit.code === 0 || exit.signal === 'SIGTERM' || exit.code === 143)) fail(`SIGTERM exit: ${JSON.stringify(exit)}`);
-  if (existsSync(`${file}-wal`)) fail('the WAL file is still there after SIGTERM: the database was not closed cleanly');
+  if (!POSTGRES_URL && existsSync(`${file}-wal`)) fail('the WAL file is still there after SIGTERM: the database was not closed cleanly');
   console.log(`SIGTERM: ${pending.length} in-flight request(s) all answered; exit ${exit.signal ?? exit.code}; database closed cleanly`);
 
   const lastPort = await freePort();
   const lastBase = `http://127.0.0.1:${lastPort}`;
   const last = startServer(databaseUrl, lastPort);
   await waitHealthy(lastBase);
-  checked = await checkRecord(lastBase, file);
+  checked = await checkRecord(lastBase, target);
   last.kill('SIGTERM');
   await exitOf(last, 15_000);
 
@@ -251,6 +306,6 @@ async function main(): Promise<void> {
 
 main().catch((error: unknown) => {
   console.error(error instanceof Error ? error.message : error);
-  live?.kill('SIGKILL');
+  for (const server of live) server.kill('SIGKILL');
   process.exit(1);
 });

@@ -1,3 +1,5 @@
+import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { copyFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,8 +8,13 @@ import { loadConfig, type AppConfig } from '../../src/config/app-config';
 import { hardenBuiltins } from '../../src/common/harden-builtins';
 import { createApp, type CreateAppOptions } from '../../src/app/create-app';
 
-/** A fresh copy of the migrated template database, in its own folder. */
+/**
+ * A fresh copy of the migrated template database, in its own folder; under `npm run test:postgres`, a fresh
+ * PostgreSQL database made from the run's migrated template (postgres-global-setup.ts).
+ */
 export function freshDatabaseUrl(): string {
+  const run = process.env.SUPPORTDESK_TEST_POSTGRES_RUN;
+  if (run) return freshPostgresDatabaseUrl(run);
   const template = process.env.SUPPORTDESK_TEMPLATE_DB;
   if (!template) throw new Error('SUPPORTDESK_TEMPLATE_DB is not set: run the tests through jest (globalSetup)');
   const dir = mkdtempSync(join(tmpdir(), 'supportdesk-e2e-'));
@@ -16,9 +23,26 @@ export function freshDatabaseUrl(): string {
   return `file:${file}`;
 }
 
+/** A chain key for apps on PostgreSQL that were given none (a PostgreSQL server needs one: app-config.ts). */
+const POSTGRES_TEST_CHAIN_KEY = 'p'.repeat(64);
+
 export function testConfig(overrides: Record<string, string> = {}): AppConfig {
   // No shutdown grace: an app closed by a test has no client racing its close (the crash test runs the default).
-  return loadConfig({ LOG_LEVEL: 'silent', SHUTDOWN_GRACE_MS: '0', ...overrides });
+  const postgres = /^postgres/.test(overrides.DATABASE_URL ?? '') ? { CHAIN_KEY: POSTGRES_TEST_CHAIN_KEY } : {};
+  return loadConfig({ LOG_LEVEL: 'silent', SHUTDOWN_GRACE_MS: '0', ...postgres, ...overrides });
+}
+
+/** CREATE DATABASE … TEMPLATE, synchronously (freshDatabaseUrl is), in a child process. */
+function freshPostgresDatabaseUrl(run: string): string {
+  const admin = process.env.SUPPORTDESK_TEST_POSTGRES_URL!;
+  const name = `${run}_${randomBytes(4).toString('hex')}`;
+  const script = `const { Client } = require('pg');
+const client = new Client({ connectionString: process.argv[1] });
+client.connect().then(() => client.query('CREATE DATABASE "' + process.argv[2] + '" TEMPLATE "' + process.argv[3] + '"')).then(() => client.end(), (error) => { console.error(error.message); process.exit(1); });`;
+  execFileSync(process.execPath, ['-e', script, admin, name, `${run}_template`], { stdio: ['ignore', 'ignore', 'inherit'] });
+  const url = new URL(admin);
+  url.pathname = `/${name}`;
+  return url.toString();
 }
 
 /**

@@ -10,6 +10,9 @@ const STEP_BENCH_ENVIRONMENT = {
   BENCH_SECONDS: 'Seconds of load per point (default: 8).',
   BENCH_RUNS: 'Runs per point; the median is reported (default: 3).',
   SQLITE_SYNCHRONOUS: "The server's and the storage floor's SQLite synchronous mode (default: FULL).",
+  BENCH_POSTGRES_URL:
+    'A PostgreSQL role that may create databases (postgresql://user:password@host:5432/postgres): the same steps are then also measured on a ' +
+    'second server on a fresh PostgreSQL database, in the same run (pg_* columns; unset: SQLite only).',
 };
 
 export const BENCH_COMMAND = declareCommand({

@@ -4,6 +4,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import { Client } from 'pg';
 import { migrateDatabase } from '../../src/database/migrate';
 import { episodeSerial, tenantSerial } from '../../src/episodes/log-columns';
 import { readCommandLine } from '../cli/command-line';
@@ -28,6 +29,8 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const CLIENTS = [1, 8, 32];
 const SYNCHRONOUS = process.env.SQLITE_SYNCHRONOUS ?? 'FULL';
+/** A role that may create databases: the steps are measured on PostgreSQL too, beside SQLite, in the same run. */
+const POSTGRES_ADMIN_URL = process.env.BENCH_POSTGRES_URL;
 
 interface Load {
   requests: number;
@@ -111,6 +114,7 @@ async function main(): Promise<void> {
     SQLITE_SYNCHRONOUS: SYNCHRONOUS,
   });
   await waitHealthy(`http://127.0.0.1:${appPort}`);
+  const postgres = POSTGRES_ADMIN_URL ? await startOnPostgres(POSTGRES_ADMIN_URL, appPort + 1) : null;
 
   const rows: Record<string, unknown>[] = [];
   try {
@@ -122,6 +126,7 @@ async function main(): Promise<void> {
       const steps = median(Array.from({ length: RUNS }, () => load(appPort, clients, 'step')));
       const wsSteps = median(Array.from({ length: RUNS }, () => load(appPort, clients, 'ws')));
       const pipeline = median(Array.from({ length: RUNS }, () => load(appPort, clients, 'pipeline')));
+      const pgSteps = postgres ? median(Array.from({ length: RUNS }, () => load(postgres.port, clients, 'step'))) : null;
       rows.push({
         clients,
         step_rps: Math.round(steps.rps),
@@ -141,17 +146,57 @@ async function main(): Promise<void> {
         ws_vs_framework: Number((wsSteps.rps / framework.rps).toFixed(3)),
         pipeline_vs_framework: Number((pipeline.rps / framework.rps).toFixed(3)),
         vs_express_floor: Number((steps.rps / express.rps).toFixed(3)),
+        ...(pgSteps
+          ? {
+              pg_step_rps: Math.round(pgSteps.rps),
+              pg_step_p50_ms: Number(pgSteps.p50.toFixed(2)),
+              pg_step_p99_ms: Number(pgSteps.p99.toFixed(2)),
+              pg_step_errors: pgSteps.errors,
+              pg_vs_sqlite: Number((pgSteps.rps / steps.rps).toFixed(3)),
+            }
+          : {}),
       });
     }
   } finally {
     app.kill('SIGTERM');
+    await postgres?.stop();
     fastifyFloor.child.kill('SIGTERM');
     expressFloor.child.kill('SIGTERM');
   }
-  console.log(`step benchmark (synchronous=${SYNCHRONOUS}, ${SECONDS}s per point, median of ${RUNS} runs; 2-core machine, figures vary)`);
+  const where = postgres ? `; pg_*: the same steps on PostgreSQL ${postgres.version}, on this machine` : '';
+  console.log(`step benchmark (synchronous=${SYNCHRONOUS}, ${SECONDS}s per point, median of ${RUNS} runs; 2-core machine, figures vary${where})`);
   console.table(rows);
   mkdirSync(join(ROOT, 'data', 'bench'), { recursive: true });
   writeFileSync(join(ROOT, 'data', 'bench', 'steps.json'), `${JSON.stringify({ synchronous: SYNCHRONOUS, seconds: SECONDS, runs: RUNS, rows }, null, 2)}\n`);
+}
+
+/** A second server on a fresh PostgreSQL database (dropped by `stop`), migrated by its own start-up. */
+async function startOnPostgres(adminUrl: string, port: number): Promise<{ port: number; version: string; stop: () => Promise<void> }> {
+  const name = `sd_bench_${process.pid}`;
+  const admin = new Client({ connectionString: adminUrl });
+  await admin.connect();
+  const version = (await admin.query<{ v: string }>(`SELECT current_setting('server_version') AS v`)).rows[0].v;
+  await admin.query(`CREATE DATABASE "${name}"`);
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  const server = spawnServer({
+    DATABASE_URL: url.toString(),
+    CHAIN_KEY: 'bench-chain-key-'.padEnd(64, 'b'),
+    PORT: String(port),
+    RATE_LIMIT_PER_MINUTE: '0',
+    MAX_ACTIVE_EPISODES_PER_TENANT: '0',
+  });
+  await waitHealthy(`http://127.0.0.1:${port}`, 30_000);
+  return {
+    port,
+    version,
+    stop: async () => {
+      server.kill('SIGTERM');
+      await new Promise((resolve) => server.once('exit', resolve));
+      await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      await admin.end();
+    },
+  };
 }
 
 main().catch((error: unknown) => {

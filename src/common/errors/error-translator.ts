@@ -124,13 +124,23 @@ function fromHttpException(exception: HttpException, known: Known): TranslatedEr
   return known(status, text, details ? { details } : {});
 }
 
-/** Prisma and SQLite errors that describe the situation rather than a bug. */
+/**
+ * PostgreSQL's error classes that mean "not now" rather than a bug: a statement cancelled by its timeout (57014), a
+ * server shutting down or starting (57P01-57P03), a connection lost (08…), a serialization failure or deadlock
+ * (40001, 40P01), too many connections (53300).
+ */
+const POSTGRES_RETRY_LATER = /^(57014|57P0[1-3]|08...|40001|40P01|53300)$/;
+
+/** Prisma, SQLite and PostgreSQL errors that describe the situation rather than a bug. */
 function fromDatabaseError(exception: unknown, known: Known): TranslatedError | null {
   const error = exception as { code?: unknown; message?: unknown };
-  if (error?.code === 'P2002') return known(409, 'a record with that key already exists (is the id taken?)');
+  if (error?.code === 'P2002' || error?.code === '23505') return known(409, 'a record with that key already exists (is the id taken?)');
   if (error?.code === 'P2025') return known(404, 'the record does not exist');
   if (typeof error?.message === 'string' && /SQLITE_BUSY|database is locked|SocketTimeout|Timed out/i.test(error.message)) {
     return known(503, 'the database is busy; retry shortly', { headers: RETRY_SHORTLY });
+  }
+  if (typeof error?.code === 'string' && POSTGRES_RETRY_LATER.test(error.code)) {
+    return known(503, 'the database is busy or unreachable; retry shortly', { headers: RETRY_SHORTLY });
   }
   return null;
 }
