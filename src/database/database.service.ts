@@ -4,8 +4,6 @@ import type { DatabaseKind } from '../config/database-url';
 import type { CommitObserver } from './group-commit';
 import type { SqlConnection, WriteWork } from './sql-connection';
 
-export type { DatabaseKind } from '../config/database-url';
-
 /**
  * The one database layer, the same two faces on either database:
  * - the Prisma face (`serialized`): one unit of work at a time, in arrival order; everything but the step hot path;

@@ -40,7 +40,7 @@ export type CommitObserver = (writes: number, seconds: number) => void;
  * batch is already being written. Without it, the COMMIT itself syncs (or not) as the connection is set.
  */
 export class GroupCommit {
-  readonly connection: SqliteConnection;
+  private readonly connection: SqliteConnection;
   private queue: Pending[] = [];
   private scheduled = false;
   private idle: Promise<void> = Promise.resolve();

@@ -10,6 +10,7 @@ import { Database } from './database.service';
 import type { CommitObserver } from './group-commit';
 import type { SqlConnection, WriteWork } from './sql-connection';
 import { PostgresConnection } from './postgres-connection';
+import { serverOf } from './postgres-migrate';
 
 /** Upper bound on the writes in one transaction (as on SQLite: group-commit.ts). */
 const MAX_BATCH = 256;
@@ -64,7 +65,7 @@ export class PostgresDatabase extends Database implements OnModuleInit, OnApplic
   async onModuleInit(): Promise<void> {
     await this.pool.query('SELECT 1');
     await this.client.$connect();
-    this.logger.debug(`PostgreSQL ready: ${redacted(this.config.databaseUrl)}`);
+    this.logger.debug(`PostgreSQL ready: ${serverOf(this.config.databaseUrl)}`);
   }
 
   /** As on SQLite: commits what is queued, lets the unit of work in flight finish, then closes the pool and Prisma. */
@@ -173,16 +174,5 @@ export class PostgresDatabase extends Database implements OnModuleInit, OnApplic
       if (outcome.ok) pending.resolve(outcome.value);
       else pending.reject(outcome.error);
     });
-  }
-}
-
-/** The URL without its password, for logs. */
-export function redacted(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password) parsed.password = '***';
-    return parsed.toString();
-  } catch {
-    return 'postgresql://…';
   }
 }
