@@ -1,10 +1,10 @@
 import { CURRENT_GRADER_VERSION } from '../src/engine/graders';
-import Database from 'better-sqlite3';
 import request from 'supertest';
 import type { Action } from '../src/engine/actions';
 import { SOLUTIONS } from './fixtures/solutions';
 import { ADMIN_KEY, bearer, tenantWithKey } from './support/tenants';
 import { startTestApp } from './support/test-app';
+import { refusalOf, withDirect } from './support/direct-database';
 
 let ctx: Awaited<ReturnType<typeof startTestApp>>;
 let key: string;
@@ -230,14 +230,15 @@ describe('GET /episodes/{id}/verify', () => {
       replayed_score: 1,
     });
 
-    const db = new Database(ctx.databaseUrl.slice('file:'.length));
-    // The log is append-only at the database level...
-    expect(() => db.prepare('UPDATE action_log SET reward_milli = 0 WHERE episode_serial = (SELECT serial FROM episodes WHERE id = ?)').run(id)).toThrow(/append-only/);
-    expect(() => db.prepare('DELETE FROM action_log WHERE episode_serial = (SELECT serial FROM episodes WHERE id = ?)').run(id)).toThrow(/append-only/);
-    // ...so to tamper, the trigger must go first.
-    db.exec('DROP TRIGGER action_log_no_update');
-    db.prepare('UPDATE action_log SET reward_milli = 400, score_after_milli = 550 WHERE episode_serial = (SELECT serial FROM episodes WHERE id = ?) AND step_index = 4').run(id);
-    db.close();
+    await withDirect(ctx.databaseUrl, async (db) => {
+      // The log is append-only at the database level...
+      const episodeRows = 'episode_serial = (SELECT serial FROM episodes WHERE id = ?)';
+      expect(await refusalOf(db.run(`UPDATE action_log SET reward_milli = 0 WHERE ${episodeRows}`, [id]))).toMatch(/append-only/);
+      expect(await refusalOf(db.run(`DELETE FROM action_log WHERE ${episodeRows}`, [id]))).toMatch(/append-only/);
+      // ...so to tamper, the trigger must go first.
+      await db.dropTrigger('action_log_no_update', 'action_log');
+      await db.run(`UPDATE action_log SET reward_milli = 400, score_after_milli = 550 WHERE ${episodeRows} AND step_index = 4`, [id]);
+    });
 
     const bad = (await request(ctx.http).get(`/episodes/${id}/verify`).set(bearer(reader)).expect(200)).body;
     expect(bad).toMatchObject({ chain_ok: false, replay_ok: false, stored_score: 1, replayed_score: 1, first_bad_index: 4 });

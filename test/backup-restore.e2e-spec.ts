@@ -9,7 +9,7 @@ import { LedgerCheckpoints } from '../src/episodes';
 import { chainKeyOf } from '../src/episodes/hash-chain';
 import { backupDatabase, backupFiles, type BackupReport } from '../tools/ops/database-backup';
 import { restoreDatabase } from '../tools/ops/database-restore';
-import { SOLUTIONS } from './fixtures/solutions';
+import { ledgerReports, steppingClient, until, type Ack } from './support/stepping-clients';
 import { ADMIN_KEY, CHAIN_KEY, asAdmin, bearer, tenantWithKey } from './support/tenants';
 import { freshDatabaseUrl, startTestApp } from './support/test-app';
 
@@ -23,43 +23,9 @@ type App = Awaited<ReturnType<typeof startTestApp>>;
 
 /** Checkpoints are written by the test, at the moments it chooses (and by the server at shutdown). */
 const env = { ADMIN_API_KEY: ADMIN_KEY, CHAIN_KEY, LEDGER_CHECKPOINT_INTERVAL_MS: '3600000' };
-const billing = SOLUTIONS.billing_duplicate_charge.actions;
 const fileOf = (url: string) => url.slice('file:'.length);
 const sha256 = (path: string) => createHash('sha256').update(readFileSync(path)).digest('hex');
 
-interface Ack {
-  episodeId: string;
-  step: number;
-  key: string | null;
-}
-
-/** A client that resets and steps billing episodes to the end, again and again, until told to stop; `acks` in order. */
-async function client(app: App, key: string | null, acks: Ack[], stopped: () => boolean): Promise<void> {
-  const auth = key ? bearer(key) : {};
-  while (!stopped()) {
-    const reset = await request(app.http).post('/reset').set(auth).send({ variant: 'canonical', task_id: 'billing_duplicate_charge' }).expect(200);
-    const episodeId = reset.body.episode_id as string;
-    for (const [i, action] of billing.entries()) {
-      if (stopped()) return;
-      await request(app.http).post('/step').set(auth).send({ episode_id: episodeId, action }).expect(200);
-      acks.push({ episodeId, step: i + 1, key });
-    }
-  }
-}
-
-const until = async (condition: () => boolean) => {
-  while (!condition()) await new Promise((r) => setTimeout(r, 5));
-};
-
-const ledgers = async (app: App) =>
-  (await request(app.http).get('/ledger/verify').set(asAdmin).expect(200)).body.tenants as {
-    tenant: string;
-    entries: number;
-    ledger_ok: boolean;
-    checkpoint: { seq: number } | null;
-    checkpoint_ok: boolean;
-    problems: string[];
-  }[];
 
 describe('backup under load, then restore', () => {
   const liveUrl = freshDatabaseUrl();
@@ -78,7 +44,7 @@ describe('backup under load, then restore', () => {
     let clients: Promise<void>[] = [];
     try {
       const { key } = await tenantWithKey(live.http, 'lab');
-      clients = [key, key, key, null, null, null].map((k) => client(live, k, acks, () => stop));
+      clients = [key, key, key, null, null, null].map((k) => steppingClient(live, k, acks, () => stop));
       await until(() => acks.length >= 20);
       const checkpoints = live.app.get(LedgerCheckpoints);
       checkpointBeforeBackup = (await checkpoints.write()).find((c) => c.tenantId !== 'public')!.seq;
@@ -168,7 +134,7 @@ describe('backup under load, then restore', () => {
         expect([id, verify]).toEqual([id, expect.objectContaining({ chain_ok: true, replay_ok: true, ledger_ok: true })]);
       }
 
-      const reports = await ledgers(app);
+      const reports = await ledgerReports(app);
       for (const r of reports) expect([r.tenant, r.ledger_ok, r.checkpoint_ok, r.problems]).toEqual([r.tenant, true, true, []]);
       // The checkpoint the backup carries, written before it began, is what the restored ledger is held to.
       expect(reports.find((r) => r.tenant === 'lab')).toMatchObject({ entries: lab.seq, checkpoint: { seq: checkpointBeforeBackup } });
@@ -184,7 +150,7 @@ describe('backup under load, then restore', () => {
     copyFileSync(liveCheckpointFile, `${target}.ledger-checkpoints`);
     const app = await startTestApp(`file:${target}`, env);
     try {
-      const lab = (await ledgers(app)).find((r) => r.tenant === 'lab')!;
+      const lab = (await ledgerReports(app)).find((r) => r.tenant === 'lab')!;
       expect(lab).toMatchObject({ ledger_ok: true, checkpoint_ok: false });
       expect(lab.problems).toEqual([expect.stringMatching(/its tail was cut/)]);
     } finally {

@@ -1,4 +1,3 @@
-import BetterSqlite3 from 'better-sqlite3';
 import request from 'supertest';
 import { ManualClock } from '../src/common/clock';
 import { reset, step } from '../src/engine/engine';
@@ -8,6 +7,7 @@ import { EpisodeExpiryService } from '../src/episodes/episode-expiry.service';
 import { TaskCatalog } from '../src/tasks/task-catalog.service';
 import { SOLUTIONS } from './fixtures/solutions';
 import { freshDatabaseUrl, startTestApp } from './support/test-app';
+import { withDirect } from './support/direct-database';
 import { STORED_STATE_JSON } from '../src/episodes/active-state';
 
 /*
@@ -19,14 +19,10 @@ import { STORED_STATE_JSON } from '../src/episodes/active-state';
 const billing = SOLUTIONS.billing_duplicate_charge.actions;
 type App = Awaited<ReturnType<typeof startTestApp>>;
 
-const snapshotOf = (app: App, id: string): string => {
-  const db = new BetterSqlite3(app.databaseUrl.slice('file:'.length), { readonly: true });
-  try {
-    return (db.prepare(`SELECT ${STORED_STATE_JSON} AS state_json FROM episodes WHERE id = ?`).get(id) as { state_json: string }).state_json;
-  } finally {
-    db.close();
-  }
-};
+const snapshotOf = (app: App, id: string): Promise<string> =>
+  withDirect(app.databaseUrl, async (db) => (await db.get<{ state_json: string }>(`SELECT ${STORED_STATE_JSON} AS state_json FROM episodes WHERE id = ?`, [id]))!.state_json, {
+    readonly: true,
+  });
 
 async function play(app: App, actions: object[], body: object = {}): Promise<string> {
   const id = (await request(app.http).post('/reset').send({ task_id: 'billing_duplicate_charge', ...body }).expect(200)).body.episode_id;
@@ -47,23 +43,17 @@ async function reads(app: App, id: string) {
 
 /** Writes back the snapshot the release before this one kept for an episode: its actions replayed, as JSON. */
 async function storeSnapshotAsBefore(app: App, id: string): Promise<void> {
-  const db = new BetterSqlite3(app.databaseUrl.slice('file:'.length));
-  try {
-    const row = db.prepare('SELECT task_id, task_version, seed, grader_version FROM episodes WHERE id = ?').get(id) as {
-      task_id: string;
-      task_version: string;
-      seed: number;
-      grader_version: number;
-    };
+  await withDirect(app.databaseUrl, async (db) => {
+    const row = (await db.get<{ task_id: string; task_version: string; seed: number; grader_version: number }>(
+      'SELECT task_id, task_version, seed, grader_version FROM episodes WHERE id = ?',
+      [id],
+    ))!;
     const task = await app.app.get(TaskCatalog).fetchInstance(row.task_id, row.task_version, row.seed, null);
     let state = reset(task, row.seed, row.grader_version as GraderVersion);
-    for (const { action_json } of db.prepare('SELECT action_json FROM action_log WHERE episode_serial = (SELECT serial FROM episodes WHERE id = ?) ORDER BY step_index').all(id) as { action_json: string }[]) {
-      state = step(task, state, JSON.parse(action_json) as Action).state;
-    }
-    db.prepare('UPDATE episodes SET state_json = ? WHERE id = ?').run(JSON.stringify(state), id);
-  } finally {
-    db.close();
-  }
+    const log = await db.all<{ action_json: string }>('SELECT action_json FROM action_log WHERE episode_serial = (SELECT serial FROM episodes WHERE id = ?) ORDER BY step_index', [id]);
+    for (const { action_json } of log) state = step(task, state, JSON.parse(action_json) as Action).state;
+    await db.run('UPDATE episodes SET state_json = ? WHERE id = ?', [JSON.stringify(state), id]);
+  });
 }
 
 it('an episode keeps its snapshot while it runs and none once it ends; every read answers the same in both forms', async () => {
@@ -73,19 +63,19 @@ it('an episode keeps its snapshot while it runs and none once it ends; every rea
     const solved = await play(app, billing, { variant: 'canonical' });
     const drawn = await play(app, billing.slice(0, 3), { seed: 7 });
     const running = await play(app, billing.slice(0, 2), { variant: 'canonical' });
-    expect(JSON.parse(snapshotOf(app, running))).toMatchObject({ status: 'active', step_count: 2 });
-    expect(snapshotOf(app, solved)).toBe('');
+    expect(JSON.parse(await snapshotOf(app, running))).toMatchObject({ status: 'active', step_count: 2 });
+    expect(await snapshotOf(app, solved)).toBe('');
     // The idle sweep ends the drawn one (three steps in, still active): it keeps no snapshot either.
     clock.advance(25 * 3_600_000);
     await play(app, billing.slice(0, 1));
     await app.app.get(EpisodeExpiryService).sweep();
-    expect(snapshotOf(app, drawn)).toBe('');
+    expect(await snapshotOf(app, drawn)).toBe('');
 
     for (const id of [solved, drawn]) {
       const replayed = await reads(app, id);
       expect(replayed.verify).toMatchObject({ chain_ok: true, replay_ok: true, ledger_ok: true });
       await storeSnapshotAsBefore(app, id);
-      expect(snapshotOf(app, id)).not.toBe('');
+      expect(await snapshotOf(app, id)).not.toBe('');
       expect(await reads(app, id)).toEqual(replayed);
     }
     const solvedState = (await request(app.http).get(`/state/${solved}`).expect(200)).body;

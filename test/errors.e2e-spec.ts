@@ -1,9 +1,9 @@
-import BetterSqlite3 from 'better-sqlite3';
 import request from 'supertest';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { EpisodesService } from '../src/episodes/episodes.service';
 import { Database } from '../src/database/database.service';
 import { startTestApp } from './support/test-app';
+import { withDirect } from './support/direct-database';
 
 let app: NestFastifyApplication;
 let http: any;
@@ -98,10 +98,10 @@ it('once shutdown has begun, a step or reset is refused with 503 and Retry-After
     });
     await request(ctx.http).post('/reset').send({ variant: 'canonical' }).expect(503);
     await request(ctx.http).get(`/state/${id}`).expect(503); // a Prisma read, which would otherwise reconnect
-    const db = new BetterSqlite3(ctx.databaseUrl.slice('file:'.length), { readonly: true });
-    expect(db.prepare('SELECT COUNT(*) AS n FROM episodes').get()).toEqual({ n: 1 });
-    expect(db.prepare('SELECT COUNT(*) AS n FROM action_log').get()).toEqual({ n: 0 });
-    db.close();
+    await withDirect(ctx.databaseUrl, async (db) => {
+      expect(await db.get('SELECT COUNT(*) AS n FROM episodes')).toEqual({ n: 1 });
+      expect(await db.get('SELECT COUNT(*) AS n FROM action_log')).toEqual({ n: 0 });
+    }, { readonly: true });
   } finally {
     await ctx.app.close();
   }

@@ -196,7 +196,7 @@ afterAll(async () => {
 });
 
 it(`${RUNS} malformed and hostile requests: no 5xx, every rejection has the error body, the database is unchanged`, async () => {
-  const before = databaseDigest(ctx.databaseUrl);
+  const before = await databaseDigest(ctx.databaseUrl);
   await fc.assert(
     fc.asyncProperty(requests(episodeIds), async (req) => {
       let call = request(ctx.http)[req.method](req.path);
@@ -213,12 +213,12 @@ it(`${RUNS} malformed and hostile requests: no 5xx, every rejection has the erro
         expect(res.text).not.toMatch(/\n\s+at .*:\d+:\d+/); // no stack trace
       }
       // Checked after every request (the database is small), so a change is pinned on the request that made it.
-      const after = databaseDigest(ctx.databaseUrl);
+      const after = await databaseDigest(ctx.databaseUrl);
       if (after !== before) throw new Error(`${req.method.toUpperCase()} ${req.path} (${res.status}) changed the database`);
     }),
     { numRuns: RUNS, seed: SEED, endOnFailure: true },
   );
-  expect(databaseDigest(ctx.databaseUrl)).toBe(before);
+  expect(await databaseDigest(ctx.databaseUrl)).toBe(before);
   // With the limits off, every request met the checks it was generated for; none was turned away for its timing.
   expect(statuses.get(429) ?? 0).toBe(0);
   await request(ctx.http).get('/health').expect(200);

@@ -1,6 +1,7 @@
-import { statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { connect, type AddressInfo } from 'node:net';
-import BetterSqlite3 from 'better-sqlite3';
 import request from 'supertest';
 import { createApp } from '../src/app/create-app';
 import { ManualClock } from '../src/common/clock';
@@ -11,6 +12,7 @@ import { SOLUTIONS } from './fixtures/solutions';
 import { LogSink } from './support/log-sink';
 import { ADMIN_KEY, CHAIN_KEY, asAdmin, bearer, issueKey, tenantWithKey } from './support/tenants';
 import { freshDatabaseUrl, startTestApp, testConfig } from './support/test-app';
+import { testsRunOnPostgres, withDirect } from './support/direct-database';
 import { openWsClient } from './support/ws-client';
 
 /* Each finding of the hardening review, reproduced: it failed before the fix and passes now. */
@@ -67,9 +69,7 @@ describe('one rate limiter and one key check for every transport', () => {
       // Another process revokes the second key behind this server's back: its session ends on a later message.
       const second = await openWsClient(ctx.ws, bearer(other.key));
       expect((await second.ask({ type: 'reset', data: { variant: 'canonical' } })).type).toBe('observation');
-      const db = new BetterSqlite3(ctx.databaseUrl.slice('file:'.length));
-      db.prepare("UPDATE api_keys SET revoked_at = 1795996800000 WHERE id = ?").run(other.keyId);
-      db.close();
+      await withDirect(ctx.databaseUrl, (db) => db.run('UPDATE api_keys SET revoked_at = ? WHERE id = ?', [new Date(1795996800000), other.keyId]));
       // Within the two seconds a validity answer is reused, the session still serves; after them it ends.
       clock.advance(1_900);
       expect(await second.ask({ type: 'state' })).toMatchObject({ type: 'state' });
@@ -140,37 +140,38 @@ describe('a keyed hash chain', () => {
    * with a perfect 6-step one whose rewards follow from its actions, chain it with plain SHA-256 (optionally
    * claiming the unkeyed scheme), and make the episode row agree.
    */
-  function forgePerfectLog(id: string, claimUnkeyed: boolean, databaseUrl = ctx.databaseUrl): void {
-    const db = new BetterSqlite3(databaseUrl.slice('file:'.length));
-    db.exec('DROP TRIGGER IF EXISTS action_log_no_update; DROP TRIGGER IF EXISTS action_log_no_delete;');
-    db.prepare('DELETE FROM action_log WHERE episode_serial = (SELECT serial FROM episodes WHERE id = ?)').run(id);
-    const rewards = [50, 100, 150, 200, 200, 300];
-    let head = claimUnkeyed ? CHAIN_GENESIS : (db.prepare('SELECT chain_head FROM episodes WHERE id = ?').get(id) as { chain_head: string }).chain_head;
-    let score = 0;
-    billing.forEach((action, i) => {
-      score += rewards[i];
-      const createdAt = new Date(Date.UTC(2026, 10, 30, 9, 0, i));
-      const row = { episodeId: id, stepIndex: i + 1, action, rewardMilli: rewards[i], scoreAfterMilli: score, outcome: 'ok', error: null, createdAt };
-      head = chainLink(null, head, row);
-      db.prepare(
-        `INSERT INTO action_log (episode_serial, tenant_serial, step_index, action_json, reward_milli, score_after_milli, outcome, error, created_at, hash)
-         SELECT e.serial, t.serial, ?, ?, ?, ?, 'ok', NULL, ?, ? FROM episodes e JOIN tenants t ON t.id = e.tenant_id WHERE e.id = ?`,
-      ).run(i + 1, JSON.stringify(action), rewards[i], score, createdAt.getTime(), Buffer.from(head, 'hex'), id);
+  function forgePerfectLog(id: string, claimUnkeyed: boolean, databaseUrl = ctx.databaseUrl): Promise<void> {
+    return withDirect(databaseUrl, async (db) => {
+      for (const change of ['update', 'delete']) await db.dropTrigger(`action_log_no_${change}`, 'action_log');
+      await db.run('DELETE FROM action_log WHERE episode_serial = (SELECT serial FROM episodes WHERE id = ?)', [id]);
+      const rewards = [50, 100, 150, 200, 200, 300];
+      let head = claimUnkeyed ? CHAIN_GENESIS : (await db.get<{ chain_head: string }>('SELECT chain_head FROM episodes WHERE id = ?', [id]))!.chain_head;
+      let score = 0;
+      for (const [i, action] of billing.entries()) {
+        score += rewards[i];
+        const createdAt = new Date(Date.UTC(2026, 10, 30, 9, 0, i));
+        const row = { episodeId: id, stepIndex: i + 1, action, rewardMilli: rewards[i], scoreAfterMilli: score, outcome: 'ok', error: null, createdAt };
+        head = chainLink(null, head, row);
+        await db.run(
+          `INSERT INTO action_log (episode_serial, tenant_serial, step_index, action_json, reward_milli, score_after_milli, outcome, error, created_at, hash)
+           SELECT e.serial, t.serial, ?, ?, ?, ?, 'ok', NULL, ?, ? FROM episodes e JOIN tenants t ON t.id = e.tenant_id WHERE e.id = ?`,
+          [i + 1, JSON.stringify(action), rewards[i], score, createdAt.getTime(), Buffer.from(head, 'hex'), id],
+        );
+      }
+      await db.run(`UPDATE episodes SET score_milli = 1000, status = 'resolved', chain_head = ?${claimUnkeyed ? ", chain_scheme = 'sha256-v1'" : ''} WHERE id = ?`, [head, id]);
     });
-    db.prepare(`UPDATE episodes SET score_milli = 1000, status = 'resolved', chain_head = ?${claimUnkeyed ? ", chain_scheme = 'sha256-v1'" : ''} WHERE id = ?`).run(head, id);
-    db.close();
   }
 
   it('a forged perfect log over a 0-score episode, with the triggers dropped, fails the chain', async () => {
     const id = await failedEpisode();
     expect(await verify(id)).toMatchObject({ chain_ok: true, replay_ok: true, stored_score: 0, chain_scheme: 'hmac-sha256-v2' });
-    forgePerfectLog(id, false);
+    await forgePerfectLog(id, false);
     expect(await verify(id)).toMatchObject({ chain_ok: false, stored_score: 1, first_bad_index: 1, problem: 'row does not match its hash' });
   });
 
   it('claiming the unkeyed pre-HMAC scheme for a new episode (a downgrade) fails too', async () => {
     const id = await failedEpisode();
-    forgePerfectLog(id, true);
+    await forgePerfectLog(id, true);
     const report = await verify(id);
     expect(report).toMatchObject({ chain_ok: false, chain_scheme: 'sha256-v1', first_bad_index: 0 });
     expect(report.problem).toMatch(/never sealed/);
@@ -183,11 +184,11 @@ describe('a keyed hash chain', () => {
     const id = (await request(first.http).post('/reset').send({ variant: 'canonical', task_id: 'billing_duplicate_charge', seed: 3 }).expect(200)).body.episode_id;
     await request(first.http).post('/step').send({ episode_id: id, action: { type: 'resolve_ticket', resolution: 'information_provided' } }).expect(200);
     await first.app.close();
-    forgePerfectLog(id, true, url);
-    const db = new BetterSqlite3(url.slice('file:'.length));
-    db.prepare('UPDATE episodes SET chain_key_id = NULL').run();
-    db.prepare('DELETE FROM legacy_chain_seals').run();
-    db.close();
+    await forgePerfectLog(id, true, url);
+    await withDirect(url, async (db) => {
+      await db.run('UPDATE episodes SET chain_key_id = NULL');
+      await db.run('DELETE FROM legacy_chain_seals');
+    });
     const restarted = await startTestApp(url, { ADMIN_API_KEY: ADMIN_KEY, CHAIN_KEY });
     try {
       const report = (await request(restarted.http).get(`/episodes/${id}/verify`).set(asAdmin).expect(200)).body;
@@ -201,21 +202,17 @@ describe('a keyed hash chain', () => {
   });
 
   it('the columns /stats and filters read are covered: tag rows, component scores, step count and status', async () => {
-    const forge = (id: string, sql: string) => {
-      const db = new BetterSqlite3(ctx.databaseUrl.slice('file:'.length));
-      db.prepare(sql).run(id);
-      db.close();
-    };
+    const forge = (id: string, sql: string) => withDirect(ctx.databaseUrl, (db) => db.run(sql, [id]));
     const tagged = (await request(ctx.http).post('/reset').set(bearer(key)).send({ variant: 'canonical', tags: ['eval'] }).expect(200)).body.episode_id;
     await request(ctx.http).post('/step').set(bearer(key)).send({ episode_id: tagged, action: billing[0] }).expect(200);
     expect(await verify(tagged)).toMatchObject({ chain_ok: true, replay_ok: true });
 
     // A failed episode slipped out of the "eval" set (its tag row deleted), or another one slipped in.
     const dropped = await failedEpisode();
-    forge(dropped, "INSERT INTO episode_tags (episode_id, tenant_id, tag) SELECT id, tenant_id, 'eval' FROM episodes WHERE id = ?");
+    await forge(dropped, "INSERT INTO episode_tags (episode_id, tenant_id, tag) SELECT id, tenant_id, 'eval' FROM episodes WHERE id = ?");
     expect(await verify(dropped)).toMatchObject({ chain_ok: false, first_bad_index: 0, problem: expect.stringMatching(/tag rows/) });
     const removed = (await request(ctx.http).post('/reset').set(bearer(key)).send({ variant: 'canonical', tags: ['eval'] }).expect(200)).body.episode_id;
-    forge(removed, 'DELETE FROM episode_tags WHERE episode_id = ?');
+    await forge(removed, 'DELETE FROM episode_tags WHERE episode_id = ?');
     expect(await verify(removed)).toMatchObject({ chain_ok: false, problem: expect.stringMatching(/tag rows/) });
 
     // Component columns (what /stats averages) raised, the step count changed, the status flipped.
@@ -223,21 +220,19 @@ describe('a keyed hash chain', () => {
       const id = (await request(ctx.http).post('/reset').set(bearer(key)).send({ variant: 'canonical' }).expect(200)).body.episode_id;
       await request(ctx.http).post('/step').set(bearer(key)).send({ episode_id: id, action: billing[0] }).expect(200);
       await request(ctx.http).post('/step').set(bearer(key)).send({ episode_id: id, action: billing[1] }).expect(200);
-      forge(id, `UPDATE episodes SET ${change} WHERE id = ?`);
+      await forge(id, `UPDATE episodes SET ${change} WHERE id = ?`);
       expect([change, await verify(id)]).toEqual([change, expect.objectContaining({ chain_ok: true, replay_ok: false, problem: expect.stringMatching(/stored/) })]);
     }
     // An active episode marked expired: the replay allows it (the idle sweep could have), the ledger knows it did not.
     const idle = (await request(ctx.http).post('/reset').set(bearer(key)).send({ variant: 'canonical' }).expect(200)).body.episode_id;
-    forge(idle, "UPDATE episodes SET status = 'expired' WHERE id = ?");
+    await forge(idle, "UPDATE episodes SET status = 'expired' WHERE id = ?");
     expect(await verify(idle)).toMatchObject({ chain_ok: true, replay_ok: true, ledger_ok: false });
   });
 
   it("changing an episode's metadata (agent, tags, seed) is caught", async () => {
     for (const change of ["agent = 'forged-agent'", `tags_json = '["eval"]'`, 'seed = seed + 1']) {
       const id = await failedEpisode();
-      const db = new BetterSqlite3(ctx.databaseUrl.slice('file:'.length));
-      db.prepare(`UPDATE episodes SET ${change} WHERE id = ?`).run(id);
-      db.close();
+      await withDirect(ctx.databaseUrl, (db) => db.run(`UPDATE episodes SET ${change} WHERE id = ?`, [id]));
       // The chain breaks at its first link; the ledger recorded the metadata at creation, so it is caught there (0) too.
       expect([change, await verify(id)]).toEqual([change, expect.objectContaining({ chain_ok: false, ledger_ok: false, first_bad_index: 0 })]);
     }
@@ -245,7 +240,7 @@ describe('a keyed hash chain', () => {
 
   it('a new chain key chains new episodes while episodes of the retired one still verify (and not without it)', async () => {
     const id = await failedEpisode();
-    const retired = `${ctx.databaseUrl.slice('file:'.length)}.retired-keys`;
+    const retired = join(mkdtempSync(join(tmpdir(), 'supportdesk-retired-')), 'retired-keys');
     writeFileSync(retired, `# rotated 2026-11-30\n${CHAIN_KEY}\n`, { mode: 0o600 });
     const rotated = await startTestApp(ctx.databaseUrl, { ADMIN_API_KEY: ADMIN_KEY, CHAIN_KEY: 'a-newer-chain-key-0123456789abcdef0123', CHAIN_RETIRED_KEYS_FILE: retired });
     try {
@@ -439,7 +434,8 @@ describe('safe defaults', () => {
     }
   });
 
-  it('creates the database readable by the server user only, and its WAL too', async () => {
+  // A SQLite file's permissions; a PostgreSQL server keeps its own files.
+  if (!testsRunOnPostgres()) it('creates the database readable by the server user only, and its WAL too', async () => {
     // A file that does not exist yet, created by the migration step as `npm start` does.
     const url = freshDatabaseUrl().replace('test.db', 'fresh.db');
     migrateDatabase(url);

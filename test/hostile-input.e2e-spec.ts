@@ -1,11 +1,10 @@
 import { connect, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
-import Database from 'better-sqlite3';
 import request from 'supertest';
 import { canonicalJson } from '../src/common/canonical-json';
-import { readFileSync } from 'node:fs';
 import { chainKeyOf, chainLink } from '../src/episodes/hash-chain';
-import { startTestApp } from './support/test-app';
+import { defaultChainKeyOf, startTestApp } from './support/test-app';
+import { withDirect } from './support/direct-database';
 import { openWsClient } from './support/ws-client';
 import { STORED_STATE_JSON } from '../src/episodes/active-state';
 
@@ -153,7 +152,7 @@ describe('an episode stored with a prototype-named ticket by an earlier release'
 
   it('verifies without harm (the replay reports the difference) and cannot be used to pollute by stepping it', async () => {
     const id = (await request(ctx.http).post('/reset').send({ variant: 'canonical', task_id: 'billing_duplicate_charge', seed: 5 }).expect(200)).body.episode_id;
-    storePoisonedSteps(ctx.databaseUrl, id);
+    await storePoisonedSteps(ctx.databaseUrl, id);
     const report = await verify(id);
     // The rows were written past the server (as a release before the ledger wrote them): the ledger never saw step 1.
     expect(report).toMatchObject({ chain_ok: true, replay_ok: false, ledger_ok: false, first_bad_index: 1 });
@@ -169,16 +168,13 @@ describe('an episode stored with a prototype-named ticket by an earlier release'
  * steps "applied" (their writes went to Object.prototype, so the snapshot itself looks ordinary) and chained, with
  * the chain key the server keeps beside its database in open mode.
  */
-function storePoisonedSteps(databaseUrl: string, episodeId: string): void {
-  const file = databaseUrl.slice('file:'.length);
-  const key = chainKeyOf(readFileSync(`${file}.chain-key`, 'utf8').trim());
-  const db = new Database(file);
-  try {
-    const row = db.prepare(`SELECT ${STORED_STATE_JSON} AS state_json, chain_head, chain_key_id FROM episodes WHERE id = ?`).get(episodeId) as {
-      state_json: string;
-      chain_head: string;
-      chain_key_id: string;
-    };
+async function storePoisonedSteps(databaseUrl: string, episodeId: string): Promise<void> {
+  const key = chainKeyOf(defaultChainKeyOf(databaseUrl));
+  await withDirect(databaseUrl, async (db) => {
+    const row = (await db.get<{ state_json: string; chain_head: string; chain_key_id: string }>(
+      `SELECT ${STORED_STATE_JSON} AS state_json, chain_head, chain_key_id FROM episodes WHERE id = ?`,
+      [episodeId],
+    ))!;
     expect(row.chain_key_id).toBe(key.id);
     const state = JSON.parse(row.state_json);
     const steps = [
@@ -187,25 +183,21 @@ function storePoisonedSteps(databaseUrl: string, episodeId: string): void {
       { action: { type: 'route_ticket', team: 'billing' }, outcome: 'routed to billing' },
     ];
     let head = row.chain_head;
-    const insert = db.prepare(
-      `INSERT INTO action_log (episode_serial, tenant_serial, step_index, action_json, reward_milli, score_after_milli, outcome, error, created_at, hash)
-       VALUES ((SELECT serial FROM episodes WHERE id = ?), (SELECT serial FROM tenants WHERE id = 'public'), ?, ?, 0, 0, ?, NULL, ?, ?)`,
-    );
-    steps.forEach(({ action, outcome }, i) => {
+    const insert = `INSERT INTO action_log (episode_serial, tenant_serial, step_index, action_json, reward_milli, score_after_milli, outcome, error, created_at, hash)
+       VALUES ((SELECT serial FROM episodes WHERE id = ?), (SELECT serial FROM tenants WHERE id = 'public'), ?, ?, 0, 0, ?, NULL, ?, ?)`;
+    for (const [i, { action, outcome }] of steps.entries()) {
       const createdAt = new Date(Date.UTC(2026, 10, 29, 12, 0, i));
       state.step_count = i + 1;
       state.history.push({ step: i + 1, action, outcome, error: null, reward_milli: 0, score_after_milli: 0 });
       head = chainLink(key, head, { episodeId, stepIndex: i + 1, action: action as never, rewardMilli: 0, scoreAfterMilli: 0, outcome, error: null, createdAt });
       // As the server stores them: Unix milliseconds and the hash's bytes (src/episodes/log-columns.ts).
-      insert.run(episodeId, i + 1, canonicalJson(action), outcome, createdAt.getTime(), Buffer.from(head, 'hex'));
-    });
+      await db.run(insert, [episodeId, i + 1, canonicalJson(action), outcome, createdAt.getTime(), Buffer.from(head, 'hex')]);
+    }
     state.active_ticket_id = '__proto__';
     state.opened_ticket_ids = ['__proto__'];
-    db.prepare('UPDATE active_states SET state_json = ? WHERE episode_serial = (SELECT serial FROM episodes WHERE id = ?)').run(JSON.stringify(state), episodeId);
-    db.prepare('UPDATE episodes SET chain_head = ?, step_count = 3, version = version + 1 WHERE id = ?').run(head, episodeId);
-  } finally {
-    db.close();
-  }
+    await db.run('UPDATE active_states SET state_json = ? WHERE episode_serial = (SELECT serial FROM episodes WHERE id = ?)', [JSON.stringify(state), episodeId]);
+    await db.run('UPDATE episodes SET chain_head = ?, step_count = 3, version = version + 1 WHERE id = ?', [head, episodeId]);
+  });
 }
 
 describe('Upgrade requests to paths other than /ws', () => {

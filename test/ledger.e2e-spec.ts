@@ -1,12 +1,12 @@
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
-import BetterSqlite3 from 'better-sqlite3';
 import request from 'supertest';
 import { ManualClock } from '../src/common/clock';
 import { EpisodeExpiryService } from '../src/episodes/episode-expiry.service';
 import { LedgerCheckpoints } from '../src/episodes/ledger/ledger-checkpoints';
 import { SOLUTIONS } from './fixtures/solutions';
 import { ADMIN_KEY, CHAIN_KEY, asAdmin, bearer, tenantWithKey } from './support/tenants';
-import { freshDatabaseUrl, startTestApp } from './support/test-app';
+import { checkpointFileOf, freshDatabaseUrl, startTestApp } from './support/test-app';
+import { withDirect, type DirectDatabase } from './support/direct-database';
 
 /*
  * The tenant ledger against someone who can write the database file but not read CHAIN_KEY: each forgery of the
@@ -19,20 +19,12 @@ const env = { ADMIN_API_KEY: ADMIN_KEY, CHAIN_KEY };
 
 type App = Awaited<ReturnType<typeof startTestApp>>;
 
-const withFile = (url: string, work: (db: BetterSqlite3.Database) => void) => {
-  const db = new BetterSqlite3(url.slice('file:'.length));
-  try {
-    work(db);
-  } finally {
-    db.close();
+const dropTriggers = async (db: DirectDatabase) => {
+  for (const table of ['action_log', 'ledger_entries']) {
+    for (const change of ['update', 'delete']) await db.dropTrigger(`${table}_no_${change}`, table);
   }
+  await db.dropTrigger('episodes_ledger_entry_no_update', 'episodes');
 };
-const dropTriggers = (db: BetterSqlite3.Database) =>
-  db.exec(
-    'DROP TRIGGER IF EXISTS action_log_no_update; DROP TRIGGER IF EXISTS action_log_no_delete; ' +
-      'DROP TRIGGER IF EXISTS ledger_entries_no_update; DROP TRIGGER IF EXISTS ledger_entries_no_delete; ' +
-      'DROP TRIGGER IF EXISTS episodes_ledger_entry_no_update;',
-  );
 
 const verify = async (app: App, id: string) => (await request(app.http).get(`/episodes/${id}/verify`).set(asAdmin).expect(200)).body;
 const ledgerOf = async (app: App, slug: string) => (await request(app.http).get(`/ledger/verify?tenant=${slug}`).set(asAdmin).expect(200)).body.tenants[0];
@@ -82,28 +74,30 @@ describe('forgeries with the database file', () => {
   afterEach(() => app.app.close());
 
   /** The file changed behind the server's back, then the server started again (so nothing cached survives). */
-  async function behindItsBack(work: (db: BetterSqlite3.Database) => void): Promise<void> {
+  async function behindItsBack(work: (db: DirectDatabase) => Promise<unknown>): Promise<void> {
     await app.app.close();
-    withFile(url, work);
+    await withDirect(url, work);
     app = await startTestApp(url, env);
   }
 
   /** A failed final-mode attempt, then `between` (other activity), then the episode restored from a copy taken after its reset. */
   async function rewound(between: () => Promise<void>): Promise<string> {
     const id = (await request(app.http).post('/reset').set(bearer(key)).send({ variant: 'canonical', feedback: 'final' }).expect(200)).body.episode_id;
-    let snapshot: Record<string, unknown> = {};
-    withFile(url, (db) => (snapshot = db.prepare('SELECT * FROM episodes WHERE id = ?').get(id) as Record<string, unknown>));
+    // The copy: the episode's row as it stood, kept in a table of its own.
+    const copy = `episode_copy_${id.slice(0, 8)}`;
+    await withDirect(url, (db) => db.exec(`CREATE TABLE ${copy} AS SELECT * FROM episodes WHERE id = '${id}'`));
     await request(app.http).post('/step').set(bearer(key)).send({ episode_id: id, action: billing[0] }).expect(200);
     await request(app.http).post('/step').set(bearer(key)).send({ episode_id: id, action: { type: 'resolve_ticket', resolution: 'no_action_needed' } }).expect(200);
     expect(await verify(app, id)).toMatchObject({ stored_score: expect.any(Number), ledger_ok: true });
     await between();
     // The rows go, and with them their ledger entries (a step's entry is stored in its row): nothing of the first
     // attempt is left in the file but the hole it leaves in the tenant's sequence.
-    await behindItsBack((db) => {
-      dropTriggers(db);
-      db.prepare('DELETE FROM action_log WHERE episode_serial = (SELECT serial FROM episodes WHERE id = ?)').run(id);
-      const columns = Object.keys(snapshot);
-      db.prepare(`UPDATE episodes SET ${columns.map((c) => `${c} = ?`).join(', ')} WHERE id = ?`).run(...columns.map((c) => snapshot[c] as never), id);
+    await behindItsBack(async (db) => {
+      await dropTriggers(db);
+      await db.run('DELETE FROM action_log WHERE episode_serial = (SELECT serial FROM episodes WHERE id = ?)', [id]);
+      const columns = Object.keys((await db.get<Record<string, unknown>>(`SELECT * FROM ${copy}`))!);
+      await db.run(`UPDATE episodes SET ${columns.map((c) => `${c} = copy.${c}`).join(', ')} FROM ${copy} AS copy WHERE episodes.id = copy.id`);
+      await db.exec(`DROP TABLE ${copy}`);
     });
     // The server signs the second attempt's rows itself: its chain and replay hold.
     for (const action of billing) await request(app.http).post('/step').set(bearer(key)).send({ episode_id: id, action }).expect(200);
@@ -132,11 +126,11 @@ describe('forgeries with the database file', () => {
     const failed = await play(app, key, [{ type: 'resolve_ticket', resolution: 'no_action_needed' }], { variant: 'canonical', tags: ['eval'] });
     await play(app, key, billing, { variant: 'canonical', tags: ['eval'] });
     expect((await ledgerOf(app, 'lab')).ledger_ok).toBe(true);
-    await behindItsBack((db) => {
-      dropTriggers(db);
-      for (const table of ['action_log', 'active_states']) db.prepare(`DELETE FROM ${table} WHERE episode_serial = (SELECT serial FROM episodes WHERE id = ?)`).run(failed);
-      for (const table of ['episode_tags', 'step_requests']) db.prepare(`DELETE FROM ${table} WHERE episode_id = ?`).run(failed);
-      db.prepare('DELETE FROM episodes WHERE id = ?').run(failed);
+    await behindItsBack(async (db) => {
+      await dropTriggers(db);
+      for (const table of ['action_log', 'active_states']) await db.run(`DELETE FROM ${table} WHERE episode_serial = (SELECT serial FROM episodes WHERE id = ?)`, [failed]);
+      for (const table of ['episode_tags', 'step_requests']) await db.run(`DELETE FROM ${table} WHERE episode_id = ?`, [failed]);
+      await db.run('DELETE FROM episodes WHERE id = ?', [failed]);
     });
     const report = await ledgerOf(app, 'lab');
     expect(report).toMatchObject({ ledger_ok: false, episodes: 1 });
@@ -149,12 +143,12 @@ describe('forgeries with the database file', () => {
     const failed = await play(app, key, [{ type: 'resolve_ticket', resolution: 'no_action_needed' }]);
     const [checkpoint] = (await app.app.get(LedgerCheckpoints).write()).filter((c) => c.seq > 0 && c.tenantId !== 'public');
     expect(checkpoint.seq).toBe(5);
-    await behindItsBack((db) => {
-      dropTriggers(db);
-      db.prepare('DELETE FROM ledger_entries WHERE episode_id = ?').run(failed);
-      for (const table of ['action_log', 'active_states']) db.prepare(`DELETE FROM ${table} WHERE episode_serial = (SELECT serial FROM episodes WHERE id = ?)`).run(failed);
-      db.prepare('DELETE FROM episode_tags WHERE episode_id = ?').run(failed);
-      db.prepare('DELETE FROM episodes WHERE id = ?').run(failed);
+    await behindItsBack(async (db) => {
+      await dropTriggers(db);
+      await db.run('DELETE FROM ledger_entries WHERE episode_id = ?', [failed]);
+      for (const table of ['action_log', 'active_states']) await db.run(`DELETE FROM ${table} WHERE episode_serial = (SELECT serial FROM episodes WHERE id = ?)`, [failed]);
+      await db.run('DELETE FROM episode_tags WHERE episode_id = ?', [failed]);
+      await db.run('DELETE FROM episodes WHERE id = ?', [failed]);
     });
     const report = await ledgerOf(app, 'lab');
     expect(report).toMatchObject({ ledger_ok: true, checkpoint: { seq: 5 }, checkpoint_ok: false, entries: 3 });
@@ -167,21 +161,21 @@ describe('forgeries with the database file', () => {
 
   it("an episode's feedback mode changed from final to dense is caught", async () => {
     const id = (await request(app.http).post('/reset').set(bearer(key)).send({ variant: 'canonical', feedback: 'final' }).expect(200)).body.episode_id;
-    await behindItsBack((db) => db.prepare("UPDATE episodes SET feedback = 'dense' WHERE id = ?").run(id));
+    await behindItsBack((db) => db.run("UPDATE episodes SET feedback = 'dense' WHERE id = ?", [id]));
     expect(await verify(app, id)).toMatchObject({ chain_ok: true, ledger_ok: false, first_bad_index: 0, problem: expect.stringMatching(/feedback mode/) });
   });
 
   it('an expiry written into the file (to hide an episode from the active count) is caught', async () => {
     const id = await play(app, key, billing.slice(0, 1));
-    await behindItsBack((db) => db.prepare("UPDATE episodes SET status = 'expired' WHERE id = ?").run(id));
+    await behindItsBack((db) => db.run("UPDATE episodes SET status = 'expired' WHERE id = ?", [id]));
     expect(await verify(app, id)).toMatchObject({ replay_ok: true, ledger_ok: false, problem: expect.stringMatching(/expiry is not in the ledger/) });
   });
 
   it('a forged checkpoint line is not taken for one', async () => {
     await play(app, key, billing.slice(0, 1));
     await app.app.get(LedgerCheckpoints).write();
-    const file = `${url.slice('file:'.length)}.ledger-checkpoints`;
-    await behindItsBack(() => {
+    const file = checkpointFileOf(url);
+    await behindItsBack(async () => {
       const lines = readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
       writeFileSync(file, lines.map((l) => JSON.stringify({ ...l, seq: 1 })).join('\n') + '\n');
     });
@@ -197,13 +191,13 @@ describe('episodes stored before the ledger', () => {
     const id = await play(app, key, billing.slice(0, 2));
     await app.app.close();
     // As the previous release left it: the same rows, no ledger and no checkpoints.
-    withFile(url, (db) => {
-      dropTriggers(db);
-      db.prepare('DELETE FROM ledger_entries').run();
-      db.prepare('UPDATE action_log SET ledger_seq = NULL, ledger_mac = NULL, ledger_key_id = NULL, ledger_status = NULL').run();
-      db.prepare('UPDATE episodes SET ledger_seq = NULL, ledger_mac = NULL, facts_sha256 = NULL').run();
+    await withDirect(url, async (db) => {
+      await dropTriggers(db);
+      await db.run('DELETE FROM ledger_entries');
+      await db.run('UPDATE action_log SET ledger_seq = NULL, ledger_mac = NULL, ledger_key_id = NULL, ledger_status = NULL');
+      await db.run('UPDATE episodes SET ledger_seq = NULL, ledger_mac = NULL, facts_sha256 = NULL');
     });
-    rmSync(`${url.slice('file:'.length)}.ledger-checkpoints`);
+    rmSync(checkpointFileOf(url));
     app = await startTestApp(url, env);
     try {
       expect(await verify(app, id)).toMatchObject({ chain_ok: true, ledger_ok: false, problem: expect.stringMatching(/not in its tenant ledger.*enroll/) });

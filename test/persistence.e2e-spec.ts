@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import BetterSqlite3 from 'better-sqlite3';
+import { Client as PgClient } from 'pg';
 import request from 'supertest';
 import { reset, step } from '../src/engine/engine';
 import type { Action } from '../src/engine/actions';
@@ -11,12 +11,10 @@ import { familyVersion, parseGeneratorVersion } from '../src/families';
 import { SOLUTIONS } from './fixtures/solutions';
 import { freshDatabaseUrl, startTestApp } from './support/test-app';
 import { STORED_STATE_JSON } from '../src/episodes/active-state';
+import { openDirect, testsRunOnPostgres, withDirect } from './support/direct-database';
 
 const billing = SOLUTIONS.billing_duplicate_charge;
 
-function openDatabase(databaseUrl: string) {
-  return new BetterSqlite3(databaseUrl.slice('file:'.length), { readonly: true });
-}
 
 async function stepAll(http: any, episodeId: string, actions: Action[]) {
   const bodies = [];
@@ -60,14 +58,14 @@ it('each step is stored atomically, and replaying the log reproduces the stored 
       ids.push(id);
     }
     const baseline = (await request(http).post('/baseline').send({}).expect(200)).body;
-    const db = openDatabase(databaseUrl);
-    const episodes = db.prepare(`SELECT *, ${STORED_STATE_JSON} AS stored_state FROM episodes`).all() as any[];
+    const db = await openDirect(databaseUrl, { readonly: true });
+    const episodes = await db.all<any>(`SELECT *, ${STORED_STATE_JSON} AS stored_state FROM episodes`);
     expect(episodes.length).toBe(ids.length + baseline.episodes.length);
     for (const episode of episodes) {
-      const log = db.prepare('SELECT * FROM action_log WHERE episode_serial = (SELECT serial FROM episodes WHERE id = ?) ORDER BY step_index').all(episode.id) as any[];
+      const log = await db.all<any>('SELECT * FROM action_log WHERE episode_serial = (SELECT serial FROM episodes WHERE id = ?) ORDER BY step_index', [episode.id]);
       expect(log.map((row) => row.step_index)).toEqual(log.map((_, i) => i + 1));
       expect(log.length).toBe(episode.step_count);
-      const content = (db.prepare('SELECT content_json FROM task_versions WHERE task_id = ? AND version = ?').get(episode.task_id, episode.task_version) as any).content_json;
+      const content = (await db.get<any>('SELECT content_json FROM task_versions WHERE task_id = ? AND version = ?', [episode.task_id, episode.task_version])).content_json;
       // A task file's version holds the task; a generator's names the generator, which draws the instance from the seed.
       const generator = parseGeneratorVersion(episode.task_version);
       expect(generator === null ? 'file' : JSON.parse(content)).toEqual(generator === null ? 'file' : { generator: { family: episode.task_id, version: generator } });
@@ -85,13 +83,63 @@ it('each step is stored atomically, and replaying the log reproduces the stored 
         state.status === 'active' ? ['running', state] : ['ended', true],
       );
     }
-    db.close();
+    await db.close();
   } finally {
     await app.close();
   }
 });
 
-it('runs SQLite in WAL mode, with the configured synchronous level and busy timeout on its connection', async () => {
+// Each database's own settings, on the connections the app uses.
+if (testsRunOnPostgres()) it('runs every PostgreSQL statement under the configured statement timeout, on a pool of the configured size', async () => {
+  const { app } = await startTestApp(undefined, { DATABASE_STATEMENT_TIMEOUT_MS: '4321', DATABASE_POOL_SIZE: '3' });
+  try {
+    const database = app.get(Database);
+    const timeouts = await Promise.all([1, 2, 3].map(() => database.read((sql) => sql.get<{ statement_timeout: string }>('SHOW statement_timeout'))));
+    expect(timeouts.map((row) => row?.statement_timeout)).toEqual(['4321ms', '4321ms', '4321ms']);
+    const prisma = await database.serialized((db) => db.$queryRawUnsafe<{ statement_timeout: string }[]>('SHOW statement_timeout'));
+    expect(prisma[0].statement_timeout).toBe('4321ms');
+    // Four reads held at once on a pool of three: the fourth waits for a connection rather than opening one.
+    const backends = new Set<number>();
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const reads = [1, 2, 3, 4].map(() => database.read(async (sql) => {
+      backends.add((await sql.get<{ pid: number }>('SELECT pg_backend_pid() AS pid'))!.pid);
+      await held;
+    }));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(backends.size).toBe(3);
+    release();
+    await Promise.all(reads);
+  } finally {
+    await app.close();
+  }
+});
+
+if (testsRunOnPostgres()) it('commits every step durably on PostgreSQL even where the database acknowledges commits before they are on disk', async () => {
+  const databaseUrl = freshDatabaseUrl();
+  const name = new URL(databaseUrl).pathname.slice(1);
+  await withDirect(databaseUrl, (db) => db.exec(`ALTER DATABASE "${name}" SET synchronous_commit = off`));
+  const { app, http } = await startTestApp(databaseUrl);
+  // At each COMMIT the server sends, the setting that commit runs under, asked on the same connection.
+  const atCommit: string[] = [];
+  const query = PgClient.prototype.query as (this: PgClient, ...args: unknown[]) => Promise<{ rows: Array<Record<string, string>> }>;
+  const spy = jest.spyOn(PgClient.prototype, 'query').mockImplementation(async function (this: PgClient, ...args: unknown[]) {
+    if (args[0] === 'COMMIT') atCommit.push((await query.call(this, 'SHOW synchronous_commit')).rows[0].synchronous_commit);
+    return query.apply(this, args);
+  } as never);
+  try {
+    expect((await withDirect(databaseUrl, (db) => db.get<{ synchronous_commit: string }>('SHOW synchronous_commit')))!.synchronous_commit).toBe('off');
+    const id = (await request(http).post('/reset').send({ variant: 'canonical' }).expect(200)).body.episode_id;
+    await stepAll(http, id, billing.actions.slice(0, 2));
+    expect(atCommit.length).toBeGreaterThanOrEqual(3);
+    expect(new Set(atCommit)).toEqual(new Set(['on']));
+  } finally {
+    spy.mockRestore();
+    await app.close();
+  }
+});
+
+if (!testsRunOnPostgres()) it('runs SQLite in WAL mode, with the configured synchronous level and busy timeout on its connection', async () => {
   for (const [level, expected] of [['FULL', 2], ['NORMAL', 1]] as const) {
     const { app, databaseUrl } = await startTestApp(undefined, { SQLITE_SYNCHRONOUS: level, SQLITE_BUSY_TIMEOUT_MS: '4321' });
     const pragmas = await app.get(Database).serialized(async (db) => ({
@@ -103,9 +151,7 @@ it('runs SQLite in WAL mode, with the configured synchronous level and busy time
     expect(Number(pragmas.timeout[0].timeout)).toBe(4321);
     expect(Number(pragmas.foreignKeys[0].foreign_keys)).toBe(1);
     await app.close();
-    const db = openDatabase(databaseUrl);
-    expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
-    db.close();
+    expect(await withDirect(databaseUrl, (db) => db.get('PRAGMA journal_mode'), { readonly: true })).toEqual({ journal_mode: 'wal' });
   }
 });
 
@@ -119,10 +165,10 @@ it('concurrent steps on one episode are applied one at a time, each logged once,
     );
     expect(responses.map((r) => r.status)).toEqual(queries.map(() => 200));
     expect(responses.map((r) => r.body.observation.step_count).sort((a, b) => a - b)).toEqual(queries.map((_, i) => i + 1));
-    const db = openDatabase(databaseUrl);
-    const log = db.prepare('SELECT step_index FROM action_log WHERE episode_serial = (SELECT serial FROM episodes WHERE id = ?) ORDER BY step_index').all(id) as any[];
+    const log = await withDirect(databaseUrl, (db) =>
+      db.all<{ step_index: number }>('SELECT step_index FROM action_log WHERE episode_serial = (SELECT serial FROM episodes WHERE id = ?) ORDER BY step_index', [id]),
+    );
     expect(log.map((r) => r.step_index)).toEqual(queries.map((_, i) => i + 1));
-    db.close();
   } finally {
     await app.close();
   }

@@ -1,8 +1,9 @@
-import { writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import BetterSqlite3 from 'better-sqlite3';
 import request from 'supertest';
 import type { Action } from '../src/engine/actions';
 import type { Task } from '../src/engine/task.schema';
@@ -12,6 +13,7 @@ import { referenceRun } from '../tools/validity/solvers';
 import { databaseDigest } from './support/database-digest';
 import { ADMIN_KEY, CHAIN_KEY, bearer, tenantWithKey } from './support/tenants';
 import { startTestApp } from './support/test-app';
+import { withDirect } from './support/direct-database';
 import { openWsClient } from './support/ws-client';
 
 /*
@@ -141,12 +143,12 @@ describe('HTTP', () => {
       [{ split: 'private', feedback: 'dense' }, ['split', 'feedback']],
       [{ split: 'secret' }, ['split']],
     ];
-    const before = databaseDigest(ctx.databaseUrl);
+    const before = await databaseDigest(ctx.databaseUrl);
     for (const [body, fields] of refusals) {
       const refused = await post('/reset', agent, body, 422);
       expect([body, refused.code, refused.details.map((d: any) => d.field)]).toEqual([body, 'VALIDATION_FAILED', fields]);
     }
-    expect(databaseDigest(ctx.databaseUrl)).toBe(before);
+    expect(await databaseDigest(ctx.databaseUrl)).toBe(before);
   });
 
   it('a server without a private split refuses split "private" with 422 on every transport, and says so', async () => {
@@ -156,7 +158,7 @@ describe('HTTP', () => {
       const { key } = await tenantWithKey(plain.http, 'plain-lab');
       // The key's first use records its last-used time; the refusals below must change nothing else.
       await request(plain.http).get('/state').set(bearer(key)).expect(404);
-      const before = databaseDigest(plain.databaseUrl);
+      const before = await databaseDigest(plain.databaseUrl);
       const refused = await call(plain.http, 'post', '/reset', key, { task_id: 'billing_duplicate_charge', seed: 0, split: 'private' }, 422);
       expect(refused).toMatchObject({ code: 'VALIDATION_FAILED', details: [{ field: 'split', message: expect.stringMatching(/no private test split \(PRIVATE_SPLIT_KEY is not set\)/) }] });
       const port = (plain.app.getHttpServer().address() as AddressInfo).port;
@@ -169,7 +171,7 @@ describe('HTTP', () => {
       }
       const rpc = (await request(plain.http).post('/mcp').set(bearer(key)).send({ jsonrpc: '2.0', id: 1, method: 'openenv/session/create', params: { split: 'private' } }).expect(200)).body;
       expect(rpc.error).toMatchObject({ code: -32602, data: { details: [{ field: 'split' }] } });
-      expect(databaseDigest(plain.databaseUrl)).toBe(before);
+      expect(await databaseDigest(plain.databaseUrl)).toBe(before);
       // Its document says so too: split "private" is typed, and refused by this server's instance rules.
       const document = (await request(plain.http).get('/openapi.json').expect(200)).body;
       const reset = document.components.schemas.ResetRequestDto;
@@ -247,21 +249,18 @@ describe('verification', () => {
     await play(id, solve(privateInstance('billing_duplicate_charge', 30), 30));
     expect(await verify(ctx.http, id)).toMatchObject({ chain_ok: true, replay_ok: true, ledger_ok: true, split_source: 'private', split_key_id: KEY_ID, replayed_score: 1 });
 
-    const db = new BetterSqlite3(ctx.databaseUrl.slice('file:'.length));
-    try {
+    await withDirect(ctx.databaseUrl, async (db) => {
       for (const [change, undo] of [
         ["split_source = 'public', split_key_id = NULL", `split_source = 'private', split_key_id = '${KEY_ID}'`],
         ["split_key_id = 'ps_000000000000'", `split_key_id = '${KEY_ID}'`],
       ]) {
-        db.prepare(`UPDATE episodes SET ${change} WHERE id = ?`).run(id);
+        await db.run(`UPDATE episodes SET ${change} WHERE id = ?`, [id]);
         // The chain's start commits to the metadata, so its first row no longer links (1); the ledger recorded the
         // split at creation, so it is caught there (0) too.
         expect([change, await verify(ctx.http, id)]).toEqual([change, expect.objectContaining({ chain_ok: false, ledger_ok: false, first_bad_index: 0 })]);
-        db.prepare(`UPDATE episodes SET ${undo} WHERE id = ?`).run(id);
+        await db.run(`UPDATE episodes SET ${undo} WHERE id = ?`, [id]);
       }
-    } finally {
-      db.close();
-    }
+    });
     expect(await verify(ctx.http, id)).toMatchObject({ chain_ok: true, replay_ok: true, ledger_ok: true });
   });
 
@@ -269,7 +268,7 @@ describe('verification', () => {
     const taskId = 'security_compromised_account';
     const id = (await post('/reset', agent, { task_id: taskId, seed: 35, split: 'private' })).episode_id;
     await play(id, solve(privateInstance(taskId, 35), 35));
-    const retired = `${ctx.databaseUrl.slice('file:'.length)}.private-split-retired`;
+    const retired = join(mkdtempSync(join(tmpdir(), 'supportdesk-retired-')), 'private-split-retired');
     writeFileSync(retired, `# rotated\n${SECRET}\n`, { mode: 0o600 });
 
     const rotated = await startTestApp(ctx.databaseUrl, { ...keysRequired, PRIVATE_SPLIT_KEY: NEWER_SECRET, PRIVATE_SPLIT_RETIRED_KEYS_FILE: retired });

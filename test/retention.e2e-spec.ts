@@ -1,6 +1,4 @@
-import BetterSqlite3 from 'better-sqlite3';
 import request from 'supertest';
-import { sqliteText } from '../src/database/sqlite-connection';
 import { ManualClock } from '../src/common/clock';
 import { LedgerCheckpoints } from '../src/episodes/ledger/ledger-checkpoints';
 import { gapsDigest, gapsOf } from '../src/episodes/ledger/ledger-gaps';
@@ -10,6 +8,7 @@ import { RetentionService } from '../src/retention/retention.service';
 import { SOLUTIONS } from './fixtures/solutions';
 import { ADMIN_KEY, CHAIN_KEY, asAdmin, bearer, tenantWithKey } from './support/tenants';
 import { freshDatabaseUrl, startTestApp } from './support/test-app';
+import { refusalOf, withDirect } from './support/direct-database';
 
 /*
  * Retention and tenant deletion: purged episodes are gone with their log and ledger entries, everything that remains
@@ -27,14 +26,7 @@ type App = Awaited<ReturnType<typeof startTestApp>>;
 const verify = async (app: App, id: string) => (await request(app.http).get(`/episodes/${id}/verify`).set(asAdmin).expect(200)).body;
 const ledgerOf = async (app: App, slug: string) => (await request(app.http).get(`/ledger/verify?tenant=${slug}`).set(asAdmin).expect(200)).body.tenants[0];
 const sweep = async (app: App) => (await request(app.http).post('/admin/retention/sweep').set(asAdmin).expect(200)).body;
-const count = (url: string, sql: string): number => {
-  const db = new BetterSqlite3(url.slice('file:'.length), { readonly: true });
-  try {
-    return (db.prepare(sql).get() as { n: number }).n;
-  } finally {
-    db.close();
-  }
-};
+const count = (url: string, sql: string): Promise<number> => withDirect(url, async (db) => (await db.get<{ n: number }>(sql))!.n, { readonly: true });
 
 /** A tenant's serial, by which its log rows name it (src/episodes/log-columns.ts): read it before the tenant goes. */
 const tenantSerialOf = (url: string, tenantId: string) => count(url, `SELECT serial AS n FROM tenants WHERE id = '${tenantId}'`);
@@ -73,7 +65,7 @@ describe('retention', () => {
       const set = await request(app.http).put('/admin/tenants/keep-short/retention').set(asAdmin).send({ retention_days: 7 }).expect(200);
       expect(set.body).toMatchObject({ slug: 'keep-short', retention_days: 7 });
 
-      const oldSerials = lab.old.map((id) => count(app.databaseUrl, `SELECT serial AS n FROM episodes WHERE id = '${id}'`));
+      const oldSerials = await Promise.all(lab.old.map((id) => count(app.databaseUrl, `SELECT serial AS n FROM episodes WHERE id = '${id}'`)));
       const result = await sweep(app);
       expect(result.tenants).toEqual([{ tenant: 'keep-short', retention_days: 7, episodes: 2, steps: 2 * billing.length, ledger_entries: 2 * (1 + billing.length) }]);
       for (const id of lab.old) await request(app.http).get(`/episodes/${id}`).set(asAdmin).expect(404);
@@ -81,7 +73,7 @@ describe('retention', () => {
         table === 'action_log'
           ? count(app.databaseUrl, `SELECT COUNT(*) AS n FROM action_log WHERE episode_serial IN (${oldSerials.join(', ')})`)
           : count(app.databaseUrl, `SELECT COUNT(*) AS n FROM ${table} WHERE ${table === 'episodes' ? 'id' : 'episode_id'} IN ('${lab.old.join("','")}')`);
-      expect([left('episodes'), left('action_log'), left('ledger_entries'), left('episode_tags')]).toEqual([0, 0, 0, 0]);
+      expect(await Promise.all([left('episodes'), left('action_log'), left('ledger_entries'), left('episode_tags')])).toEqual([0, 0, 0, 0]);
 
       for (const id of [...lab.kept, ...other.old, ...other.kept]) expect(await verify(app, id)).toMatchObject({ chain_ok: true, replay_ok: true, ledger_ok: true });
       for (const slug of ['keep-short', 'keep-all']) expect(await ledgerOf(app, slug)).toMatchObject({ ledger_ok: true, checkpoint_ok: true, problems: [] });
@@ -121,7 +113,7 @@ describe('retention', () => {
       clock.advance(10 * DAY);
       await request(app.http).put('/admin/tenants/checkpointed/retention').set(asAdmin).send({ retention_days: 7 }).expect(200);
       expect((await sweep(app)).tenants[0].episodes).toBe(1);
-      expect(count(app.databaseUrl, `SELECT COUNT(*) AS n FROM ledger_entries WHERE seq = ${checkpoint.seq} AND tenant_id = '${checkpoint.tenantId}'`)).toBe(0);
+      expect(await count(app.databaseUrl, `SELECT COUNT(*) AS n FROM ledger_entries WHERE seq = ${checkpoint.seq} AND tenant_id = '${checkpoint.tenantId}'`)).toBe(0);
       expect(await ledgerOf(app, 'checkpointed')).toMatchObject({ ledger_ok: true, checkpoint: { seq: checkpoint.seq }, checkpoint_ok: true, problems: [] });
       expect(await app.app.get(LedgerCheckpoints).write()).toHaveLength(1);
       expect(await verify(app, kept)).toMatchObject({ chain_ok: true, replay_ok: true, ledger_ok: true });
@@ -174,16 +166,13 @@ describe('retention', () => {
     const app = await startTestApp(freshDatabaseUrl(), env, { clock });
     try {
       const lab = await mixedTenant(app, clock, 'forged');
-      const db = new BetterSqlite3(app.databaseUrl.slice('file:'.length));
-      try {
+      await withDirect(app.databaseUrl, async (db) => {
         // The old episode's first entry, its creation, is stored in its row (src/episodes/ledger/ledger-rows.ts).
-        const first = db.prepare(`SELECT ledger_seq AS seq, lower(hex(ledger_mac)) AS mac FROM episodes WHERE id = ?`).get(lab.old[0]) as { seq: number; mac: string };
-        db.exec('DROP TRIGGER episodes_ledger_entry_no_update');
-        db.prepare(`UPDATE episodes SET ledger_seq = NULL, ledger_mac = NULL, facts_sha256 = NULL WHERE id = ?`).run(lab.old[0]);
-        db.prepare(`INSERT INTO ledger_gaps (tenant_id, first_seq, last_seq, last_mac, purge_seq) SELECT id, ?, ?, ?, 999 FROM tenants WHERE slug = 'forged'`).run(first.seq, first.seq, first.mac);
-      } finally {
-        db.close();
-      }
+        const first = (await db.get<{ seq: number; mac: string }>(`SELECT ledger_seq AS seq, lower(hex(ledger_mac)) AS mac FROM episodes WHERE id = ?`, [lab.old[0]]))!;
+        await db.dropTrigger('episodes_ledger_entry_no_update', 'episodes');
+        await db.run(`UPDATE episodes SET ledger_seq = NULL, ledger_mac = NULL, facts_sha256 = NULL WHERE id = ?`, [lab.old[0]]);
+        await db.run(`INSERT INTO ledger_gaps (tenant_id, first_seq, last_seq, last_mac, purge_seq) SELECT id, ?, ?, ?, 999 FROM tenants WHERE slug = 'forged'`, [first.seq, first.seq, first.mac]);
+      });
       const report = await ledgerOf(app, 'forged');
       expect(report.ledger_ok).toBe(false);
       expect(report.problems.join('\n')).toMatch(/no purge entry of the ledger records them/);
@@ -199,26 +188,28 @@ describe('retention', () => {
       const lab = await mixedTenant(app, clock, 'made-up');
       // The kept active episode's entries come before and after the second old one's.
       expect(await verify(app, lab.kept[0])).toMatchObject({ ledger_ok: true });
-      const db = new BetterSqlite3(app.databaseUrl.slice('file:'.length));
-      try {
-        const tenant = (db.prepare(`SELECT id FROM tenants WHERE slug = 'made-up'`).get() as { id: string }).id;
-        const removed = db.prepare(sqliteText(LEDGER_ROW_STATEMENTS.selectEntriesOfEpisode)).all({ tenant, episode: lab.old[1] }) as Array<{ seq: number; mac: string; keyId: string }>;
-        const head = Math.max(...(db.prepare(sqliteText(LEDGER_ROW_STATEMENTS.selectPage)).all({ tenant, after: 0, take: 10_000 }) as Array<{ seq: number }>).map((e) => e.seq));
-        db.exec(`INSERT INTO purge_guard (id, reason) VALUES (1, 'forged')`);
-        db.prepare('DELETE FROM action_log WHERE episode_serial = (SELECT serial FROM episodes WHERE id = ?)').run(lab.old[1]);
-        db.prepare('DELETE FROM ledger_entries WHERE episode_id = ?').run(lab.old[1]);
-        db.exec('DELETE FROM purge_guard');
+      await withDirect(app.databaseUrl, async (db) => {
+        const tenant = (await db.get<{ id: string }>(`SELECT id FROM tenants WHERE slug = 'made-up'`))!.id;
+        const removed = await db.all<{ seq: number; mac: string; keyId: string }>(LEDGER_ROW_STATEMENTS.selectEntriesOfEpisode, { tenant, episode: lab.old[1] });
+        const head = Math.max(...(await db.all<{ seq: number }>(LEDGER_ROW_STATEMENTS.selectPage, { tenant, after: 0, take: 10_000 })).map((e) => e.seq));
+        // The guard lets deletes through inside the transaction that holds it, as the server's purge does.
+        await db.exec('BEGIN');
+        await db.run(`INSERT INTO purge_guard (id, reason) VALUES (1, 'forged')`);
+        await db.run('DELETE FROM action_log WHERE episode_serial = (SELECT serial FROM episodes WHERE id = ?)', [lab.old[1]]);
+        await db.run('DELETE FROM ledger_entries WHERE episode_id = ?', [lab.old[1]]);
+        await db.run('DELETE FROM purge_guard');
+        await db.exec('COMMIT');
         const gaps = gapsOf(removed);
         for (const gap of gaps) {
-          db.prepare('INSERT INTO ledger_gaps (tenant_id, first_seq, last_seq, last_mac, purge_seq) VALUES (?, ?, ?, ?, ?)').run(tenant, gap.firstSeq, gap.lastSeq, gap.lastMac, head + 1);
+          await db.run('INSERT INTO ledger_gaps (tenant_id, first_seq, last_seq, last_mac, purge_seq) VALUES (?, ?, ?, ?, ?)', [tenant, gap.firstSeq, gap.lastSeq, gap.lastMac, head + 1]);
         }
         // Everything a real purge entry says, and the digest of the gaps, under a MAC made without the key.
         const body = JSON.stringify({ gaps: gaps.length, gaps_digest: gapsDigest(gaps), reason: 'retention' });
-        db.prepare(`INSERT INTO ledger_entries (tenant_id, seq, kind, episode_id, step_index, body, key_id, mac, created_at)
-          VALUES (?, ?, 'episodes.purged', '', 0, ?, ?, ?, 1794052800000)`).run(tenant, head + 1, body, removed[0].keyId, 'ab'.repeat(32));
-      } finally {
-        db.close();
-      }
+        await db.run(
+          `INSERT INTO ledger_entries (tenant_id, seq, kind, episode_id, step_index, body, key_id, mac, created_at) VALUES (?, ?, 'episodes.purged', '', 0, ?, ?, ?, ?)`,
+          [tenant, head + 1, body, removed[0].keyId, 'ab'.repeat(32), new Date(1794052800000)],
+        );
+      });
       const report = await verify(app, lab.kept[0]);
       expect(report).toMatchObject({ chain_ok: true, ledger_ok: false, problem: expect.stringMatching(/the purge \(ledger entry \d+\) that accounts for entries missing around this episode's does not hold: .*does not match its MAC/) });
       expect((await ledgerOf(app, 'made-up')).ledger_ok).toBe(false);
@@ -236,14 +227,11 @@ describe('retention', () => {
       clock.advance(10 * DAY);
       // Through the API the period is 30 days: nothing is old enough, whatever the rows say.
       await request(app.http).put('/admin/tenants/tampered/retention').set(asAdmin).send({ retention_days: 30 }).expect(200);
-      const db = new BetterSqlite3(app.databaseUrl.slice('file:'.length));
-      try {
-        db.prepare(`UPDATE tenants SET retention_days = 1 WHERE slug IN ('tampered', 'never-set')`).run();
-        const old = `1577836800000`;
-        for (const id of [...lab.kept, ...unset.old, ...unset.kept]) db.prepare(`UPDATE episodes SET status = 'resolved', updated_at = ${old} WHERE id = ?`).run(id);
-      } finally {
-        db.close();
-      }
+      await withDirect(app.databaseUrl, async (db) => {
+        await db.run(`UPDATE tenants SET retention_days = 1 WHERE slug IN ('tampered', 'never-set')`);
+        const old = new Date('2020-01-01T00:00:00Z');
+        for (const id of [...lab.kept, ...unset.old, ...unset.kept]) await db.run(`UPDATE episodes SET status = 'resolved', updated_at = ? WHERE id = ?`, [old, id]);
+      });
       const swept = await sweep(app);
       expect(swept.tenants.map((t: { tenant: string; episodes: number }) => [t.tenant, t.episodes])).toEqual([
         ['tampered', 0],
@@ -261,28 +249,28 @@ describe('retention', () => {
     const app = await startTestApp(freshDatabaseUrl(), env, { clock });
     try {
       const lab = await mixedTenant(app, clock, 'looped');
-      const db = new BetterSqlite3(app.databaseUrl.slice('file:'.length));
       const tenant = `(SELECT id FROM tenants WHERE slug = 'looped')`;
-      try {
-        db.exec(`INSERT INTO ledger_gaps (tenant_id, first_seq, last_seq, last_mac, purge_seq) SELECT id, 2, 1, 'x', 99 FROM tenants WHERE slug = 'looped'`);
+      await withDirect(app.databaseUrl, async (db) => {
+        await db.run(`INSERT INTO ledger_gaps (tenant_id, first_seq, last_seq, last_mac, purge_seq) SELECT id, 2, 1, 'x', 99 FROM tenants WHERE slug = 'looped'`);
         // The old episode's first entry removed behind a gap that names no purge: the next episode's verify must not pass.
-        const first = db.prepare(`SELECT ledger_seq AS seq, lower(hex(ledger_mac)) AS mac FROM episodes WHERE id = ?`).get(lab.old[1]) as { seq: number; mac: string };
+        const first = (await db.get<{ seq: number; mac: string }>(`SELECT ledger_seq AS seq, lower(hex(ledger_mac)) AS mac FROM episodes WHERE id = ?`, [lab.old[1]]))!;
         // The gap keeps the removed entry's true MAC, so the next entry's MAC holds: only what the gap claims is false.
         // That entry is the previous episode's last step, stored in its action_log row (src/episodes/ledger/ledger-rows.ts).
-        const removed = db.prepare(`SELECT lower(hex(ledger_mac)) AS mac FROM action_log WHERE ledger_seq = ? AND tenant_serial = (SELECT serial FROM tenants WHERE id = ${tenant})`).get(first.seq - 1) as { mac: string };
-        db.exec(`INSERT INTO purge_guard (id, reason) VALUES (1, 'forged')`);
-        db.prepare(`DELETE FROM action_log WHERE ledger_seq = ? AND tenant_serial = (SELECT serial FROM tenants WHERE id = ${tenant})`).run(first.seq - 1);
-        db.exec(`DELETE FROM purge_guard`);
-        db.prepare(`INSERT INTO ledger_gaps (tenant_id, first_seq, last_seq, last_mac, purge_seq) SELECT id, ?, ?, ?, 3 FROM tenants WHERE slug = 'looped'`).run(
+        const stepOfTenant = `ledger_seq = ? AND tenant_serial = (SELECT serial FROM tenants WHERE id = ${tenant})`;
+        const removed = (await db.get<{ mac: string }>(`SELECT lower(hex(ledger_mac)) AS mac FROM action_log WHERE ${stepOfTenant}`, [first.seq - 1]))!;
+        await db.exec('BEGIN');
+        await db.run(`INSERT INTO purge_guard (id, reason) VALUES (1, 'forged')`);
+        await db.run(`DELETE FROM action_log WHERE ${stepOfTenant}`, [first.seq - 1]);
+        await db.run(`DELETE FROM purge_guard`);
+        await db.exec('COMMIT');
+        await db.run(`INSERT INTO ledger_gaps (tenant_id, first_seq, last_seq, last_mac, purge_seq) SELECT id, ?, ?, ?, 3 FROM tenants WHERE slug = 'looped'`, [
           first.seq - 1,
           first.seq - 1,
           removed.mac,
-        );
-        db.exec('DROP TRIGGER ledger_entries_no_update');
-        db.exec(`UPDATE ledger_entries SET kind = 'episodes.purged', body = 'not json' WHERE seq = 3 AND tenant_id = ${tenant}`);
-      } finally {
-        db.close();
-      }
+        ]);
+        await db.dropTrigger('ledger_entries_no_update', 'ledger_entries');
+        await db.run(`UPDATE ledger_entries SET kind = 'episodes.purged', body = 'not json' WHERE seq = 3 AND tenant_id = ${tenant}`);
+      });
       const report = await ledgerOf(app, 'looped');
       expect(report.ledger_ok).toBe(false);
       expect(report.problems.join('\n')).toMatch(/does not fit the ledger/);
@@ -301,15 +289,12 @@ describe('retention', () => {
       const id = await play(app, key, billing.slice(0, 1));
       // A row in ledger_entries too (the public tenant's period: this one's must stay unset).
       await request(app.http).put('/admin/tenants/public/retention').set(asAdmin).send({ retention_days: 30 }).expect(200);
-      const db = new BetterSqlite3(app.databaseUrl.slice('file:'.length));
-      try {
-        expect(() => db.exec('DELETE FROM action_log')).toThrow(/append-only/);
-        expect(() => db.exec('DELETE FROM ledger_entries')).toThrow(/append-only/);
-        expect(() => db.prepare('UPDATE episodes SET ledger_mac = zeroblob(32) WHERE id = ?').run(id)).toThrow(/append-only/);
-        expect(() => db.prepare('UPDATE episodes SET ledger_seq = ledger_seq + 1000 WHERE id = ?').run(id)).toThrow(/append-only/);
-      } finally {
-        db.close();
-      }
+      await withDirect(app.databaseUrl, async (db) => {
+        expect(await refusalOf(db.run('DELETE FROM action_log'))).toMatch(/append-only/);
+        expect(await refusalOf(db.run('DELETE FROM ledger_entries'))).toMatch(/append-only/);
+        expect(await refusalOf(db.run('UPDATE episodes SET ledger_mac = ? WHERE id = ?', [Buffer.alloc(32), id]))).toMatch(/append-only/);
+        expect(await refusalOf(db.run('UPDATE episodes SET ledger_seq = ledger_seq + 1000 WHERE id = ?', [id]))).toMatch(/append-only/);
+      });
       for (const body of [{ retention_days: 0 }, { retention_days: 1.5 }, { retention_days: '30' }, {}, { retention_days: null }, { retention_days: 36_501 }]) {
         const res = await request(app.http).put('/admin/tenants/strict/retention').set(asAdmin).send(body).expect(422);
         expect(res.body.details[0].field).toBe('retention_days');
@@ -339,7 +324,7 @@ describe('tenant deletion', () => {
       await request(app.http).delete('/admin/tenants/nobody?confirm=nobody').set(asAdmin).expect(404);
       await request(app.http).post('/reset').set(bearer(gone.key)).send({}).expect(200);
 
-      const [goneRows, staysRows] = [gone, stays].map((t) => ({ id: t.tenantId, serial: tenantSerialOf(app.databaseUrl, t.tenantId) }));
+      const [goneRows, staysRows] = await Promise.all([gone, stays].map(async (t) => ({ id: t.tenantId, serial: await tenantSerialOf(app.databaseUrl, t.tenantId) })));
       const deleted = await request(app.http).delete('/admin/tenants/leaving?confirm=leaving').set(asAdmin).expect(200);
       expect(deleted.body).toMatchObject({ tenant: 'leaving', episodes: 3, steps: billing.length + 2, keys: 2, runs: 0 });
       expect(deleted.body.ledger_seq).toBe(3 + billing.length + 2);
@@ -347,9 +332,9 @@ describe('tenant deletion', () => {
       const event = (await request(app.http).get('/admin/events').set(asAdmin).expect(200)).body.events.find((e: { action: string }) => e.action === 'tenant.deleted');
       expect(event).toMatchObject({ detail: { slug: 'leaving', episodes: 3, keys: 2 } });
       for (const table of ['episodes', 'action_log', 'ledger_entries', 'episode_tags', 'api_keys', 'tenants']) {
-        expect([table, count(app.databaseUrl, `SELECT COUNT(*) AS n FROM ${table} WHERE ${ownedBy(table, goneRows)}`)]).toEqual([table, 0]);
+        expect([table, await count(app.databaseUrl, `SELECT COUNT(*) AS n FROM ${table} WHERE ${ownedBy(table, goneRows)}`)]).toEqual([table, 0]);
         // The staying tenant's ledger is all in its episodes and log rows (ledger-rows.ts): ledger_entries has none of it.
-        if (table !== 'ledger_entries') expect([table, count(app.databaseUrl, `SELECT COUNT(*) AS n FROM ${table} WHERE ${ownedBy(table, staysRows)}`)]).not.toEqual([table, 0]);
+        if (table !== 'ledger_entries') expect([table, await count(app.databaseUrl, `SELECT COUNT(*) AS n FROM ${table} WHERE ${ownedBy(table, staysRows)}`)]).not.toEqual([table, 0]);
       }
       expect((await request(app.http).get('/admin/tenants').set(asAdmin).expect(200)).body.tenants.map((t: { slug: string }) => t.slug)).not.toContain('leaving');
       expect(await verify(app, kept)).toMatchObject({ chain_ok: true, replay_ok: true, ledger_ok: true });
@@ -370,17 +355,15 @@ describe('tenant deletion', () => {
     const kept = await play(app, stays.key, billing);
     for (let i = 0; i < 5; i++) await play(app, cut.key, billing.slice(0, 2));
     // A write removes at most the batch it is given, and says how many went.
-    const cutRows = { id: cut.tenantId, serial: tenantSerialOf(url, cut.tenantId) };
+    const cutRows = { id: cut.tenantId, serial: await tenantSerialOf(url, cut.tenantId) };
     const episodes = app.app.get(EpisodeRepository);
     expect([await episodes.deleteTenantEpisodes(cut.tenantId, 2), await episodes.deleteTenantEpisodes(cut.tenantId, 2)]).toEqual([2, 2]);
     // As a stop after the first write and a batch would leave it: marked, keys revoked, part of its episodes gone.
-    const db = new BetterSqlite3(url.slice('file:'.length));
-    try {
-      db.prepare(`UPDATE tenants SET deleting_at = 1796292000000 WHERE id = ?`).run(cut.tenantId);
-      db.prepare(`UPDATE api_keys SET revoked_at = 1796292000000 WHERE tenant_id = ?`).run(cut.tenantId);
-    } finally {
-      db.close();
-    }
+    await withDirect(url, async (db) => {
+      const at = new Date('2026-12-03T10:00:00Z');
+      await db.run(`UPDATE tenants SET deleting_at = ? WHERE id = ?`, [at, cut.tenantId]);
+      await db.run(`UPDATE api_keys SET revoked_at = ? WHERE tenant_id = ?`, [at, cut.tenantId]);
+    });
     expect((await request(app.http).get('/admin/tenants').set(asAdmin).expect(200)).body.tenants.map((t: { slug: string }) => t.slug)).not.toContain('cut-short');
     await request(app.http).delete('/admin/tenants/cut-short?confirm=cut-short').set(asAdmin).expect(404);
     const again = await request(app.http).post('/admin/tenants').set(asAdmin).send({ slug: 'cut-short', name: 'again' }).expect(409);
@@ -391,7 +374,7 @@ describe('tenant deletion', () => {
     try {
       await app.app.get(RetentionService).deletionsResumed();
       for (const table of ['tenants', 'episodes', 'action_log', 'ledger_entries', 'api_keys']) {
-        expect([table, count(url, `SELECT COUNT(*) AS n FROM ${table} WHERE ${ownedBy(table, cutRows)}`)]).toEqual([table, 0]);
+        expect([table, await count(url, `SELECT COUNT(*) AS n FROM ${table} WHERE ${ownedBy(table, cutRows)}`)]).toEqual([table, 0]);
       }
       const events = (await request(app.http).get('/admin/events').set(asAdmin).expect(200)).body.events.filter((e: { tenant: string }) => e.tenant === cut.tenantId);
       expect(events.map((e: { action: string }) => e.action).slice(0, 2)).toEqual(['tenant.deleted', 'tenant.deletion_resumed']);

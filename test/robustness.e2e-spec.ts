@@ -1,5 +1,4 @@
 import { connect, type AddressInfo } from 'node:net';
-import Database from 'better-sqlite3';
 import request from 'supertest';
 import type { Action } from '../src/engine/actions';
 import { reset, step } from '../src/engine/engine';
@@ -7,6 +6,7 @@ import { EpisodeExpiryService } from '../src/episodes/episode-expiry.service';
 import { canonicalTasks } from '../src/tasks/task-files';
 import { SOLUTIONS } from './fixtures/solutions';
 import { startTestApp } from './support/test-app';
+import { openDirect, testsRunOnPostgres } from './support/direct-database';
 import { STORED_STATE_JSON } from '../src/episodes/active-state';
 
 const billing = SOLUTIONS.billing_duplicate_charge.actions;
@@ -74,7 +74,7 @@ describe('concurrent episodes', () => {
           return { id, rewards };
         }),
       );
-      const db = new Database(ctx.databaseUrl.slice('file:'.length), { readonly: true });
+      const db = await openDirect(ctx.databaseUrl, { readonly: true });
       for (const [i, { taskId, seed, trajectory }] of plans.entries()) {
         const task = tasks.get(taskId)!;
         let state = reset(task, seed);
@@ -85,13 +85,13 @@ describe('concurrent episodes', () => {
           state = result.state;
         }
         expect(results[i].rewards).toEqual(rewards);
-        const stored = db.prepare(`SELECT ${STORED_STATE_JSON} AS state_json FROM episodes WHERE id = ?`).get(results[i].id) as { state_json: string };
+        const stored = (await db.get<{ state_json: string }>(`SELECT ${STORED_STATE_JSON} AS state_json FROM episodes WHERE id = ?`, [results[i].id]))!;
         // A running episode keeps its state; one that has ended keeps none (it is replayed from the log).
         expect(stored.state_json === '' ? ['ended', state.status !== 'active'] : ['running', JSON.parse(stored.state_json)]).toEqual(
           state.status === 'active' ? ['running', state] : ['ended', true],
         );
       }
-      db.close();
+      await db.close();
     } finally {
       await ctx.app.close();
     }
@@ -175,14 +175,16 @@ describe('limits and lifecycle', () => {
 
 describe('database errors', () => {
   it('a database held busy past the timeout is a 503 with Retry-After that changes nothing; it works again after', async () => {
-    const ctx = await startTestApp(undefined, { SQLITE_BUSY_TIMEOUT_MS: '200' });
+    // Another process holds the lock a step's write needs: SQLite's write lock past the busy timeout, or on
+    // PostgreSQL a lock on the action log past the statement timeout.
+    const ctx = await startTestApp(undefined, testsRunOnPostgres() ? { DATABASE_STATEMENT_TIMEOUT_MS: '200' } : { SQLITE_BUSY_TIMEOUT_MS: '200' });
     try {
       const id = (await request(ctx.http).post('/reset').send({ variant: 'canonical' }).expect(200)).body.episode_id;
-      const other = new Database(ctx.databaseUrl.slice('file:'.length));
-      other.exec('BEGIN IMMEDIATE'); // another process holds the write lock
+      const other = await openDirect(ctx.databaseUrl);
+      await other.exec(other.kind === 'sqlite' ? 'BEGIN IMMEDIATE' : 'BEGIN; LOCK TABLE action_log IN EXCLUSIVE MODE');
       const res = await request(ctx.http).post('/step').send({ episode_id: id, action: billing[0] });
-      other.exec('ROLLBACK');
-      other.close();
+      await other.exec('ROLLBACK');
+      await other.close();
       expect(res.status).toBe(503);
       expect(res.headers['retry-after']).toBe('1');
       expect(res.body).toMatchObject({ statusCode: 503, error: 'Service Unavailable' });

@@ -1,5 +1,4 @@
 import type { AddressInfo } from 'node:net';
-import BetterSqlite3 from 'better-sqlite3';
 import request from 'supertest';
 import { ManualClock } from '../src/common/clock';
 import type { Action } from '../src/engine/actions';
@@ -12,6 +11,7 @@ import { referenceRun } from '../tools/validity/solvers';
 import { readZip } from './fixtures/inspect/read-zip';
 import { ADMIN_KEY, CHAIN_KEY, bearer, tenantWithKey } from './support/tenants';
 import { startTestApp } from './support/test-app';
+import { withDirect } from './support/direct-database';
 import { openWsClient } from './support/ws-client';
 
 /*
@@ -165,9 +165,7 @@ describe('comparison and leaderboard', () => {
 
   it('refuses to pair runs graded by different grader versions (409, naming the difference)', async () => {
     const older = await createRun({ name: 'older', agent: 'older/1', seed_count: 1, trials: 1 });
-    const db = new BetterSqlite3(ctx.databaseUrl.slice('file:'.length));
-    db.prepare('UPDATE runs SET grader_version = 15 WHERE id = ?').run(older.run_id);
-    db.close();
+    await withDirect(ctx.databaseUrl, (db) => db.run('UPDATE runs SET grader_version = 15 WHERE id = ?', [older.run_id]));
     const refused = (await get(`/runs/${solver.run_id}/compare/${older.run_id}`, reader).expect(409)).body;
     expect(refused.message).toMatch(/grader version \(\d+ vs 15\)/);
     // Pairable but nothing finished in common yet: no verdict to give.

@@ -1,10 +1,10 @@
 import type { AddressInfo } from 'node:net';
-import BetterSqlite3 from 'better-sqlite3';
 import request from 'supertest';
 import { ManualClock } from '../src/common/clock';
 import { TenantRepository } from '../src/tenants/tenant.repository';
 import { ADMIN_KEY, asAdmin, bearer, tenantWithKey } from './support/tenants';
 import { startTestApp } from './support/test-app';
+import { withDirect } from './support/direct-database';
 import { openWsClient } from './support/ws-client';
 
 /*
@@ -214,9 +214,7 @@ describe('API key lookups', () => {
       expect(lookups).toHaveBeenCalledTimes(2);
 
       // Revoked behind this server's back: served until the remembered answer is two seconds old, then refused.
-      const db = new BetterSqlite3(ctx.databaseUrl.slice('file:'.length));
-      db.prepare("UPDATE api_keys SET revoked_at = 1796126400000 WHERE id = ?").run(keyId);
-      db.close();
+      await withDirect(ctx.databaseUrl, (db) => db.run('UPDATE api_keys SET revoked_at = ? WHERE id = ?', [new Date('2026-12-01T12:00:00Z'), keyId]));
       clock.advance(1_900);
       await request(ctx.http).get('/state').set(bearer(key)).expect(404);
       clock.advance(200);

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
-import Database from 'better-sqlite3';
 import request from 'supertest';
 import { SOLUTIONS } from './fixtures/solutions';
 import { ADMIN_KEY, CHAIN_KEY, asAdmin, bearer, tenantWithKey } from './support/tenants';
 import { startTestApp } from './support/test-app';
+import { withDirect } from './support/direct-database';
 
 const billing = SOLUTIONS.billing_duplicate_charge;
 
@@ -21,15 +21,15 @@ describe('API keys', () => {
     const viaBearer = await request(ctx.http).post('/reset').set(bearer(key)).send({ variant: 'canonical' }).expect(200);
     await request(ctx.http).get(`/state/${viaBearer.body.episode_id}`).set('X-API-Key', key).expect(200);
 
-    const db = new Database(ctx.databaseUrl.slice('file:'.length), { readonly: true });
-    const row = db.prepare('SELECT * FROM api_keys WHERE id = ?').get(keyId) as any;
+    const { row, episode } = await withDirect(ctx.databaseUrl, async (db) => ({
+      row: (await db.get<any>('SELECT * FROM api_keys WHERE id = ?', [keyId]))!,
+      episode: (await db.get<any>('SELECT tenant_id FROM episodes WHERE id = ?', [viaBearer.body.episode_id]))!,
+    }), { readonly: true });
     expect(row.hash).toBe(createHash('sha256').update(key).digest('hex'));
     expect(row.prefix).toBe(key.slice(0, 12));
     expect(JSON.stringify(row)).not.toContain(key);
     expect(row.last_used_at).not.toBeNull();
-    const episode = db.prepare('SELECT tenant_id FROM episodes WHERE id = ?').get(viaBearer.body.episode_id) as any;
     expect(episode.tenant_id).toBe(tenantId);
-    db.close();
 
     const listed = (await request(ctx.http).get('/admin/tenants/lab-one/keys').set(asAdmin).expect(200)).body.keys;
     expect(listed).toEqual([

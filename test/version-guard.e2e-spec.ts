@@ -1,8 +1,8 @@
-import Database from 'better-sqlite3';
 import request from 'supertest';
 import { EpisodeExpiryService } from '../src/episodes/episode-expiry.service';
 import { SOLUTIONS } from './fixtures/solutions';
 import { startTestApp } from './support/test-app';
+import { withDirect } from './support/direct-database';
 
 /**
  * A step starts from the server's in-memory copy of the episode when it has one, and writes only if the row is
@@ -11,9 +11,6 @@ import { startTestApp } from './support/test-app';
  */
 const actions = SOLUTIONS.logistics_missing_order_vip.actions;
 
-function openDb(databaseUrl: string) {
-  return new Database(databaseUrl.slice('file:'.length));
-}
 
 it('two servers on one database file stepping the same episode in turns: every step builds on the last stored one', async () => {
   const a = await startTestApp();
@@ -44,16 +41,14 @@ it('an episode expired by another writer is not revived by a step from the cache
     const id = (await request(ctx.http).post('/reset').send({ variant: 'canonical', task_id: 'logistics_missing_order_vip', seed: 5 }).expect(200)).body.episode_id;
     await request(ctx.http).post('/step').send({ episode_id: id, action: actions[0] }).expect(200);
     // What the idle sweep of another server process does (it moves the version on, as every writer must).
-    const other = openDb(ctx.databaseUrl);
-    other.prepare("UPDATE episodes SET status = 'expired', version = version + 1 WHERE id = ?").run(id);
-    other.close();
+    await withDirect(ctx.databaseUrl, (other) => other.run("UPDATE episodes SET status = 'expired', version = version + 1 WHERE id = ?", [id]));
 
     const res = await request(ctx.http).post('/step').send({ episode_id: id, action: actions[1] }).expect(409);
     expect(res.body.message).toMatch(/is expired/);
-    const db = openDb(ctx.databaseUrl);
-    expect(db.prepare('SELECT COUNT(*) AS n FROM action_log WHERE episode_serial = (SELECT serial FROM episodes WHERE id = ?)').get(id)).toEqual({ n: 1 });
-    expect(db.prepare('SELECT status, step_count FROM episodes WHERE id = ?').get(id)).toEqual({ status: 'expired', step_count: 1 });
-    db.close();
+    await withDirect(ctx.databaseUrl, async (db) => {
+      expect(await db.get('SELECT COUNT(*) AS n FROM action_log WHERE episode_serial = (SELECT serial FROM episodes WHERE id = ?)', [id])).toEqual({ n: 1 });
+      expect(await db.get('SELECT status, step_count FROM episodes WHERE id = ?', [id])).toEqual({ status: 'expired', step_count: 1 });
+    });
   } finally {
     await ctx.app.close();
   }

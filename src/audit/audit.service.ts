@@ -149,16 +149,20 @@ export class AuditService {
     const threshold = query.threshold ?? 1;
     const filters = toFilters(query);
     const byAgent = query.group_by === 'agent';
-    const buckets = await this.audit.scoreHistogram(scope, filters, byAgent);
+    // Three independent reads: on PostgreSQL each takes its own pooled connection, so they run at once.
+    const [buckets, repeatedGroups, purged] = await Promise.all([
+      this.audit.scoreHistogram(scope, filters, byAgent),
+      this.audit.repeatedTestPlayCounts(scope, filters, byAgent),
+      this.audit.purgeTotals(scope),
+    ]);
     const rows = summarizeHistogram(buckets, Math.round(threshold * 1000));
     const repeated = new Map<string, number>();
-    for (const group of await this.audit.repeatedTestPlayCounts(scope, filters, byAgent)) {
+    for (const group of repeatedGroups) {
       const key = groupKey(group.taskId, group.agent);
       repeated.set(key, (repeated.get(key) ?? 0) + group.count);
     }
     const ratio = (a: number, b: number) => (b === 0 ? 0 : Math.round((a / b) * 10000) / 10000);
     const points = (milli: number) => Math.round(milli) / 1000;
-    const purged = await this.audit.purgeTotals(scope);
     return {
       threshold,
       purged: { episodes: purged.episodes, steps: purged.steps, purges: purged.purges, last_purge_at: purged.lastAt?.toISOString() ?? null },

@@ -23,6 +23,13 @@ const MAX_BATCH = 256;
  */
 const WRITE_LOCK = 0x5d_0001;
 
+/**
+ * A batch's start, in one round trip: the transaction, durable commits whatever the server's or database's default
+ * (an answered step must survive a crash: `synchronous_commit = off` would acknowledge it before it is on disk),
+ * and the write lock.
+ */
+export const BATCH_BEGIN = `BEGIN; SET LOCAL synchronous_commit TO on; SELECT pg_advisory_xact_lock(${WRITE_LOCK})`;
+
 interface Pending {
   work: WriteWork<unknown>;
   resolve: (value: unknown) => void;
@@ -63,7 +70,10 @@ export class PostgresDatabase extends Database implements OnModuleInit, OnApplic
   }
 
   async onModuleInit(): Promise<void> {
-    await this.pool.query('SELECT 1');
+    const { rows } = await this.pool.query<{ fsync: string }>('SHOW fsync');
+    if (rows[0]?.fsync !== 'on') {
+      this.logger.warn('fsync is off on this PostgreSQL server: a crash of its machine can lose steps that were acknowledged');
+    }
     await this.client.$connect();
     this.logger.debug(`PostgreSQL ready: ${serverOf(this.config.databaseUrl)}`);
   }
@@ -112,8 +122,8 @@ export class PostgresDatabase extends Database implements OnModuleInit, OnApplic
   }
 
   /**
-   * Already: PostgreSQL makes a commit visible to any reader only once it is durable (synchronous_commit), so
-   * whatever a reader saw is on disk.
+   * Already: PostgreSQL makes a commit with synchronous_commit on (every batch's: BATCH_BEGIN) visible to readers
+   * only once it is on disk, so whatever a reader saw of a batch is durable.
    */
   durable(): Promise<void> {
     return Promise.resolve();
@@ -145,8 +155,7 @@ export class PostgresDatabase extends Database implements OnModuleInit, OnApplic
     try {
       client = await this.pool.connect();
       const sql = new PostgresConnection(client);
-      await client.query('BEGIN');
-      await client.query('SELECT pg_advisory_xact_lock($1)', [WRITE_LOCK]);
+      await client.query(BATCH_BEGIN);
       for (const pending of batch) {
         await client.query('SAVEPOINT write');
         try {

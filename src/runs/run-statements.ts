@@ -64,7 +64,7 @@ VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   selectRegrade: `SELECT id, run_id AS "runId", grader_version AS "graderVersion", episode_count AS "episodeCount", changed_count AS "changedCount", created_at AS "createdAt"
   FROM run_regrades WHERE id = ? AND tenant_id = ? AND run_id = ?`,
   regradeResults: `SELECT r.task_id AS "taskId", r.seed, r.trial, r.episode_id AS "episodeId", r.score_milli AS "scoreMilli", r.before_milli AS "beforeMilli",
-       r.changed, r.components_json AS "componentsJson"
+       CASE WHEN r.changed THEN 1 ELSE 0 END AS changed, r.components_json AS "componentsJson"
   FROM run_regrade_results AS r JOIN run_cells AS c ON c.tenant_id = r.tenant_id AND c.run_id = @runId AND c.task_id = r.task_id AND c.seed = r.seed AND c.trial = r.trial
   WHERE r.tenant_id = @tenantId AND r.regrade_id = @regradeId ORDER BY c.position`,
 } as const;
@@ -138,6 +138,7 @@ export interface RegradeResultRow {
   episodeId: string;
   scoreMilli: number;
   beforeMilli: number;
+  /** 1 or 0 (a boolean column, read as a number on both databases: the statement says so). */
   changed: number;
   componentsJson: string;
 }

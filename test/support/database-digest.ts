@@ -1,22 +1,50 @@
 import { createHash } from 'node:crypto';
-import Database from 'better-sqlite3';
+import { withDirect, type DirectDatabase } from './direct-database';
 
-/** sha256 over every row of every table, in primary-key order: equal digests mean byte-for-byte equal content. */
-export function databaseDigest(databaseUrl: string): string {
-  const db = new Database(databaseUrl.slice('file:'.length), { readonly: true });
-  try {
-    const hash = createHash('sha256');
-    const tables = db
-      .prepare("SELECT name, wr FROM pragma_table_list WHERE schema = 'main' AND type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
-      .all() as { name: string; wr: number }[];
-    for (const { name, wr } of tables) {
-      hash.update(`table ${name}\n`);
-      // A WITHOUT ROWID table is read in its primary key's order, which is how it is stored.
-      const rows = db.prepare(wr ? `SELECT * FROM "${name}"` : `SELECT * FROM "${name}" ORDER BY rowid`).iterate();
-      for (const row of rows) hash.update(`${JSON.stringify(row, (_, v) => (typeof v === 'bigint' ? v.toString() : v))}\n`);
-    }
-    return hash.digest('hex');
-  } finally {
-    db.close();
+/**
+ * sha256 over every row of every table, in primary-key order: equal digests mean equal content. On SQLite or
+ * PostgreSQL alike (a digest compares one database with itself, before and after, never across the two).
+ */
+export function databaseDigest(databaseUrl: string): Promise<string> {
+  return withDirect(
+    databaseUrl,
+    async (db) => {
+      const hash = createHash('sha256');
+      for (const { name, orderBy } of await tablesOf(db)) {
+        hash.update(`table ${name}\n`);
+        for (const row of await db.all(`SELECT * FROM "${name}" ORDER BY ${orderBy}`)) {
+          hash.update(`${JSON.stringify(row, (_, v) => (typeof v === 'bigint' ? v.toString() : v))}\n`);
+        }
+      }
+      return hash.digest('hex');
+    },
+    { readonly: true },
+  );
+}
+
+/** The tables, each with the order its rows are read in: its primary key (SQLite's rowid where it has one). */
+async function tablesOf(db: DirectDatabase): Promise<{ name: string; orderBy: string }[]> {
+  if (db.kind === 'sqlite') {
+    const tables = await db.all<{ name: string; wr: number }>(
+      "SELECT name, wr FROM pragma_table_list WHERE schema = 'main' AND type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name",
+    );
+    const keyOf = async (name: string) =>
+      (await db.all<{ name: string }>(`SELECT name FROM pragma_table_info('${name}') WHERE pk > 0 ORDER BY pk`)).map((c) => `"${c.name}"`).join(', ');
+    // A WITHOUT ROWID table is read in its primary key's order, which is how it is stored.
+    return Promise.all(tables.map(async ({ name, wr }) => ({ name, orderBy: wr ? await keyOf(name) : 'rowid' })));
   }
+  const tables = await db.all<{ name: string; key: string }>(
+    `SELECT c.relname AS name, string_agg(quote_ident(a.attname), ', ' ORDER BY array_position(i.indkey::int2[], a.attnum)) AS key
+       FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+       JOIN pg_index i ON i.indrelid = c.oid AND i.indisprimary
+       JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum = ANY(i.indkey)
+      WHERE n.nspname = current_schema() AND c.relkind = 'r'
+      GROUP BY c.relname ORDER BY c.relname`,
+  );
+  const keyless = await db.all<{ name: string }>(
+    `SELECT c.relname AS name FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+      WHERE n.nspname = current_schema() AND c.relkind = 'r' AND NOT EXISTS (SELECT 1 FROM pg_index i WHERE i.indrelid = c.oid AND i.indisprimary)`,
+  );
+  if (keyless.length > 0) throw new Error(`tables without a primary key cannot be digested in a stable order: ${keyless.map((t) => t.name).join(', ')}`);
+  return tables.map(({ name, key }) => ({ name, orderBy: key }));
 }

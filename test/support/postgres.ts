@@ -30,8 +30,29 @@ export async function scratchDatabase(label: string): Promise<ScratchDatabase> {
   return {
     url: url.toString(),
     name,
-    drop: () => withClient(admin, (client) => client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`)).then(() => undefined),
+    drop: () => withClient(admin, (client) => dropDatabase(client, name)),
   };
+}
+
+/**
+ * Drops a test database and its connections. FORCE ends the sessions this role may end; an autovacuum worker that
+ * happens to be in the database (a superuser's process) it may not, and the drop fails with 42501 until the worker
+ * is gone, so that failure is tried again: without FORCE, PostgreSQL itself stops an autovacuum worker in the way.
+ */
+export async function dropDatabase(client: Client, name: string): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      return;
+    } catch (error) {
+      if ((error as { code?: string }).code !== '42501' || attempt === 20) throw error;
+      await client.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND usename = current_user`, [name]);
+      await client.query(`DROP DATABASE IF EXISTS "${name}"`).then(
+        () => undefined,
+        () => new Promise((resolve) => setTimeout(resolve, 250)),
+      );
+    }
+  }
 }
 
 /** Runs `work` on a fresh connection to `url`, closed afterwards. */

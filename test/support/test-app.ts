@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { copyFileSync, mkdtempSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
@@ -26,10 +26,30 @@ export function freshDatabaseUrl(): string {
 /** A chain key for apps on PostgreSQL that were given none (a PostgreSQL server needs one: app-config.ts). */
 const POSTGRES_TEST_CHAIN_KEY = 'p'.repeat(64);
 
+/**
+ * The chain key of a test app on `databaseUrl` started without CHAIN_KEY: the key file an open-mode server keeps
+ * beside its SQLite file, or the key testConfig gives an app on PostgreSQL.
+ */
+export function defaultChainKeyOf(databaseUrl: string): string {
+  if (!databaseUrl.startsWith('file:')) return POSTGRES_TEST_CHAIN_KEY;
+  return readFileSync(`${databaseUrl.slice('file:'.length)}.chain-key`, 'utf8').trim();
+}
+
 export function testConfig(overrides: Record<string, string> = {}): AppConfig {
   // No shutdown grace: an app closed by a test has no client racing its close (the crash test runs the default).
-  const postgres = /^postgres/.test(overrides.DATABASE_URL ?? '') ? { CHAIN_KEY: POSTGRES_TEST_CHAIN_KEY } : {};
+  const url = overrides.DATABASE_URL ?? '';
+  const postgres = /^postgres/.test(url) ? { CHAIN_KEY: POSTGRES_TEST_CHAIN_KEY, LEDGER_CHECKPOINT_FILE: checkpointFileOf(url) } : {};
   return loadConfig({ LOG_LEVEL: 'silent', SHUTDOWN_GRACE_MS: '0', ...postgres, ...overrides });
+}
+
+/**
+ * The ledger checkpoint file of a test app on `databaseUrl` (unless the test names one): beside a SQLite file, as the
+ * server's default; for a PostgreSQL database, one of its own in the temporary folder (the server's default, one
+ * file in data/, would be shared by every test database of a run).
+ */
+export function checkpointFileOf(databaseUrl: string): string {
+  if (databaseUrl.startsWith('file:')) return `${databaseUrl.slice('file:'.length)}.ledger-checkpoints`;
+  return join(tmpdir(), `${new URL(databaseUrl).pathname.slice(1)}.ledger-checkpoints`);
 }
 
 /** CREATE DATABASE … TEMPLATE, synchronously (freshDatabaseUrl is), in a child process. */
