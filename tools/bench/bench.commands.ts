@@ -57,10 +57,16 @@ export const AUDIT_QUERIES_COMMAND = declareCommand({
   summary:
     'Times the audit queries (GET /episodes filters and deep pages, GET /stats) over HTTP on the real app, on a ' +
     'generated database of episodes with 10 action rows each (made once into data/bench/audit-<episodes>.db; delete ' +
-    'it to regenerate): median and p95 of 30 runs after 5 warm-ups, then the SQLite query plans.',
+    'it to regenerate): median and p95 of 30 runs after 5 warm-ups, then the SQLite query plans; with BENCH_POSTGRES_URL, the same on ' +
+    'PostgreSQL beside them.',
   flags: {},
-  environment: { BENCH_EPISODES: 'Episodes in the generated database (default: 100000).' },
-  examples: ['npm run bench:audit', 'BENCH_EPISODES=10000 npm run bench:audit'],
+  environment: {
+    BENCH_EPISODES: 'Episodes in the generated database (default: 100000).',
+    BENCH_POSTGRES_URL:
+      'A PostgreSQL role that may create databases (postgresql://user:password@host:5432/postgres): the dataset is then also copied once into ' +
+      'its database sd_bench_audit_<episodes> (kept for the next run; drop it to copy again) and the same queries timed there, in the same run.',
+  },
+  examples: ['npm run bench:audit', 'BENCH_EPISODES=10000 npm run bench:audit', 'BENCH_POSTGRES_URL=postgresql://bench:secret@127.0.0.1:5432/postgres npm run bench:audit'],
 });
 
 export const REPLY_GRADING_COMMAND = declareCommand({

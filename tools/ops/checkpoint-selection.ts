@@ -11,7 +11,7 @@ import { hasColumn, hasTable, type DatabasePoint } from './database-point';
  */
 
 /** A line as the server writes it; the signature is the server's to check (it needs the chain key). */
-interface CheckpointRecord {
+export interface CheckpointRecord {
   tenant_id: string;
   seq: number;
   mac: string;
@@ -34,8 +34,15 @@ export interface CheckpointSelection {
 
 /** Sorts the lines of a checkpoint file against the ledgers of `db` (the snapshot), whose heads are in `point`. */
 export function selectCheckpoints(db: BetterSqlite3.Database, point: DatabasePoint, text: string): CheckpointSelection {
+  return sortCheckpointLines(point, text, checkpointHeldBy(db));
+}
+
+/**
+ * The sorting itself, given how to tell whether the snapshot holds a checkpointed entry: a SQLite copy answers at
+ * once (checkpointHeldBy); PostgreSQL's snapshot is asked beforehand (postgres-checkpoint-selection.ts).
+ */
+export function sortCheckpointLines(point: DatabasePoint, text: string, holds: (record: CheckpointRecord) => boolean): CheckpointSelection {
   const heads = new Map(point.ledgers.map((l) => [l.tenantId, l]));
-  const holds = checkpointHeldBy(db);
   const selection: CheckpointSelection = { kept: [], beyond: [], contradicted: [], unreadable: 0 };
   const beyond = new Map<string, { tenant: string; seq: number; at: string }>();
   for (const line of text.split('\n')) {
@@ -57,6 +64,15 @@ export function selectCheckpoints(db: BetterSqlite3.Database, point: DatabasePoi
   return selection;
 }
 
+/** The readable lines of a checkpoint file whose entry is within a ledger of `point`: those whose entry must be looked up. */
+export function checkpointsWithin(point: DatabasePoint, text: string): CheckpointRecord[] {
+  const heads = new Map(point.ledgers.map((l) => [l.tenantId, l.seq]));
+  return text
+    .split('\n')
+    .map((line) => (line.trim() === '' ? null : parseRecord(line)))
+    .filter((record): record is CheckpointRecord => record !== null && record.seq <= (heads.get(record.tenant_id) ?? -1));
+}
+
 /**
  * Whether the database still holds a checkpointed entry, as the server judges it before writing a new checkpoint
  * (ledger-checkpoints.ts): the entry with the checkpointed MAC, or, once a retention purge removed the entry, the gap
@@ -67,15 +83,27 @@ function checkpointHeldBy(db: BetterSqlite3.Database): (record: CheckpointRecord
   // ledger_entries alone.
   const macAt = hasColumn(db, 'episodes', 'ledger_seq') ? LEDGER_ROW_STATEMENTS.selectMacAt : 'SELECT mac FROM ledger_entries WHERE tenant_id = @tenant AND seq = @seq';
   const entryMac = hasTable(db, 'ledger_entries') ? db.prepare(macAt) : null;
-  const gapAt = hasTable(db, 'ledger_gaps')
-    ? db.prepare('SELECT last_seq AS "lastSeq", last_mac AS "lastMac" FROM ledger_gaps WHERE tenant_id = ? AND first_seq <= ? AND last_seq >= ?')
-    : null;
-  return (record) => {
-    const entry = entryMac?.get({ tenant: record.tenant_id, seq: record.seq }) as { mac: string } | undefined;
-    if (entry) return entry.mac === record.mac;
-    const gap = gapAt?.get(record.tenant_id, record.seq, record.seq) as { lastSeq: number; lastMac: string } | undefined;
-    return gap !== undefined && (gap.lastSeq !== record.seq || gap.lastMac === record.mac);
-  };
+  const gapAt = hasTable(db, 'ledger_gaps') ? db.prepare(SELECT_GAP_COVERING) : null;
+  return (record) =>
+    checkpointHeld(
+      record,
+      entryMac?.get({ tenant: record.tenant_id, seq: record.seq }) as { mac: string } | undefined,
+      gapAt?.get(record.tenant_id, record.seq, record.seq) as LedgerGap | undefined,
+    );
+}
+
+/** The gap a retention purge recorded over a tenant's entry (tenant, seq, seq), in the SQL both databases read. */
+export const SELECT_GAP_COVERING = 'SELECT last_seq AS "lastSeq", last_mac AS "lastMac" FROM ledger_gaps WHERE tenant_id = ? AND first_seq <= ? AND last_seq >= ?';
+
+export interface LedgerGap {
+  lastSeq: number;
+  lastMac: string;
+}
+
+/** The judgement, given the entry at the checkpoint's seq (if the database holds it) and the gap over it (if purged). */
+export function checkpointHeld(record: CheckpointRecord, entry: { mac: string } | undefined, gap: LedgerGap | undefined): boolean {
+  if (entry) return entry.mac === record.mac;
+  return gap !== undefined && (gap.lastSeq !== record.seq || gap.lastMac === record.mac);
 }
 
 /** Per tenant id, the newest checkpoint a file names (last line wins, as the server reads it); signatures unchecked. */

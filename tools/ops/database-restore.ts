@@ -70,7 +70,7 @@ export async function restoreDatabase(options: RestoreOptions): Promise<RestoreR
     throw new OperationRefused(`${target} is open in another process (a running server?): stop it before restoring over its database`);
   }
   const checkpointText = expected.checkpoints === null ? '' : readFileSync(backup.checkpointsFile, 'utf8');
-  if (expected.checkpoints !== null && sha256(checkpointText) !== expected.checkpoints) {
+  if (expected.checkpoints !== null && sha256OfText(checkpointText) !== expected.checkpoints) {
     throw new OperationRefused(`${backup.checkpointsFile} does not match its checksum in ${backup.checksumFile}: it is damaged or was changed`);
   }
 
@@ -108,7 +108,7 @@ export async function restoreDatabase(options: RestoreOptions): Promise<RestoreR
 }
 
 /** The sums the backup's checksum file gives its database and its checkpoint lines (null: none listed). */
-function expectedSums(backup: ReturnType<typeof backupFiles>): { database: string; checkpoints: string | null } {
+export function expectedSums(backup: ReturnType<typeof backupFiles>): { database: string; checkpoints: string | null } {
   if (!existsSync(backup.database)) throw new OperationRefused(`no backup at ${backup.database}`);
   let sums: Map<string, string>;
   try {
@@ -142,16 +142,9 @@ function inspect(file: string): { point: DatabasePoint; keys: KeyIds } {
 function replaceCheckpointFile(file: string, text: string, point: DatabasePoint): RestoreReport['checkpoints'] {
   mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
   let movedAside: string | null = null;
-  const rolledBack: RestoreReport['checkpoints']['rolledBack'] = [];
+  let rolledBack: RestoreReport['checkpoints']['rolledBack'] = [];
   if (existsSync(file)) {
-    const ledgers = new Map(point.ledgers.map((l) => [l.tenantId, l]));
-    for (const [tenantId, checkpoint] of newestCheckpoints(readFileSync(file, 'utf8'))) {
-      // A tenant the backup does not have was created after it: named by its id, the slug went with it.
-      const ledger = ledgers.get(tenantId) ?? { tenant: tenantId, seq: 0 };
-      if (checkpoint.seq > ledger.seq) {
-        rolledBack.push({ tenant: ledger.tenant, restoredSeq: ledger.seq, checkpointedSeq: checkpoint.seq, checkpointedAt: checkpoint.at });
-      }
-    }
+    rolledBack = rolledBackBy(readFileSync(file, 'utf8'), point);
     movedAside = `${file}.before-restore-${new Date().toISOString().replace(/[:.]/g, '-')}`;
     renameSync(file, movedAside);
   }
@@ -159,6 +152,20 @@ function replaceCheckpointFile(file: string, text: string, point: DatabasePoint)
   return { file, installed: text.split('\n').filter(Boolean).length, movedAside, rolledBack };
 }
 
-function sha256(text: string): string {
+/** Per tenant whose ledger a checkpoint file saw further than the restored heads: the entries a restore gives up. */
+export function rolledBackBy(checkpointText: string, point: DatabasePoint): RestoreReport['checkpoints']['rolledBack'] {
+  const rolledBack: RestoreReport['checkpoints']['rolledBack'] = [];
+  const ledgers = new Map(point.ledgers.map((l) => [l.tenantId, l]));
+  for (const [tenantId, checkpoint] of newestCheckpoints(checkpointText)) {
+    // A tenant the backup does not have was created after it: named by its id, the slug went with it.
+    const ledger = ledgers.get(tenantId) ?? { tenant: tenantId, seq: 0 };
+    if (checkpoint.seq > ledger.seq) {
+      rolledBack.push({ tenant: ledger.tenant, restoredSeq: ledger.seq, checkpointedSeq: checkpoint.seq, checkpointedAt: checkpoint.at });
+    }
+  }
+  return rolledBack;
+}
+
+export function sha256OfText(text: string): string {
   return createHash('sha256').update(text, 'utf8').digest('hex');
 }

@@ -29,11 +29,12 @@ export function keysUsedBy(db: BetterSqlite3.Database): KeyIds {
 
 /**
  * The ids of the keys a server with this configuration holds. Without CHAIN_KEY (open mode) the server keeps its
- * key in `<database>.chain-key`, and makes a new one when that file is missing.
+ * key in `<database>.chain-key`, and makes a new one when that file is missing; on PostgreSQL (`databaseFile`
+ * null) CHAIN_KEY is required.
  */
-export function keysHeldBy(config: AppConfig, databaseFile: string): KeyIds {
-  const keyFile = `${databaseFile}.chain-key`;
-  const current = config.chainKey ?? (existsSync(keyFile) ? readFileSync(keyFile, 'utf8').trim() : null);
+export function keysHeldBy(config: AppConfig, databaseFile: string | null): KeyIds {
+  const keyFile = databaseFile === null ? null : `${databaseFile}.chain-key`;
+  const current = config.chainKey ?? (keyFile !== null && existsSync(keyFile) ? readFileSync(keyFile, 'utf8').trim() : null);
   const chain = [...(current ? [current] : []), ...config.chainRetiredKeys].map((secret) => chainKeyOf(secret).id);
   const privateSplit = [...(config.privateSplitKey ? [config.privateSplitKey] : []), ...config.privateSplitRetiredKeys].map((s) => privateSplitKeyOf(s).id);
   return { chain: [...new Set(chain)].sort(), privateSplit: [...new Set(privateSplit)].sort() };

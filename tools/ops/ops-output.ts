@@ -14,48 +14,66 @@ export function describeBackup(report: BackupReport): string[] {
       `${report.steps} steps; copied in ${report.seconds.copy} s (${rate(report.bytes, report.seconds.copy)}), ${report.seconds.total} s in all`,
     `snapshot: taken ${report.startedAt}; ${describePoint(report.point)}`,
     `check: ${report.check} ok`,
-    `checkpoints: ${cp.kept} line(s) the snapshot reaches, in ${basename(report.checkpointsFile)}` +
-      (cp.beyond.length > 0 ? `; newer ones left out: ${cp.beyond.map((b) => `${b.tenant} entry ${b.seq} (${b.at})`).join(', ')}` : ''),
-    ...cp.contradicted.map(
-      (c) => `warning: the checkpoint of ${c.tenant}'s ledger at entry ${c.seq} (${c.at}) does not match the entry the database holds: the ledger was rewritten before this backup`,
-    ),
-    ...(cp.unreadable > 0 ? [`warning: ${cp.unreadable} line(s) of the checkpoint file are not checkpoints (left out)`] : []),
+    ...describeCheckpointsKept(cp, report.checkpointsFile),
     `sha256 (${basename(report.checksumFile)}): ${report.sha256}  ${basename(report.file)}`,
   ];
   return lines;
 }
 
+/** What a backup carries of the checkpoint file, and what it left out. */
+export function describeCheckpointsKept(cp: BackupReport['checkpoints'], checkpointsFile: string): string[] {
+  return [
+    `checkpoints: ${cp.kept} line(s) the snapshot reaches, in ${basename(checkpointsFile)}` +
+      (cp.beyond.length > 0 ? `; newer ones left out: ${cp.beyond.map((b) => `${b.tenant} entry ${b.seq} (${b.at})`).join(', ')}` : ''),
+    ...cp.contradicted.map(
+      (c) => `warning: the checkpoint of ${c.tenant}'s ledger at entry ${c.seq} (${c.at}) does not match the entry the database holds: the ledger was rewritten before this backup`,
+    ),
+    ...(cp.unreadable > 0 ? [`warning: ${cp.unreadable} line(s) of the checkpoint file are not checkpoints (left out)`] : []),
+  ];
+}
+
 export function describeRestore(report: RestoreReport, held: KeyIds): string[] {
   const { checkpoints: cp } = report;
-  const keyList = (used: string[], have: string[], where: string) =>
-    used.length === 0 ? 'none' : used.map((id) => (have.includes(id) ? `${id} (held)` : `${id} (MISSING: ${where})`)).join(', ');
   const lines = [
     `restored: ${report.file} from ${report.from} (${megabytes(report.bytes)}, sha256 ${report.sha256.slice(0, 16)}… matches) in ${report.seconds} s` +
       (report.replaced ? '; the database that was there is replaced' : ''),
     `point: ${describePoint(report.point)}`,
     `migrations the server applies when it starts: ${report.pendingMigrations.length === 0 ? 'none' : report.pendingMigrations.join(', ')}`,
     `checkpoints: ${cp.installed} line(s) from the backup in ${cp.file}` + (cp.movedAside ? `; the file that was there is kept as ${cp.movedAside}` : ''),
-    ...cp.rolledBack.map(
-      (r) => `rolled back: ${r.tenant}'s ledger was checkpointed at entry ${r.checkpointedSeq} (${r.checkpointedAt}); the backup holds it to entry ${r.restoredSeq}`,
-    ),
-    `chain keys the data was made with: ${keyList(report.keys.chain, held.chain, `CHAIN_KEY, CHAIN_RETIRED_KEYS_FILE, or in open mode ${basename(report.file)}.chain-key`)}`,
-    `private-split keys: ${keyList(report.keys.privateSplit, held.privateSplit, 'PRIVATE_SPLIT_KEY or PRIVATE_SPLIT_RETIRED_KEYS_FILE')}`,
+    ...describeRolledBack(cp.rolledBack),
+    ...describeKeys(report.keys, held, `CHAIN_KEY, CHAIN_RETIRED_KEYS_FILE, or in open mode ${basename(report.file)}.chain-key`),
     'next: start the server with the same keys, then check GET /ledger/verify (docs/backup.md)',
   ];
   return lines;
 }
 
-function describePoint(point: BackupReport['point']): string {
+export function describeRolledBack(rolledBack: RestoreReport['checkpoints']['rolledBack']): string[] {
+  return rolledBack.map(
+    (r) => `rolled back: ${r.tenant}'s ledger was checkpointed at entry ${r.checkpointedSeq} (${r.checkpointedAt}); the backup holds it to entry ${r.restoredSeq}`,
+  );
+}
+
+/** The keys the restored data was made with, each marked held or MISSING (`chainWhere`: where a chain key goes). */
+export function describeKeys(used: KeyIds, held: KeyIds, chainWhere: string): string[] {
+  const keyList = (ids: string[], have: string[], where: string) =>
+    ids.length === 0 ? 'none' : ids.map((id) => (have.includes(id) ? `${id} (held)` : `${id} (MISSING: ${where})`)).join(', ');
+  return [
+    `chain keys the data was made with: ${keyList(used.chain, held.chain, chainWhere)}`,
+    `private-split keys: ${keyList(used.privateSplit, held.privateSplit, 'PRIVATE_SPLIT_KEY or PRIVATE_SPLIT_RETIRED_KEYS_FILE')}`,
+  ];
+}
+
+export function describePoint(point: BackupReport['point']): string {
   const migration = point.migration ? `migration ${point.migration.name}` : 'no migration applied';
   const heads = point.ledgers.length === 0 ? 'no tenants' : point.ledgers.map((l) => `${l.tenant} ${l.seq}`).join(', ');
   return `${migration}; ledger heads (entries): ${heads}`;
 }
 
-function megabytes(bytes: number): string {
+export function megabytes(bytes: number): string {
   return `${(bytes / 1e6).toFixed(1)} MB`;
 }
 
-function rate(bytes: number, seconds: number): string {
+export function rate(bytes: number, seconds: number): string {
   return seconds > 0 ? `${(bytes / 1e6 / seconds).toFixed(0)} MB/s` : 'instant';
 }
 
