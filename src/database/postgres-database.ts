@@ -28,7 +28,7 @@ const WRITE_LOCK = 0x5d_0001;
  * (an answered step must survive a crash: `synchronous_commit = off` would acknowledge it before it is on disk),
  * and the write lock.
  */
-export const BATCH_BEGIN = `BEGIN; SET LOCAL synchronous_commit TO on; SELECT pg_advisory_xact_lock(${WRITE_LOCK})`;
+const BATCH_BEGIN = `BEGIN; SET LOCAL synchronous_commit TO on; SELECT pg_advisory_xact_lock(${WRITE_LOCK})`;
 
 interface Pending {
   work: WriteWork<unknown>;
