@@ -195,6 +195,14 @@ describe('copying a SQLite database into PostgreSQL', () => {
       hashes: (await client.query("SELECT encode(hash, 'hex') AS h FROM action_log ORDER BY episode_serial, step_index")).rows.map((row) => row.h as string),
     }));
     expect(stored).toEqual(expected);
+    // Vacuumed and analyzed after the commit, so the planner has statistics and the visibility map is set.
+    const maintained = await withClient(target.url, async (client) =>
+      (await client.query(`SELECT relname, last_vacuum IS NOT NULL AND last_analyze IS NOT NULL AS done FROM pg_stat_user_tables WHERE relname IN ('episodes', 'action_log') ORDER BY relname`)).rows,
+    );
+    expect(maintained).toEqual([
+      { relname: 'action_log', done: true },
+      { relname: 'episodes', done: true },
+    ]);
     expect(stored.hashes.every((hash) => hash.length === 64)).toBe(true);
     expect(readFileSync(plan.targetCheckpointFile, 'utf8')).toBe(readFileSync(source.checkpoints, 'utf8'));
     expect(report.checkpoints.lines).toBeGreaterThan(0);

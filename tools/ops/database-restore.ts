@@ -69,10 +69,7 @@ export async function restoreDatabase(options: RestoreOptions): Promise<RestoreR
   if (replaced && databaseInUse(target)) {
     throw new OperationRefused(`${target} is open in another process (a running server?): stop it before restoring over its database`);
   }
-  const checkpointText = expected.checkpoints === null ? '' : readFileSync(backup.checkpointsFile, 'utf8');
-  if (expected.checkpoints !== null && sha256OfText(checkpointText) !== expected.checkpoints) {
-    throw new OperationRefused(`${backup.checkpointsFile} does not match its checksum in ${backup.checksumFile}: it is damaged or was changed`);
-  }
+  const checkpointText = checkedCheckpointText(backup, expected);
 
   mkdirSync(dirname(target), { recursive: true, mode: 0o700 });
   const partial = temporaryBeside(target, 'restoring');
@@ -164,6 +161,16 @@ export function rolledBackBy(checkpointText: string, point: DatabasePoint): Rest
     }
   }
   return rolledBack;
+}
+
+/** The backup's checkpoint lines ("" when it has none), refused unless they match their sum in the checksum file. */
+export function checkedCheckpointText(backup: ReturnType<typeof backupFiles>, expected: ReturnType<typeof expectedSums>): string {
+  if (expected.checkpoints === null) return '';
+  const text = readFileSync(backup.checkpointsFile, 'utf8');
+  if (sha256OfText(text) !== expected.checkpoints) {
+    throw new OperationRefused(`${backup.checkpointsFile} does not match its checksum in ${backup.checksumFile}: it is damaged or was changed`);
+  }
+  return text;
 }
 
 export function sha256OfText(text: string): string {

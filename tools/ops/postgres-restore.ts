@@ -6,7 +6,7 @@ import { serverOf } from '../../src/database/postgres-migrate';
 import { sha256OfFile } from './checksums';
 import { backupFiles } from './database-backup';
 import type { DatabasePoint } from './database-point';
-import { expectedSums, rolledBackBy, sha256OfText, type RestoreReport } from './database-restore';
+import { checkedCheckpointText, expectedSums, rolledBackBy, type RestoreReport } from './database-restore';
 import { writeFileAtomically } from './durable-files';
 import type { KeyIds } from './keys-used';
 import { OperationRefused } from './operation-refused';
@@ -57,10 +57,7 @@ export async function restorePostgres(options: PostgresRestoreOptions): Promise<
   const checkpointFile = resolve(options.checkpointFile);
   const database = serverOf(options.databaseUrl);
   const expected = expectedSums(backup);
-  const checkpointText = expected.checkpoints === null ? '' : readFileSync(backup.checkpointsFile, 'utf8');
-  if (expected.checkpoints !== null && sha256OfText(checkpointText) !== expected.checkpoints) {
-    throw new OperationRefused(`${backup.checkpointsFile} does not match its checksum in ${backup.checksumFile}: it is damaged or was changed`);
-  }
+  const checkpointText = checkedCheckpointText(backup, expected);
   const sum = await sha256OfFile(backup.database);
   if (sum !== expected.database) {
     throw new OperationRefused(`${backup.database} does not match its checksum in ${backup.checksumFile}: it is damaged or was changed`);
