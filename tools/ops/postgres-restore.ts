@@ -65,7 +65,7 @@ export async function restorePostgres(options: PostgresRestoreOptions): Promise<
   const unreadable = await unreadableDumpReason(backup.database);
   if (unreadable !== null) {
     throw new OperationRefused(
-      `${backup.database} cannot be read as a pg_dump archive (${unreadable}); a backup of a SQLite database restores onto a SQLite DATABASE_URL (docs/backup.md)`,
+      `${backup.database} cannot be read as a pg_dump archive (${unreadable}); nothing was changed. A backup of a SQLite database restores onto a SQLite DATABASE_URL (docs/backup.md)`,
     );
   }
 
