@@ -11,7 +11,7 @@ const base = require('./jest.config.js');
  */
 const medium = base.projects.find((project) => project.displayName === 'medium');
 const e2e = base.projects.find((project) => project.displayName === 'e2e');
-const ON_POSTGRES = ['persistence', 'tenancy', 'audit', 'robustness', 'retention', 'ledger', 'runs-lifecycle', 'compact-storage', 'step-batch', 'errors', 'version-guard', 'private-split', 'fuzz', 'metrics', 'hardening', 'hardening-2', 'hostile-input', 'episodes', 'episode-steps', 'feedback-modes', 'runs', 'access-rules', 'test-split-withheld', 'ws', 'openenv', 'mcp', 'grading'];
+const ON_POSTGRES = ['persistence', 'tenancy', 'audit', 'robustness', 'retention', 'ledger', 'runs-lifecycle', 'compact-storage', 'step-batch', 'errors', 'version-guard', 'private-split', 'fuzz', 'metrics', 'hardening', 'hardening-2', 'hostile-input', 'episodes', 'episode-steps', 'feedback-modes', 'runs', 'access-rules', 'test-split-withheld', 'ws', 'openenv', 'mcp', 'mcp-sessions', 'grading'];
 module.exports = {
   ...base,
   globalSetup: '<rootDir>/test/support/postgres-global-setup.ts',

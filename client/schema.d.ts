@@ -1477,6 +1477,7 @@ export interface components {
              * @enum {string}
              */
             database_kind: "sqlite" | "postgresql";
+            replica: components["schemas"]["ReplicaDto"];
             /** @enum {string} */
             status: "healthy" | "unhealthy";
             tasks: number;
@@ -1751,6 +1752,12 @@ export interface components {
             success_before: boolean;
             task_id: string;
             trial: number;
+        };
+        ReplicaDto: {
+            /** @description This server process among the deployment's replicas (host, process id and a random suffix) */
+            id: string;
+            /** @description Whether this replica runs the periodic jobs (idle-expiry and retention sweeps, session and rate-limit clean-up): one replica of a PostgreSQL deployment at a time, taken over by another within seconds when it stops; always true on SQLite */
+            leader: boolean;
         };
         ReplyDetailGradeDto: {
             covered: boolean;

@@ -15,6 +15,7 @@ import { MetricsModule } from '../metrics';
 import { OpenApiModule } from '../openapi/openapi.module';
 import { OpenEnvModule } from '../openenv/openenv.module';
 import { DatabaseModule } from '../database/database.module';
+import { ReplicasModule } from '../replicas';
 import { TasksModule } from '../tasks/tasks.module';
 import { TenantsModule } from '../tenants/tenants.module';
 import { EpisodesModule } from '../episodes';
@@ -32,6 +33,7 @@ export class AppModule {
       global: true,
       imports: [
         DatabaseModule,
+        ReplicasModule,
         MetricsModule,
         TenantsModule,
         AuthModule,

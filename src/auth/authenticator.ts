@@ -45,6 +45,12 @@ export class Authenticator {
     return this.config.adminApiKey !== null && sameSecret(key, this.config.adminApiKey);
   }
 
+  /** Whether this key was found valid within the last VALIDITY_CHECK_MS (no database involved). */
+  remembersValid(key: string): boolean {
+    const remembered = this.lookedUp.get(hashApiKey(key));
+    return remembered !== undefined && this.clock.now().getTime() - remembered.at < VALIDITY_CHECK_MS;
+  }
+
   async identify(key: string | null): Promise<Principal> {
     if (key === null) {
       if (this.config.requireApiKey) {

@@ -10,7 +10,7 @@ import { Metrics } from '../metrics';
 import { hashApiKey } from '../tenants/api-key-secret';
 import { Authenticator, presentedKey } from './authenticator';
 import { KeyHashRepository } from './key-hash.repository';
-import { RateLimiter } from './rate-limiter';
+import { ReplicaCoordination, type RateLimits } from '../replicas';
 
 export interface Credentials {
   headers: IncomingHttpHeaders;
@@ -36,8 +36,8 @@ export interface Credentials {
  */
 @Injectable()
 export class RequestAuthentication implements OnModuleDestroy {
-  private readonly requests: RateLimiter;
-  private readonly failures: RateLimiter;
+  private readonly requests: RateLimits;
+  private readonly failures: RateLimits;
   private readonly pruner: NodeJS.Timeout;
   /** Who may scrape /metrics without a key (METRICS_ALLOW_FROM). */
   private readonly scrapers: AddressList;
@@ -48,14 +48,16 @@ export class RequestAuthentication implements OnModuleDestroy {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     clock: Clock,
     private readonly metrics: Metrics,
+    replicas: ReplicaCoordination,
   ) {
     this.scrapers = new AddressList(config.metricsAllowFrom);
     const now = () => clock.now().getTime();
-    this.requests = new RateLimiter(config.rateLimitPerMinute, now);
-    this.failures = new RateLimiter(config.authFailuresPerMinute, now);
+    // Shared by every replica on PostgreSQL, in this process's memory on SQLite (docs/replicas.md).
+    this.requests = replicas.rateLimits('requests', config.rateLimitPerMinute, now);
+    this.failures = replicas.rateLimits('failures', config.authFailuresPerMinute, now);
     this.pruner = setInterval(() => {
-      this.requests.prune();
-      this.failures.prune();
+      if (!replicas.isLeader()) return;
+      Promise.all([this.requests.prune(), this.failures.prune()]).catch(() => undefined);
     }, 60_000).unref();
   }
 
@@ -90,15 +92,17 @@ export class RequestAuthentication implements OnModuleDestroy {
       if (key === null && level === 'metrics') {
         throw new UnauthenticatedError('this route needs the admin key (send "Authorization: Bearer <admin key>"), or a client address in METRICS_ALLOW_FROM');
       }
-      if (key !== null && this.failures.wait(address) > 0 && !this.authenticator.isAdminKey(key) && !(await this.keyHashes.isValidKeyHash(hashApiKey(key)))) {
-        throw this.tooManyFailures(address);
+      // A key known to be valid is never limited, so its address's budget is not even looked at.
+      if (key !== null && !this.authenticator.isAdminKey(key) && !this.authenticator.remembersValid(key)) {
+        const wait = await this.failures.wait(address);
+        if (wait > 0 && !(await this.keyHashes.isValidKeyHash(hashApiKey(key)))) throw this.tooManyFailures(wait);
       }
       principal = await this.authenticator.identify(key);
     } catch (error) {
       if (error instanceof UnauthenticatedError) {
         // Past the budget, a failing credential is told to slow down (no lookup was needed to know it fails).
-        if (this.failures.wait(address) > 0) throw this.tooManyFailures(address);
-        this.failures.take(address);
+        const wait = await this.failures.take(address);
+        if (wait > 0) throw this.tooManyFailures(wait);
         this.metrics.authRejected(key === undefined ? 'malformed' : key === null ? 'missing_key' : 'invalid_key');
       }
       throw error;
@@ -108,13 +112,13 @@ export class RequestAuthentication implements OnModuleDestroy {
       this.metrics.authRejected('forbidden');
       throw new ForbiddenError(refusal);
     }
-    this.count(principal);
+    await this.count(principal);
     return principal;
   }
 
-  private tooManyFailures(address: string): TooManyError {
+  private tooManyFailures(seconds: number): TooManyError {
     this.metrics.rateLimited('auth_failures');
-    const wait = Math.max(1, this.failures.wait(address));
+    const wait = Math.max(1, seconds);
     return new TooManyError(
       `too many failed authentications from this address (at most ${this.config.authFailuresPerMinute} a minute); retry in ${wait} s. ` +
         'Valid keys are not affected',
@@ -123,8 +127,8 @@ export class RequestAuthentication implements OnModuleDestroy {
   }
 
   /** A public route: no key is looked at, but a client address still has a rate (when there is a limit at all). */
-  countPublic(clientAddress: string): void {
-    const wait = this.requests.take(`address:${clientAddress}`);
+  async countPublic(clientAddress: string): Promise<void> {
+    const wait = await this.requests.take(`address:${clientAddress}`);
     if (wait > 0) {
       this.metrics.rateLimited('address');
       throw new TooManyError(`the rate limit of ${this.config.rateLimitPerMinute} requests a minute per address is used up; retry in ${wait} s`, wait);
@@ -137,16 +141,16 @@ export class RequestAuthentication implements OnModuleDestroy {
       this.metrics.authRejected('invalid_key');
       throw new UnauthenticatedError('the API key of this session has been revoked');
     }
-    this.count(principal);
+    await this.count(principal);
   }
 
   /**
    * The steps of a batch beyond the first (its request or message was counted as one), against the tenant's rate:
    * all of them, or none and a 429, so a batch is never cut short by the rate.
    */
-  countBatchSteps(principal: Principal, further: number): void {
+  async countBatchSteps(principal: Principal, further: number): Promise<void> {
     if (principal.kind === 'admin' || further <= 0 || this.config.rateLimitPerMinute === 0) return;
-    const wait = further + 1 > this.config.rateLimitPerMinute ? Infinity : this.requests.take(`tenant:${principal.tenantId}`, further);
+    const wait = further + 1 > this.config.rateLimitPerMinute ? Infinity : await this.requests.take(`tenant:${principal.tenantId}`, further);
     if (wait > 0) this.metrics.rateLimited('tenant');
     if (wait === Infinity) {
       throw new TooManyError(
@@ -163,9 +167,9 @@ export class RequestAuthentication implements OnModuleDestroy {
   }
 
   /** Tenants share the server and have a rate; the admin key (the operator) does not. */
-  private count(principal: Principal): void {
-    if (principal.kind === 'admin') return;
-    const wait = this.requests.take(`tenant:${principal.tenantId}`);
+  private async count(principal: Principal): Promise<void> {
+    if (principal.kind === 'admin' || this.config.rateLimitPerMinute === 0) return;
+    const wait = await this.requests.take(`tenant:${principal.tenantId}`);
     if (wait > 0) {
       this.metrics.rateLimited('tenant');
       throw new TooManyError(

@@ -24,8 +24,13 @@ import { EpisodeRepository, StaleEpisodeError, type EpisodeRecord, type Feedback
 import { SPLIT_RULE, generatorVersionId, seedIn, splitOf } from '../families';
 import { gradeViewFor, presentGrade, presentObservation, presentReset, presentState, presentStep } from './episode.presenter';
 
-/** How often a step raced by another writer is computed again before the client is told to retry (409). */
-const MAX_STEP_ATTEMPTS = 5;
+/**
+ * How often a step raced by another writer (another replica stepping the same episode) is computed again before
+ * the client is told to retry (409), and the longest random pause before an attempt: two replicas that keep
+ * reading the same row at the same moment fall out of step, so one of them wins each round.
+ */
+const MAX_STEP_ATTEMPTS = 12;
+const MAX_RETRY_PAUSE_MS = 20;
 
 /** How often a reset taking a run's next cell tries another when a concurrent reset claimed its pick first. */
 const MAX_CLAIM_ATTEMPTS = 20;
@@ -187,6 +192,7 @@ export class EpisodesService {
         } catch (error) {
           if (!(error instanceof StaleEpisodeError)) throw error;
           if (attempt === MAX_STEP_ATTEMPTS) throw new ConflictError('the episode kept changing while this step was applied; retry');
+          await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(MAX_RETRY_PAUSE_MS, 2 ** attempt)));
         }
       }
     });

@@ -1,5 +1,16 @@
 import { ApiProperty } from '@nestjs/swagger';
 
+export class ReplicaDto {
+  @ApiProperty({ description: "This server process among the deployment's replicas (host, process id and a random suffix)" })
+  id!: string;
+  @ApiProperty({
+    description:
+      'Whether this replica runs the periodic jobs (idle-expiry and retention sweeps, session and rate-limit clean-up): one replica ' +
+      'of a PostgreSQL deployment at a time, taken over by another within seconds when it stops; always true on SQLite',
+  })
+  leader!: boolean;
+}
+
 export class HealthDto {
   @ApiProperty({ enum: ['healthy', 'unhealthy'] })
   status!: 'healthy' | 'unhealthy';
@@ -13,4 +24,6 @@ export class HealthDto {
   tasks!: number;
   @ApiProperty()
   uptime_seconds!: number;
+  @ApiProperty({ type: ReplicaDto })
+  replica!: ReplicaDto;
 }

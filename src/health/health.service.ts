@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { APP_VERSION } from '../common/app-version';
 import { Database } from '../database/database.service';
+import { ReplicaCoordination } from '../replicas';
 import { TaskCatalog } from '../tasks/task-catalog.service';
 import type { HealthDto } from './health.dto';
 
@@ -11,6 +12,7 @@ export class HealthService {
   constructor(
     private readonly database: Database,
     private readonly catalog: TaskCatalog,
+    private readonly replicas: ReplicaCoordination,
   ) {}
 
   async check(): Promise<HealthDto> {
@@ -27,6 +29,7 @@ export class HealthService {
       version: APP_VERSION,
       tasks: this.catalog.list().length,
       uptime_seconds: Math.round((Date.now() - this.startedAt) / 1000),
+      replica: { id: this.replicas.replicaId, leader: this.replicas.isLeader() },
     };
   }
 }

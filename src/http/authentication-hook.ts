@@ -13,7 +13,7 @@ export function registerAuthentication(instance: FastifyInstance, authentication
   instance.addHook('onRequest', async (request: FastifyRequest) => {
     const level = (request.routeOptions.config as unknown as Record<string, unknown> | undefined)?.[ACCESS_ROUTE_CONFIG] as AccessLevel | undefined;
     if (level === undefined || level === 'public' || authentication.admitsWithoutKey(level, request)) {
-      authentication.countPublic(request.ip);
+      await authentication.countPublic(request.ip);
       return;
     }
     const query = request.query as Record<string, unknown> | undefined;

@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import pino, { type Logger } from 'pino';
 import pinoPretty from 'pino-pretty';
 import type { RequestWithPrincipal } from '../access/principal';
-import { RateLimiter } from '../auth/rate-limiter';
+import { RateLimiter } from '../replicas';
 import type { Clock } from '../common/clock';
 import type { AppConfig } from '../config/app-config';
 

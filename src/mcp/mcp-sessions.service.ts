@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { ServerResponse } from 'node:http';
 import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
@@ -6,143 +7,125 @@ import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } fr
 import { APP_VERSION } from '../common/app-version';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import type { EpisodeCaller } from '../access/principal';
+import { ReplicaCoordination } from '../replicas';
 import { KeyRevocations } from '../tenants/key-revocations';
 import { EpisodeTools, toToolResult, type ToolCaller } from './episode-tools.service';
 import { answerParamErrorsPlainly } from './mcp-param-errors';
+import { ProtocolSessionRepository, type ProtocolSessionKind } from './protocol-session.repository';
 import type { ToolSchemaVariant } from './tool-schemas';
 import { Clock } from '../common/clock';
 import { Metrics } from '../metrics';
 
-interface SessionBase {
+/** A session found for a request: whom its tools act for, and the form of its tools' schemas. */
+export interface ToolSession {
+  id: string;
   caller: ToolCaller;
-  /** The form its tools/list serves input schemas in, chosen when the session started. */
   variant: ToolSchemaVariant;
-  lastUsed: number;
 }
-
-/** An MCP session (initialize, then the mcp-session-id header), served by the official SDK. */
-export interface McpSdkSession extends SessionBase {
-  kind: 'mcp';
-  transport: StreamableHTTPServerTransport;
-}
-
-/** An OpenEnv HTTP session (openenv/session/create, then params.session_id), bound to the episode it started. */
-export interface OpenEnvSession extends SessionBase {
-  kind: 'openenv';
-}
-
-type Session = McpSdkSession | OpenEnvSession;
 
 export interface SessionCapacity {
   active_sessions: number;
   max_sessions: number;
 }
 
-/**
- * A place in a tenant's session count, taken before the (asynchronous) work of opening a session starts, so that
- * concurrent opens cannot all see room for one more. Opening the session takes the place over; anything else
- * must release it (releasing twice is harmless).
- */
-export interface SessionPlace {
-  readonly tenantId: string;
-  release(): void;
-}
+export const SESSION_HEADER = 'mcp-session-id';
+
+/** A session's last use is written at most this often (and a tenth of the idle timeout, when that is shorter). */
+const MAX_TOUCH_INTERVAL_MS = 10_000;
 
 /**
- * The /mcp sessions of both kinds. A session belongs to the tenant and key that opened it (anyone else is told it
- * does not exist), counts against the tenant's MAX_SESSIONS_PER_TENANT (the /ws sessions have a cap of the same
- * size of their own), ends when its key is revoked, and is closed after SESSION_IDLE_TIMEOUT_MS of silence. Closing
- * a session never ends its episode, which stays resumable over HTTP.
+ * The /mcp sessions of both kinds: MCP's (initialize, then the mcp-session-id header) and OpenEnv's over HTTP
+ * (openenv/session/create, then params.session_id). A session is a row of `protocol_sessions`, not state of this
+ * process, so any replica serves any session (docs/replicas.md) and a restart keeps them; each request runs on an
+ * MCP transport and server of its own (the SDK's stateless mode, the session header handled here). A session
+ * belongs to the tenant and key that opened it (anyone else is told it does not exist), counts against the
+ * tenant's MAX_SESSIONS_PER_TENANT across every replica, ends when its key is revoked, and after
+ * SESSION_IDLE_TIMEOUT_MS of silence. Closing a session never ends its episode, which stays resumable over HTTP.
  */
 @Injectable()
 export class McpSessions implements OnModuleDestroy {
   private readonly logger = new Logger(McpSessions.name);
-  private readonly sessions = new Map<string, Session>();
-  /** Places taken by sessions still being opened, per tenant. */
-  private readonly opening = new Map<string, number>();
+  /** The server-to-client streams (GET /mcp) open on this replica, with their key: a revocation closes them. */
+  private readonly streams = new Map<StreamableHTTPServerTransport, string | null>();
   private readonly sweeper: NodeJS.Timeout;
+  private readonly touchMs: number;
 
   constructor(
     private readonly tools: EpisodeTools,
+    private readonly rows: ProtocolSessionRepository,
     revocations: KeyRevocations,
+    private readonly replicas: ReplicaCoordination,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly clock: Clock,
     metrics: Metrics,
   ) {
-    metrics.readOpenSessions('mcp', () => this.sessions.size);
-    this.sweeper = setInterval(() => this.closeIdle(), Math.min(60_000, config.sessionIdleTimeoutMs)).unref();
+    this.touchMs = Math.min(MAX_TOUCH_INTERVAL_MS, Math.floor(config.sessionIdleTimeoutMs / 10));
+    metrics.readOpenSessions('mcp', () => this.rows.countLive(this.liveSince()));
+    this.sweeper = setInterval(() => void this.endIdle(), Math.min(60_000, config.sessionIdleTimeoutMs)).unref();
     revocations.onRevoked((keyId) => {
-      for (const [id, session] of this.sessions) if (session.caller.keyId === keyId) this.end(id);
+      for (const [transport, streamKey] of this.streams) if (streamKey === keyId) void transport.close();
+      // Every replica hears of a revocation; deleting rows already deleted changes nothing.
+      this.rows.endOfKey(keyId).catch((error: unknown) => this.logger.warn(`ending the sessions of a revoked key: ${(error as Error).message}`));
     });
   }
 
-  /** The session with this id and kind, only for the tenant and key that opened it. */
-  find<K extends Session['kind']>(sessionId: string, caller: EpisodeCaller, kind: K): Extract<Session, { kind: K }> | null {
-    const session = this.sessions.get(sessionId);
-    if (!session || session.kind !== kind) return null;
-    if (session.caller.tenantId !== caller.tenantId || session.caller.keyId !== caller.keyId) return null;
-    session.lastUsed = this.clock.now().getTime();
-    return session as Extract<Session, { kind: K }>;
+  /**
+   * The session with this id and kind, only for the tenant and key that opened it, and only while it is live (a
+   * session idle past the timeout is over even before the sweep deletes its row).
+   */
+  async find(sessionId: string, caller: EpisodeCaller, kind: ProtocolSessionKind): Promise<ToolSession | null> {
+    const row = await this.rows.find(sessionId);
+    if (!row || row.kind !== kind || row.tenantId !== caller.tenantId || row.keyId !== caller.keyId) return null;
+    const now = this.clock.now();
+    if (row.lastUsedMs < this.liveSince(now).getTime()) return null;
+    if (now.getTime() - row.lastUsedMs >= this.touchMs) await this.rows.touch(row.id, now);
+    return { id: row.id, caller: { ...caller, boundEpisodeId: row.boundEpisodeId }, variant: row.variant };
   }
 
   /**
-   * Takes a place for a new session of the tenant, or says it has none left. Counting and taking happen in one
-   * synchronous step, and places being opened count as sessions, so MAX_SESSIONS_PER_TENANT holds however many
-   * opens run at once.
+   * Opens a session for the caller, unless its tenant has MAX_SESSIONS_PER_TENANT open already (on any replica):
+   * counting and adding are one write, so concurrent opens cannot all find room for one more.
    */
-  reserve(tenantId: string): SessionPlace | SessionCapacity {
-    const active = [...this.sessions.values()].filter((s) => s.caller.tenantId === tenantId).length + (this.opening.get(tenantId) ?? 0);
-    if (active >= this.config.maxSessionsPerTenant) return { active_sessions: active, max_sessions: this.config.maxSessionsPerTenant };
-    this.opening.set(tenantId, (this.opening.get(tenantId) ?? 0) + 1);
-    let held = true;
-    return {
-      tenantId,
-      release: () => {
-        if (!held) return;
-        held = false;
-        const left = (this.opening.get(tenantId) ?? 1) - 1;
-        if (left <= 0) this.opening.delete(tenantId);
-        else this.opening.set(tenantId, left);
-      },
-    };
-  }
-
-  /**
-   * A new transport and server for an initialize request, on a place taken with `reserve`; the session is stored
-   * (and takes the place over) once the SDK assigns its id.
-   */
-  async openMcp(caller: ToolCaller, variant: ToolSchemaVariant, place: SessionPlace): Promise<StreamableHTTPServerTransport> {
-    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
-      sessionIdGenerator: () => randomUUID(),
-      enableJsonResponse: true,
-      onsessioninitialized: (id) => {
-        place.release();
-        this.sessions.set(id, { kind: 'mcp', transport, caller, variant, lastUsed: this.clock.now().getTime() });
-      },
-    });
-    transport.onclose = () => {
-      if (transport.sessionId) this.sessions.delete(transport.sessionId);
-    };
-    await this.serverFor(caller, variant).connect(transport);
-    return transport;
-  }
-
-  /** Stores an OpenEnv session on a place taken with `reserve`. */
-  openOpenEnv(caller: ToolCaller, variant: ToolSchemaVariant, place: SessionPlace): string {
+  async open(kind: ProtocolSessionKind, caller: ToolCaller, variant: ToolSchemaVariant): Promise<ToolSession | SessionCapacity> {
     const id = randomUUID();
-    place.release();
-    this.sessions.set(id, { kind: 'openenv', caller, variant, lastUsed: this.clock.now().getTime() });
-    return id;
+    const now = this.clock.now();
+    const max = this.config.maxSessionsPerTenant;
+    const session = { id, kind, tenantId: caller.tenantId, keyId: caller.keyId, variant, boundEpisodeId: caller.boundEpisodeId, at: now };
+    const opened = await this.rows.openWithin(session, max, this.liveSince(now));
+    if (!opened.opened) return { active_sessions: opened.active, max_sessions: max };
+    return { id, caller, variant };
   }
 
-  /** Ends a session (its episode stays as it is). */
-  end(id: string): void {
-    const session = this.sessions.get(id);
-    if (!session) return;
-    this.sessions.delete(id);
-    if (session.kind === 'mcp') {
-      session.transport.close().catch((error: unknown) => this.logger.warn(`closing MCP session: ${String(error)}`));
-    }
+  /** Binds the episode a session acts on when a call names none (an OpenEnv session's, once its reset is done). */
+  async bind(session: ToolSession, episodeId: string): Promise<ToolSession> {
+    await this.rows.bindEpisode(session.id, episodeId);
+    return { ...session, caller: { ...session.caller, boundEpisodeId: episodeId } };
+  }
+
+  /** Ends a session (its episode stays as it is); whether there was one. */
+  end(id: string): Promise<boolean> {
+    return this.rows.end(id);
+  }
+
+  /**
+   * An MCP transport and server for one request of a session, in the SDK's stateless mode: nothing of the session
+   * lives in them, so they go when the response does. A server-to-client stream (GET) stays open until its client
+   * closes it, its key is revoked, or this replica stops.
+   */
+  async transportFor(session: ToolSession, response: ServerResponse, stream = false): Promise<StreamableHTTPServerTransport> {
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    const server = this.serverFor(session.caller, session.variant);
+    // The SDK's transport runs stateless (the session is a row, not its state): the session's id goes on every
+    // response, as a stateful transport sends it.
+    response.setHeader(SESSION_HEADER, session.id);
+    if (stream) this.streams.set(transport, session.caller.keyId);
+    response.on('close', () => {
+      this.streams.delete(transport);
+      void transport.close().catch(() => undefined);
+      void server.close().catch(() => undefined);
+    });
+    await server.connect(transport);
+    return transport;
   }
 
   private serverFor(caller: ToolCaller, variant: ToolSchemaVariant): Server {
@@ -166,16 +149,23 @@ export class McpSessions implements OnModuleDestroy {
     return server;
   }
 
-  private closeIdle(): void {
-    const cutoff = this.clock.now().getTime() - this.config.sessionIdleTimeoutMs;
-    for (const [id, session] of this.sessions) if (session.lastUsed < cutoff) this.end(id);
+  private liveSince(now: Date = this.clock.now()): Date {
+    return new Date(now.getTime() - this.config.sessionIdleTimeoutMs);
+  }
+
+  /** The leader deletes the rows of sessions idle past the timeout (they already count as over: `find`). */
+  private async endIdle(): Promise<void> {
+    if (!this.replicas.isLeader()) return;
+    try {
+      await this.rows.endIdle(this.liveSince());
+    } catch (error) {
+      this.logger.warn(`ending idle sessions: ${(error as Error).message}`);
+    }
   }
 
   async onModuleDestroy(): Promise<void> {
     clearInterval(this.sweeper);
-    await Promise.all(
-      [...this.sessions.values()].map((s) => (s.kind === 'mcp' ? s.transport.close().catch(() => undefined) : undefined)),
-    );
-    this.sessions.clear();
+    await Promise.all([...this.streams.keys()].map((transport) => transport.close().catch(() => undefined)));
+    this.streams.clear();
   }
 }

@@ -9,11 +9,10 @@ import { CurrentCaller } from '../access/current-principal.decorator';
 import type { EpisodeCaller } from '../access/principal';
 import { isJsonRpcMessage, JSON_RPC, JSON_RPC_ROUTE, rpcError } from '../common/json-rpc';
 import { EpisodesService } from '../episodes';
-import { McpSessions } from './mcp-sessions.service';
+import { McpSessions, SESSION_HEADER, type ToolSession } from './mcp-sessions.service';
 import { OpenEnvRpc } from './openenv-rpc';
 import { parseToolSchemaVariant } from './tool-schemas';
 
-const SESSION_HEADER = 'mcp-session-id';
 
 /**
  * MCP over streamable HTTP. A body that is not JSON gets a JSON-RPC parse error (the route is flagged JSON-RPC
@@ -53,13 +52,14 @@ export class McpController {
     }
     const sessionId = request.headers[SESSION_HEADER];
     if (typeof sessionId === 'string') {
-      const session = this.sessions.find(sessionId, caller, 'mcp');
+      const session = await this.sessions.find(sessionId, caller, 'mcp');
       if (!session) {
         await reply.code(404).send(rpcError(id, JSON_RPC.serverError, 'unknown or expired MCP session; initialize a new one'));
         return;
       }
+      const transport = await this.sessions.transportFor(session, reply.raw);
       reply.hijack();
-      await session.transport.handleRequest(request.raw, reply.raw, body);
+      await transport.handleRequest(request.raw, reply.raw, body);
       return;
     }
     if (OpenEnvRpc.claims(body)) {
@@ -72,28 +72,25 @@ export class McpController {
         .send(rpcError(id, JSON_RPC.serverError, 'no session: send initialize first (MCP), or openenv/session/create (OpenEnv)'));
       return;
     }
-    // Taken before anything is awaited, so concurrent initializes cannot all find room for one more.
-    const place = this.sessions.reserve(caller.tenantId);
-    if (!('release' in place)) {
-      await reply
-        .code(200)
-        .send(rpcError(id, JSON_RPC.serverError, `Session capacity reached: this tenant has ${place.active_sessions} of ${place.max_sessions} sessions open`, place));
+    const boundEpisodeId = await this.boundEpisode(request, caller);
+    if (boundEpisodeId === false) {
+      await reply.code(200).send(rpcError(id, JSON_RPC.invalidParams, 'the episode to bind (x-episode-id) does not exist for this tenant'));
       return;
     }
-    try {
-      const boundEpisodeId = await this.boundEpisode(request, caller);
-      if (boundEpisodeId === false) {
-        await reply.code(200).send(rpcError(id, JSON_RPC.invalidParams, 'the episode to bind (x-episode-id) does not exist for this tenant'));
-        return;
-      }
-      const transport = await this.sessions.openMcp({ ...caller, boundEpisodeId }, variant, place);
-      reply.hijack();
-      await transport.handleRequest(request.raw, reply.raw, body);
-      // An initialize the SDK refused opened no session: its transport is not kept.
-      if (transport.sessionId === undefined) await transport.close();
-    } finally {
-      place.release();
+    // Counting the tenant's sessions and adding this one are one write, on whichever replica: concurrent
+    // initializes cannot all find room for one more.
+    const session = await this.sessions.open('mcp', { ...caller, boundEpisodeId }, variant);
+    if (!('id' in session)) {
+      await reply
+        .code(200)
+        .send(rpcError(id, JSON_RPC.serverError, `Session capacity reached: this tenant has ${session.active_sessions} of ${session.max_sessions} sessions open`, session));
+      return;
     }
+    const transport = await this.sessions.transportFor(session, reply.raw);
+    reply.hijack();
+    await transport.handleRequest(request.raw, reply.raw, body);
+    // An initialize the SDK refused (a client that accepts neither JSON nor an event stream) opened no session.
+    if (reply.raw.statusCode >= 400) await this.sessions.end(session.id);
   }
 
   @Access.Agent()
@@ -101,7 +98,14 @@ export class McpController {
   @ApiOperation({ operationId: 'mcpStream', summary: 'MCP server-to-client stream of a session (mcp-session-id header)' })
   @ApiJsonRpcStream()
   async stream(@CurrentCaller() caller: EpisodeCaller, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
-    await this.forward(caller, request, reply);
+    const session = await this.sessionOf(caller, request);
+    if (!session) {
+      await reply.code(404).send(rpcError(null, JSON_RPC.serverError, 'unknown or expired MCP session'));
+      return;
+    }
+    const transport = await this.sessions.transportFor(session, reply.raw, true);
+    reply.hijack();
+    await transport.handleRequest(request.raw, reply.raw);
   }
 
   @Access.Agent()
@@ -109,18 +113,19 @@ export class McpController {
   @ApiOperation({ operationId: 'mcpClose', summary: 'End an MCP session (mcp-session-id header)' })
   @ApiJsonRpcClose()
   async close(@CurrentCaller() caller: EpisodeCaller, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
-    await this.forward(caller, request, reply);
-  }
-
-  private async forward(caller: EpisodeCaller, request: FastifyRequest, reply: FastifyReply): Promise<void> {
-    const sessionId = request.headers[SESSION_HEADER];
-    const session = typeof sessionId === 'string' ? this.sessions.find(sessionId, caller, 'mcp') : null;
+    const session = await this.sessionOf(caller, request);
     if (!session) {
       await reply.code(404).send(rpcError(null, JSON_RPC.serverError, 'unknown or expired MCP session'));
       return;
     }
-    reply.hijack();
-    await session.transport.handleRequest(request.raw, reply.raw);
+    await this.sessions.end(session.id);
+    // As the SDK's own transport answers a DELETE it accepted.
+    await reply.code(200).send();
+  }
+
+  private async sessionOf(caller: EpisodeCaller, request: FastifyRequest): Promise<ToolSession | null> {
+    const sessionId = request.headers[SESSION_HEADER];
+    return typeof sessionId === 'string' ? this.sessions.find(sessionId, caller, 'mcp') : null;
   }
 
   /** The episode named at initialize (x-episode-id header or episode_id query), null for none, false if foreign. */

@@ -5,7 +5,7 @@ import { JSON_RPC, rpcError, rpcResult } from '../common/json-rpc';
 import { validateBody } from '../common/validate-body';
 import { EpisodesService, ResetRequestDto } from '../episodes';
 import { EpisodeTools, toToolResult, type ToolCaller } from './episode-tools.service';
-import { McpSessions } from './mcp-sessions.service';
+import { McpSessions, type ToolSession } from './mcp-sessions.service';
 import { parseToolSchemaVariant, type ToolSchemaVariant } from './tool-schemas';
 
 interface RpcRequest {
@@ -64,34 +64,40 @@ export class OpenEnvRpc {
     const { tool_schema, ...resetFields } = params;
     const variant = parseToolSchemaVariant(tool_schema);
     if (variant === null) return invalidToolSchema(id);
-    // The place is taken before the reset is awaited: concurrent creates cannot all find room for one more.
-    const place = this.sessions.reserve(caller.tenantId);
-    if (!('release' in place)) {
-      return rpcError(id, JSON_RPC.serverError, `Session capacity reached: this tenant has ${place.active_sessions} of ${place.max_sessions} sessions open`, place);
-    }
+    let reset: ResetRequestDto;
     try {
-      const started = await this.episodes.reset(caller, await validateBody(ResetRequestDto, resetFields), 'mcp');
-      const sessionId = this.sessions.openOpenEnv({ ...caller, boundEpisodeId: started.episode_id }, variant, place);
-      return rpcResult(id, { session_id: sessionId, tool_schema: variant, ...started });
+      reset = await validateBody(ResetRequestDto, resetFields);
     } catch (error) {
       return this.errorOf(id, error);
-    } finally {
-      place.release();
+    }
+    // The session (its place in the tenant's count) is taken before the reset: a create refused for capacity
+    // starts no episode, and concurrent creates cannot all find room for one more.
+    const session = await this.sessions.open('openenv', { ...caller, boundEpisodeId: null }, variant);
+    if (!('id' in session)) {
+      return rpcError(id, JSON_RPC.serverError, `Session capacity reached: this tenant has ${session.active_sessions} of ${session.max_sessions} sessions open`, session);
+    }
+    try {
+      const started = await this.episodes.reset(caller, reset, 'mcp');
+      await this.sessions.bind(session, started.episode_id);
+      return rpcResult(id, { session_id: session.id, tool_schema: variant, ...started });
+    } catch (error) {
+      await this.sessions.end(session.id).catch(() => undefined);
+      return this.errorOf(id, error);
     }
   }
 
-  private close(caller: EpisodeCaller, id: unknown, params: Params): object {
+  private async close(caller: EpisodeCaller, id: unknown, params: Params): Promise<object> {
     const sessionId = params.session_id;
     if (typeof sessionId !== 'string' || sessionId === '') {
       return rpcError(id, JSON_RPC.invalidParams, "Invalid params - 'session_id' is required");
     }
-    if (!this.sessions.find(sessionId, caller, 'openenv')) return unknownSession(id, sessionId);
-    this.sessions.end(sessionId);
+    if (!(await this.sessions.find(sessionId, caller, 'openenv'))) return unknownSession(id, sessionId);
+    await this.sessions.end(sessionId);
     return rpcResult(id, { session_id: sessionId, closed: true });
   }
 
-  private list(caller: EpisodeCaller, id: unknown, params: Params): object {
-    const session = this.session(caller, params);
+  private async list(caller: EpisodeCaller, id: unknown, params: Params): Promise<object> {
+    const session = await this.session(caller, params);
     if (typeof session === 'string') return unknownSession(id, session);
     const variant = params.tool_schema === undefined ? (session?.variant ?? 'full') : parseToolSchemaVariant(params.tool_schema);
     if (variant === null) return invalidToolSchema(id);
@@ -99,7 +105,7 @@ export class OpenEnvRpc {
   }
 
   private async call(caller: EpisodeCaller, id: unknown, params: Params): Promise<object> {
-    const session = this.session(caller, params);
+    const session = await this.session(caller, params);
     if (typeof session === 'string') return unknownSession(id, session);
     if (typeof params.name !== 'string' || params.name === '') return rpcError(id, JSON_RPC.invalidParams, "Missing 'name' in params");
     const toolCaller: ToolCaller = session?.caller ?? { ...caller, boundEpisodeId: null };
@@ -127,11 +133,11 @@ export class OpenEnvRpc {
   }
 
   /** The session named in params (null when none is named), or the unknown id itself. */
-  private session(caller: EpisodeCaller, params: Params): { caller: ToolCaller; variant: ToolSchemaVariant } | null | string {
+  private async session(caller: EpisodeCaller, params: Params): Promise<ToolSession | null | string> {
     const sessionId = params.session_id;
     if (sessionId === undefined || sessionId === null) return null;
     if (typeof sessionId !== 'string') return String(sessionId);
-    return this.sessions.find(sessionId, caller, 'openenv') ?? sessionId;
+    return (await this.sessions.find(sessionId, caller, 'openenv')) ?? sessionId;
   }
 }
 

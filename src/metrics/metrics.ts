@@ -56,7 +56,7 @@ export class Metrics {
   private readonly grading: Histogram;
   private readonly refusals: Record<AuthRejection, Counter.Internal>;
   private readonly limited: Record<RateLimitKind, Counter.Internal>;
-  private readonly openSessions: Record<'ws' | 'mcp', () => number> = { ws: () => 0, mcp: () => 0 };
+  private readonly openSessions: Record<'ws' | 'mcp', () => number | Promise<number>> = { ws: () => 0, mcp: () => 0 };
 
   constructor(@Inject(APP_CONFIG) config: AppConfig) {
     const registers = [this.registry];
@@ -99,7 +99,7 @@ export class Metrics {
     const limited = new Counter({ name: 'supportdesk_rate_limited_total', help: 'Requests answered 429 by a rate limit, by limit', labelNames: ['kind'], registers });
     this.limited = byKey(RATE_LIMITS, (kind) => zeroed(limited, { kind }));
     gaugeReadAtScrape(this.registry, 'supportdesk_ws_sessions_open', 'Open /ws sessions', () => this.openSessions.ws());
-    gaugeReadAtScrape(this.registry, 'supportdesk_mcp_sessions_open', 'Open sessions on /mcp (MCP and OpenEnv HTTP sessions)', () => this.openSessions.mcp());
+    gaugeReadAtScrape(this.registry, 'supportdesk_mcp_sessions_open', 'Open sessions on /mcp (MCP and OpenEnv HTTP sessions), of the whole deployment: every replica reports the same count', () => this.openSessions.mcp());
   }
 
   /** One HTTP response; `route` is the template the request matched (undefined: none matched). */
@@ -151,7 +151,7 @@ export class Metrics {
   }
 
   /** How to count the sessions a transport holds open; read at each scrape. */
-  readOpenSessions(transport: 'ws' | 'mcp', count: () => number): void {
+  readOpenSessions(transport: 'ws' | 'mcp', count: () => number | Promise<number>): void {
     this.openSessions[transport] = count;
   }
 

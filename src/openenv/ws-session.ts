@@ -150,7 +150,7 @@ export class WsSession {
   private async stepBatch(data: unknown): Promise<void> {
     const body = await validateBody(StepBatchRequestDto, data ?? {});
     this.batch.checkSize(body.items);
-    this.authentication.countBatchSteps(this.principal, body.items.length - 1);
+    await this.authentication.countBatchSteps(this.principal, body.items.length - 1);
     this.send({ type: 'step_batch', data: { results: await this.batch.apply(this.caller, body.items, this.upgradeRequestId) } });
   }
 

@@ -3,6 +3,7 @@ import { Clock } from '../common/clock';
 import { ConflictError } from '../common/errors/domain-errors';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { EpisodeRepository, type TenantDeletionRecord } from '../episodes';
+import { ReplicaCoordination } from '../replicas';
 import { KeyRevocations } from '../tenants/key-revocations';
 import { PUBLIC_TENANT } from '../tenants/tenant.constants';
 import { TenantRepository } from '../tenants/tenant.repository';
@@ -33,12 +34,26 @@ export class RetentionService implements OnApplicationBootstrap, OnModuleDestroy
     private readonly revocations: KeyRevocations,
     private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly replicas: ReplicaCoordination,
   ) {}
 
+  /**
+   * Replicas sharing a database: the leader sweeps (and finishes the deletions a stopped replica left, each one
+   * only where no other replica is running it); a sweep asked for with POST /admin/retention/sweep runs on the
+   * replica asked, its purges one write at a time among everyone's (docs/replicas.md).
+   */
   onApplicationBootstrap(): void {
-    this.timer = setInterval(() => void this.sweepLoggingFailure(), this.config.retentionSweepIntervalMs);
+    this.timer = setInterval(() => {
+      if (!this.replicas.isLeader()) return;
+      void this.sweepLoggingFailure();
+      void this.resumeDeletionsLoggingFailure();
+    }, this.config.retentionSweepIntervalMs);
     this.timer.unref();
-    this.resuming = this.resumeDeletions().catch((error: unknown) => this.logger.error(`finishing a tenant deletion failed: ${(error as Error).message}`));
+    this.resuming = this.replicas.isLeader() ? this.resumeDeletionsLoggingFailure() : Promise.resolve();
+  }
+
+  private resumeDeletionsLoggingFailure(): Promise<void> {
+    return this.resumeDeletions().catch((error: unknown) => this.logger.error(`finishing a tenant deletion failed: ${(error as Error).message}`));
   }
 
   /** Settles once the deletions cut short by the last stop are finished (started at bootstrap). */
@@ -110,15 +125,20 @@ export class RetentionService implements OnApplicationBootstrap, OnModuleDestroy
     if (tenant.id === PUBLIC_TENANT.id) throw new ConflictError('the public tenant is built in and cannot be deleted (a retention period purges its episodes)');
     // The tenant exists, and the confirmation names another: the request does not match what it would delete.
     if (confirm !== slug) throw new ConflictError(`confirm must repeat the tenant's slug ("${slug}") to delete it and all its data; nothing was deleted`);
-    const record = await this.deleteTenantData(tenant.id, slug, false);
+    const deleted = await this.replicas.exclusively(deletionLock(tenant.id), () => this.deleteTenantData(tenant.id, slug, false));
+    if (!deleted.ran) throw new ConflictError(`the tenant "${slug}" is being deleted (by another replica); its deletion goes on there`);
+    const record = deleted.value;
     return { tenant: slug, episodes: record.episodes, steps: record.steps, keys: record.keys, runs: record.runs, ledger_seq: record.ledgerHead?.seq ?? null };
   }
 
   /** Finishes the deletions a stop cut short (tenants still marked deleting), one after another, in the background. */
   private async resumeDeletions(): Promise<void> {
     for (const tenant of await this.tenantRows.beingDeleted()) {
-      this.logger.warn(`tenant ${tenant.slug}: finishing the deletion begun at ${tenant.deletingAt!.toISOString()}`);
-      await this.deleteTenantData(tenant.id, tenant.slug, true);
+      // Skipped while the replica that began it (or already resumed it) goes on with it.
+      await this.replicas.exclusively(deletionLock(tenant.id), async () => {
+        this.logger.warn(`tenant ${tenant.slug}: finishing the deletion begun at ${tenant.deletingAt!.toISOString()}`);
+        await this.deleteTenantData(tenant.id, tenant.slug, true);
+      });
     }
   }
 
@@ -133,3 +153,5 @@ export class RetentionService implements OnApplicationBootstrap, OnModuleDestroy
     return record;
   }
 }
+
+const deletionLock = (tenantId: string) => `tenant-deletion:${tenantId}`;

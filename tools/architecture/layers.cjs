@@ -10,6 +10,7 @@ const LAYERS = [
   ['config'],
   ['access'],
   ['database'],
+  ['replicas'],
   ['tasks', 'tenants', 'metrics'],
   ['auth', 'openapi'],
   ['episodes'],
@@ -22,6 +23,6 @@ const LAYERS = [
 ];
 
 /** Modules whose public surface is their index.ts: other folders import that, never a file inside. */
-const PUBLIC_SURFACES = ['episodes', 'mcp', 'baseline', 'metrics'];
+const PUBLIC_SURFACES = ['episodes', 'mcp', 'baseline', 'metrics', 'replicas'];
 
 module.exports = { LAYERS, PUBLIC_SURFACES };

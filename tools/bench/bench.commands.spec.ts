@@ -9,6 +9,7 @@ import {
   BENCH_COMMAND,
   FLOOR_SERVER_COMMAND,
   MIX_LOAD_COMMAND,
+  REPLICAS_BENCH_COMMAND,
   REPLY_GRADING_COMMAND,
   SIDE_BY_SIDE_COMMAND,
   STEP_STAGES_COMMAND,
@@ -31,6 +32,7 @@ const ENTRIES: [string, string, CommandDeclaration][] = [
   ['step-stages.bench.ts', 'STEP_STAGES_COMMAND', STEP_STAGES_COMMAND],
   ['backup.bench.ts', 'BACKUP_BENCH_COMMAND', BACKUP_BENCH_COMMAND],
   ['storage.bench.ts', 'STORAGE_COMMAND', STORAGE_COMMAND],
+  ['replicas.bench.ts', 'REPLICAS_BENCH_COMMAND', REPLICAS_BENCH_COMMAND],
 ];
 
 const sourceOf = (file: string) => readFileSync(join(__dirname, file), 'utf8');

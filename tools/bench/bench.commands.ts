@@ -228,3 +228,21 @@ export const STORAGE_COMMAND = declareCommand({
   },
   examples: ['npm run bench:storage', 'npm run bench:storage -- --episodes 1000', 'npm run bench:storage -- --episodes 1000 --keep /tmp/storage.db'],
 });
+
+export const REPLICAS_BENCH_COMMAND = declareCommand({
+  name: 'bench:replicas',
+  invocation: 'npm run bench:replicas --',
+  summary:
+    'Step throughput and latency at 32 and 128 clients through HAProxy (deploy/haproxy.cfg) with one and with two replicas on one ' +
+    'PostgreSQL database, beside one server on SQLite and one on PostgreSQL without the load balancer, in the same run; and where ' +
+    "the CPU time goes (each replica, HAProxy, PostgreSQL's processes, the load generator). Needs BENCH_POSTGRES_URL and Debian's " +
+    'haproxy. Starts the built server (dist/main.js). Prints tables and writes data/bench/replicas.json.',
+  flags: {},
+  environment: {
+    BENCH_SECONDS: 'Seconds of load per point (default: 8).',
+    BENCH_RUNS: 'Runs per point; the median is reported (default: 3).',
+    BENCH_POSTGRES_URL: 'A PostgreSQL role that may create databases (postgresql://user:password@host:5432/postgres); required.',
+  },
+  examples: ['BENCH_POSTGRES_URL=postgresql://supportdesk_test:supportdesk_test@127.0.0.1:5432/postgres npm run bench:replicas'],
+});
+

@@ -7,10 +7,13 @@ export const ROOT = PROJECT_ROOT;
 /** A compiled tool script (`npm run build:tools` writes them to build/). */
 export const toolScript = (...path: string[]) => join(ROOT, 'build', 'tools', ...path);
 
-/** The built server (dist/main.js) as its own process, as production runs it, with these settings on top. */
-export function spawnServer(env: Record<string, string>, stdout: 'ignore' | 'pipe' = 'ignore'): ChildProcess {
-  return spawn(process.execPath, [join(ROOT, 'dist', 'main.js')], {
-    cwd: ROOT,
+/**
+ * The built server (dist/main.js) as its own process, as production runs it, with these settings on top; `root`
+ * is the checkout whose build it runs (another release's, for the rolling-upgrade test).
+ */
+export function spawnServer(env: Record<string, string>, stdout: 'ignore' | 'pipe' = 'ignore', root = ROOT): ChildProcess {
+  return spawn(process.execPath, [join(root, 'dist', 'main.js')], {
+    cwd: root,
     env: { ...process.env, HOST: '127.0.0.1', LOG_LEVEL: 'error', ...env },
     stdio: ['ignore', stdout, 'inherit'],
   });

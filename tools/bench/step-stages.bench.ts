@@ -28,7 +28,7 @@ interface ProfileNode {
 const STAGES: Array<[string, RegExp]> = [
   ['logging', /request-logging|\/pino\/|sonic-boom/],
   ['Host/Origin check', /host-allow-list/],
-  ['authentication and rate limit', /authentication-hook|request-authentication|authenticator|rate-limiter|auth\.guard/],
+  ['authentication and rate limit', /authentication-hook|request-authentication|authenticator|rate-limiter|rate-limits|auth\.guard/],
   ['body parsing and input checks', /json-body-parser|content-type-parser|json-input/],
   ['validation and transformation', /common\/validation|class-validator|class-transformer|\/ajv\/|body-check|compiled-body-checks/],
   ['persistence: SQL, chain link, ledger entry, COMMIT', /group-commit|sqlite-episode\.repository|episode-statements|ledger-|hash-chain|better-sqlite3|database\.service|chain-keys/],

@@ -31,7 +31,7 @@ export class StepBatchController {
   )
   async stepBatch(@CurrentPrincipal() principal: Principal, @Body() body: StepBatchRequestDto, @Req() request: FastifyRequest): Promise<StepBatchResponseDto> {
     this.batch.checkSize(body.items);
-    this.authentication.countBatchSteps(principal, body.items.length - 1);
+    await this.authentication.countBatchSteps(principal, body.items.length - 1);
     // Access.Agent admits tenant principals only.
     const caller = callerOf(principal as Extract<Principal, { kind: 'tenant' }>);
     return { results: await this.batch.apply(caller, body.items, request.id) };

@@ -1,7 +1,8 @@
 /**
  * Token buckets by name: each holds up to `perMinute` tokens and refills at `perMinute` a minute, so a caller
- * averages at most `perMinute` requests a minute and may burst up to a minute's worth. In memory: the limits are
- * per server process.
+ * averages at most `perMinute` requests a minute and may burst up to a minute's worth. In memory, in this process:
+ * a SQLite server's rate limits and the log budget. A PostgreSQL deployment's replicas share theirs, the same
+ * arithmetic in one statement (postgres-rate-limits.ts).
  */
 export class RateLimiter {
   private readonly buckets = new Map<string, { tokens: number; at: number }>();

@@ -1,0 +1,3 @@
+export { ReplicasModule } from './replicas.module';
+export { ReplicaCoordination, type RateLimits, type ReplicaMessage } from './replica-coordination';
+export { RateLimiter } from './rate-limiter';
