@@ -6754,24 +6754,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBodyDto"];
                 };
             };
-            /** @description Over the rate limit of this client address (RATE_LIMIT_PER_MINUTE); `Retry-After` says when to come back */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "code": "RATE_LIMITED",
-                     *       "error": "Too Many Requests",
-                     *       "message": "this tenant's rate limit of 60000 requests a minute (RATE_LIMIT_PER_MINUTE) is used up; retry in 12 s",
-                     *       "request_id": "6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f",
-                     *       "statusCode": 429
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ErrorBodyDto"];
-                };
-            };
             /** @description The request line and headers together are larger than the server reads (16 KB); the connection is closed */
             431: {
                 headers: {

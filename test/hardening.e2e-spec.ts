@@ -80,6 +80,21 @@ describe('one rate limiter and one key check for every transport', () => {
     }
   });
 
+  it("a health probe is never counted against an address's rate: a load balancer checking every second keeps its replicas in", async () => {
+    const ctx = await listening({ RATE_LIMIT_PER_MINUTE: '3' });
+    try {
+      const health = [];
+      for (let i = 0; i < 10; i++) health.push((await request(ctx.http).get('/health')).status);
+      expect(health).toEqual(Array(10).fill(200));
+      // Other public routes from the same address still count.
+      const tasks = [];
+      for (let i = 0; i < 5; i++) tasks.push((await request(ctx.http).get('/tasks')).status);
+      expect(tasks).toEqual([200, 200, 200, 429, 429]);
+    } finally {
+      await ctx.app.close();
+    }
+  });
+
   it('failed authentications are limited per client address, without a database lookup once the budget is spent', async () => {
     const ctx = await listening({ AUTH_FAILURES_PER_MINUTE: '5' });
     try {

@@ -2,6 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import request from 'supertest';
+import { Agent, fetch as undiciFetch } from 'undici';
 import { ManualClock } from '../src/common/clock';
 import { ADMIN_KEY, bearer, tenantWithKey } from './support/tenants';
 import { freshDatabaseUrl, startTestApp } from './support/test-app';
@@ -22,7 +23,7 @@ let second: Served;
 let key: string;
 
 async function serve(overrides: Record<string, string> = {}): Promise<Served> {
-  const ctx = await startTestApp(databaseUrl, { ADMIN_API_KEY: ADMIN_KEY, SESSION_IDLE_TIMEOUT_MS: '60000', ...overrides }, { clock });
+  const ctx = await startTestApp(databaseUrl, { ADMIN_API_KEY: ADMIN_KEY, SESSION_IDLE_TIMEOUT_MS: '60000', MAX_SESSIONS_PER_TENANT: '5', ...overrides }, { clock });
   await ctx.app.listen(0, '127.0.0.1');
   return { ...ctx, base: `http://127.0.0.1:${(ctx.app.getHttpServer().address() as AddressInfo).port}` };
 }
@@ -117,24 +118,46 @@ it('a session idle past SESSION_IDLE_TIMEOUT_MS is over on every server; one in 
 });
 
 it('MAX_SESSIONS_PER_TENANT counts the sessions opened on every server together', async () => {
-  const capped = freshDatabaseUrl();
-  const servers: Array<Awaited<ReturnType<typeof startTestApp>>> = [];
-  for (let i = 0; i < 2; i++) servers.push(await startTestApp(capped, { ADMIN_API_KEY: ADMIN_KEY, MAX_SESSIONS_PER_TENANT: '5' }, { clock }));
-  try {
-    const own = (await tenantWithKey(servers[0].http, 'capped')).key;
-    const opened = await Promise.all(
-      Array.from({ length: 12 }, (_, i) =>
-        request(servers[i % 2].http)
-          .post('/mcp')
-          .set(bearer(own))
-          .set('accept', 'application/json, text/event-stream')
-          .send({ jsonrpc: '2.0', id: i, method: i % 3 === 0 ? 'openenv/session/create' : 'initialize', params: i % 3 === 0 ? { variant: 'canonical' } : { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } }),
-      ),
-    );
-    const refused = opened.filter((response) => response.body.error?.message?.startsWith('Session capacity reached'));
-    expect(opened.length - refused.length).toBe(5);
-    expect(refused[0].body.error.data).toEqual({ active_sessions: 5, max_sessions: 5 });
-  } finally {
-    await Promise.all(servers.map((server) => server.app.close()));
+  const own = (await tenantWithKey(first.http, 'capped')).key;
+  const opened = await Promise.all(
+    Array.from({ length: 12 }, (_, i) =>
+      request((i % 2 === 0 ? first : second).http)
+        .post('/mcp')
+        .set(bearer(own))
+        .set('accept', 'application/json, text/event-stream')
+        .send({ jsonrpc: '2.0', id: i, method: i % 3 === 0 ? 'openenv/session/create' : 'initialize', params: i % 3 === 0 ? { variant: 'canonical' } : { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } }),
+    ),
+  );
+  const refused = opened.filter((response) => response.body.error?.message?.startsWith('Session capacity reached'));
+  expect(opened.length - refused.length).toBe(5);
+  expect(refused[0].body.error.data).toEqual({ active_sessions: 5, max_sessions: 5 });
+});
+
+it("a session's server-to-client stream is one at a time, and ends with its session", async () => {
+  const init = await rpc(first, { method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } }).expect(200);
+  const sessionId = init.headers['mcp-session-id'];
+  const headers = { authorization: `Bearer ${key}`, accept: 'text/event-stream', 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-06-18' };
+  // Its own connection pool, closed at the end: no kept-alive socket outlives the test.
+  const agent = new Agent();
+  const get = () => undiciFetch(`${first.base}/mcp`, { headers, dispatcher: agent });
+  const stream = await get();
+  expect([stream.status, stream.headers.get('content-type')]).toEqual([200, 'text/event-stream']);
+  const reader = stream.body!.getReader();
+  const ended = (async () => {
+    for (;;) if ((await reader.read()).done) return 'ended';
+  })();
+  const second = await get();
+  expect([second.status, ((await second.json()) as { error: { message: string } }).error.message]).toEqual([409, 'Conflict: Only one SSE stream is allowed per session']);
+  await request(first.http).delete('/mcp').set(bearer(key)).set('mcp-session-id', sessionId).expect(200);
+  // Its stream ends rather than outliving the session.
+  await expect(Promise.race([ended, new Promise((resolve) => setTimeout(() => resolve('still open'), 2_000))])).resolves.toBe('ended');
+  await agent.close();
+});
+
+it('a session id that is not one this server makes names no session, whatever it holds', async () => {
+  for (const sessionId of ['a\u0000b', 'x'.repeat(300), "' OR 1=1 --", '00000000-0000-0000-0000-000000000000']) {
+    const answer = await rpc(second, { method: 'tools/call', params: { session_id: sessionId, name: 'view_inbox', arguments: {} } }).expect(200);
+    expect(answer.body.error).toEqual({ code: -32602, message: `Unknown session_id: ${sessionId}` });
   }
 });
+

@@ -33,6 +33,11 @@ export const EPISODE_STATEMENTS = {
        ${STORED_STATE_JSON} AS "stateJson", chain_head AS "chainHead",
        chain_scheme AS "chainScheme", chain_key_id AS "chainKeyId", split_source AS "splitSource", split_key_id AS "splitKeyId", run_id AS "runId", run_trial AS "runTrial", created_at AS "createdAt", updated_at AS "updatedAt"
   FROM episodes WHERE id = ? AND tenant_id = ?`,
+  selectEpisodeIfChanged: `SELECT id, tenant_id AS "tenantId", api_key_id AS "apiKeyId", alias, task_id AS "taskId", task_version AS "taskVersion",
+       grader_version AS "graderVersion", feedback, seed, status, version, agent, run_label AS "runLabel", tags_json AS "tagsJson",
+       ${STORED_STATE_JSON} AS "stateJson", chain_head AS "chainHead",
+       chain_scheme AS "chainScheme", chain_key_id AS "chainKeyId", split_source AS "splitSource", split_key_id AS "splitKeyId", run_id AS "runId", run_trial AS "runTrial", created_at AS "createdAt", updated_at AS "updatedAt"
+  FROM episodes WHERE id = ? AND tenant_id = ? AND version <> ?`,
   selectEpisodeVersion: `SELECT version FROM episodes WHERE id = ? AND tenant_id = ?`,
   selectEpisodeOwner: `SELECT api_key_id AS "apiKeyId" FROM episodes WHERE id = ? AND tenant_id = ?`,
   selectEpisodeIdByAlias: `SELECT id FROM episodes WHERE tenant_id = ? AND api_key_id = ? AND alias = ?`,
@@ -98,6 +103,20 @@ export async function selectEpisode(sql: SqlConnection, tenantId: string, episod
   const row = await sql.get<Omit<EpisodeWithStateRow, 'createdAt' | 'updatedAt'> & { createdAt: number; updatedAt: number }>(EPISODE_STATEMENTS.selectEpisode, [
     episodeId,
     tenantId,
+  ]);
+  if (!row) return null;
+  return { ...row, createdAt: new Date(row.createdAt), updatedAt: new Date(row.updatedAt) };
+}
+
+/**
+ * The row, only when its version is no longer `version` (another process stepped or expired the episode since the
+ * copy of that version was cached); null when it still is (or is gone, which the step's conditioned write finds).
+ */
+export async function selectEpisodeIfChanged(sql: SqlConnection, tenantId: string, episodeId: string, version: number): Promise<EpisodeWithStateRow | null> {
+  const row = await sql.get<Omit<EpisodeWithStateRow, 'createdAt' | 'updatedAt'> & { createdAt: number; updatedAt: number }>(EPISODE_STATEMENTS.selectEpisodeIfChanged, [
+    episodeId,
+    tenantId,
+    version,
   ]);
   if (!row) return null;
   return { ...row, createdAt: new Date(row.createdAt), updatedAt: new Date(row.updatedAt) };

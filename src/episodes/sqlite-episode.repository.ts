@@ -33,6 +33,7 @@ import {
   selectEpisode,
   selectEpisodeIdByAlias,
   selectEpisodeOwner,
+  selectEpisodeIfChanged,
   selectEpisodeVersion,
   selectStepRequest,
   tenantExists,
@@ -189,7 +190,16 @@ export class SqliteEpisodeRepository extends EpisodeRepository {
 
   async findForStep(tenantId: string, episodeId: string): Promise<EpisodeRecord | null> {
     const cached = this.cache.get(tenantId, episodeId);
-    if (cached) return cached;
+    if (cached && this.database.kind === 'sqlite') return cached;
+    if (cached) {
+      // On PostgreSQL other replicas step the same episodes (a load balancer sends each request to any of them): a
+      // copy they have advanced would be computed on, refused by the conditioned write and computed again. One
+      // read says whether the row moved on, and brings it when it did.
+      const changed = await this.database.read((sql) => selectEpisodeIfChanged(sql, tenantId, episodeId, cached.version));
+      if (!changed) return cached;
+      this.cache.forget(tenantId, episodeId);
+      return this.recordOf(changed);
+    }
     const row = await this.database.read((sql) => selectEpisode(sql, tenantId, episodeId));
     return row ? this.recordOf(row) : null;
   }

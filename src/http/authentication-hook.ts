@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ACCESS_ROUTE_CONFIG, type AccessLevel } from '../access/access.decorator';
 import type { RequestWithPrincipal } from '../access/principal';
+import { PROBE_PATH } from '../access/probe-path';
 import type { RequestAuthentication } from '../auth/request-authentication';
 
 /**
@@ -13,7 +14,9 @@ export function registerAuthentication(instance: FastifyInstance, authentication
   instance.addHook('onRequest', async (request: FastifyRequest) => {
     const level = (request.routeOptions.config as unknown as Record<string, unknown> | undefined)?.[ACCESS_ROUTE_CONFIG] as AccessLevel | undefined;
     if (level === undefined || level === 'public' || authentication.admitsWithoutKey(level, request)) {
-      await authentication.countPublic(request.ip);
+      // A load balancer's or an orchestrator's health probe is not a client: it must never be slowed down (HAProxy
+      // takes a replica out after two refused checks), and it costs no rate-limit write per check.
+      if (request.routeOptions.url !== PROBE_PATH) await authentication.countPublic(request.ip);
       return;
     }
     const query = request.query as Record<string, unknown> | undefined;

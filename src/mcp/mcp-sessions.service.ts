@@ -30,6 +30,11 @@ export interface SessionCapacity {
 
 export const SESSION_HEADER = 'mcp-session-id';
 
+/** Session ids are the UUIDs `open` makes. */
+const SESSION_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+/** How often streams are checked against their sessions' rows (and idle rows deleted, by the leader). */
+const STREAM_CHECK_MS = 30_000;
+
 /** A session's last use is written at most this often (and a tenth of the idle timeout, when that is shorter). */
 const MAX_TOUCH_INTERVAL_MS = 10_000;
 
@@ -45,8 +50,12 @@ const MAX_TOUCH_INTERVAL_MS = 10_000;
 @Injectable()
 export class McpSessions implements OnModuleDestroy {
   private readonly logger = new Logger(McpSessions.name);
-  /** The server-to-client streams (GET /mcp) open on this replica, with their key: a revocation closes them. */
-  private readonly streams = new Map<StreamableHTTPServerTransport, string | null>();
+  /**
+   * The server-to-client streams (GET /mcp) open on this replica, one per session at most (as the SDK's stateful
+   * transport allowed), by session id: closed when their session ends here, when another replica says it ended, when
+   * the sweep finds its row gone (idle, or a message missed), and when their key is revoked.
+   */
+  private readonly streams = new Map<string, { transport: StreamableHTTPServerTransport; keyId: string | null }>();
   private readonly sweeper: NodeJS.Timeout;
   private readonly touchMs: number;
 
@@ -61,9 +70,12 @@ export class McpSessions implements OnModuleDestroy {
   ) {
     this.touchMs = Math.min(MAX_TOUCH_INTERVAL_MS, Math.floor(config.sessionIdleTimeoutMs / 10));
     metrics.readOpenSessions('mcp', () => this.rows.countLive(this.liveSince()));
-    this.sweeper = setInterval(() => void this.endIdle(), Math.min(60_000, config.sessionIdleTimeoutMs)).unref();
+    this.sweeper = setInterval(() => void this.sweep(), Math.min(STREAM_CHECK_MS, config.sessionIdleTimeoutMs)).unref();
+    replicas.onMessage((message) => {
+      if (message.kind === 'session_ended' && typeof message.sessionId === 'string') this.closeStream(message.sessionId);
+    });
     revocations.onRevoked((keyId) => {
-      for (const [transport, streamKey] of this.streams) if (streamKey === keyId) void transport.close();
+      for (const [sessionId, stream] of this.streams) if (stream.keyId === keyId) this.closeStream(sessionId);
       // Every replica hears of a revocation; deleting rows already deleted changes nothing.
       this.rows.endOfKey(keyId).catch((error: unknown) => this.logger.warn(`ending the sessions of a revoked key: ${(error as Error).message}`));
     });
@@ -74,6 +86,8 @@ export class McpSessions implements OnModuleDestroy {
    * session idle past the timeout is over even before the sweep deletes its row).
    */
   async find(sessionId: string, caller: EpisodeCaller, kind: ProtocolSessionKind): Promise<ToolSession | null> {
+    // Ids are UUIDs this server made; anything else names no session (and never reaches the database).
+    if (!SESSION_ID.test(sessionId)) return null;
     const row = await this.rows.find(sessionId);
     if (!row || row.kind !== kind || row.tenantId !== caller.tenantId || row.keyId !== caller.keyId) return null;
     const now = this.clock.now();
@@ -102,9 +116,24 @@ export class McpSessions implements OnModuleDestroy {
     return { ...session, caller: { ...session.caller, boundEpisodeId: episodeId } };
   }
 
-  /** Ends a session (its episode stays as it is); whether there was one. */
-  end(id: string): Promise<boolean> {
-    return this.rows.end(id);
+  /** Ends a session (its episode stays as it is), and its streams on every replica; whether there was one. */
+  async end(id: string): Promise<boolean> {
+    const ended = await this.rows.end(id);
+    this.closeStream(id);
+    await this.replicas.tell({ kind: 'session_ended', sessionId: id }).catch((error: unknown) => this.logger.warn(`telling the replicas a session ended: ${(error as Error).message}`));
+    return ended;
+  }
+
+  /** Whether this replica holds the session's server-to-client stream open now (one per session). */
+  hasStream(sessionId: string): boolean {
+    return this.streams.has(sessionId);
+  }
+
+  private closeStream(sessionId: string): void {
+    const stream = this.streams.get(sessionId);
+    if (!stream) return;
+    this.streams.delete(sessionId);
+    void stream.transport.close().catch(() => undefined);
   }
 
   /**
@@ -118,9 +147,9 @@ export class McpSessions implements OnModuleDestroy {
     // The SDK's transport runs stateless (the session is a row, not its state): the session's id goes on every
     // response, as a stateful transport sends it.
     response.setHeader(SESSION_HEADER, session.id);
-    if (stream) this.streams.set(transport, session.caller.keyId);
+    if (stream) this.streams.set(session.id, { transport, keyId: session.caller.keyId });
     response.on('close', () => {
-      this.streams.delete(transport);
+      if (this.streams.get(session.id)?.transport === transport) this.streams.delete(session.id);
       void transport.close().catch(() => undefined);
       void server.close().catch(() => undefined);
     });
@@ -153,19 +182,24 @@ export class McpSessions implements OnModuleDestroy {
     return new Date(now.getTime() - this.config.sessionIdleTimeoutMs);
   }
 
-  /** The leader deletes the rows of sessions idle past the timeout (they already count as over: `find`). */
-  private async endIdle(): Promise<void> {
-    if (!this.replicas.isLeader()) return;
+  /**
+   * The leader deletes the rows of sessions idle past the timeout (they already count as over: `find`); every
+   * replica closes the streams whose session is no longer live (idle, or ended where this replica did not hear it).
+   */
+  private async sweep(): Promise<void> {
     try {
-      await this.rows.endIdle(this.liveSince());
+      if (this.replicas.isLeader()) await this.rows.endIdle(this.liveSince());
+      if (this.streams.size === 0) return;
+      const live = new Set(await this.rows.liveAmong([...this.streams.keys()], this.liveSince()));
+      for (const sessionId of [...this.streams.keys()]) if (!live.has(sessionId)) this.closeStream(sessionId);
     } catch (error) {
-      this.logger.warn(`ending idle sessions: ${(error as Error).message}`);
+      this.logger.warn(`sweeping sessions: ${(error as Error).message}`);
     }
   }
 
   async onModuleDestroy(): Promise<void> {
     clearInterval(this.sweeper);
-    await Promise.all([...this.streams.keys()].map((transport) => transport.close().catch(() => undefined)));
+    await Promise.all([...this.streams.values()].map((stream) => stream.transport.close().catch(() => undefined)));
     this.streams.clear();
   }
 }

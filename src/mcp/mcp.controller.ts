@@ -103,6 +103,11 @@ export class McpController {
       await reply.code(404).send(rpcError(null, JSON_RPC.serverError, 'unknown or expired MCP session'));
       return;
     }
+    if (this.sessions.hasStream(session.id)) {
+      // As the SDK's stateful transport answers a second stream of a session.
+      await reply.code(409).send(rpcError(null, JSON_RPC.serverError, 'Conflict: Only one SSE stream is allowed per session'));
+      return;
+    }
     const transport = await this.sessions.transportFor(session, reply.raw, true);
     reply.hijack();
     await transport.handleRequest(request.raw, reply.raw);

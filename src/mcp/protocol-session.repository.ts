@@ -83,6 +83,20 @@ export class ProtocolSessionRepository {
     return (await this.database.batched((sql) => sql.run('DELETE FROM protocol_sessions WHERE last_used_at < ?', [before]))).changes;
   }
 
+  /** Those of `ids` that name a session used since `since`. */
+  async liveAmong(ids: string[], since: Date): Promise<string[]> {
+    const found: string[] = [];
+    // A few hundred ids a statement at most, well within either database's limit on parameters.
+    for (let at = 0; at < ids.length; at += 500) {
+      const chunk = ids.slice(at, at + 500);
+      const rows = await this.database.read((sql) =>
+        sql.all<{ id: string }>(`SELECT id FROM protocol_sessions WHERE last_used_at >= ? AND id IN (${chunk.map(() => '?').join(', ')})`, [since, ...chunk]),
+      );
+      found.push(...rows.map((row) => row.id));
+    }
+    return found;
+  }
+
   async countLive(since: Date): Promise<number> {
     return (await this.database.read((sql) => sql.get<{ n: number }>('SELECT CAST(COUNT(*) AS INTEGER) AS n FROM protocol_sessions WHERE last_used_at >= ?', [since])))!.n;
   }

@@ -1,6 +1,7 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
 import { ACCESS_DESCRIPTIONS, ACCESS_EXTENSION, API_KEY_SCHEME, BASIC_SCHEME, BEARER_SCHEME, type AccessLevel } from '../access/access.decorator';
+import { PROBE_PATH } from '../access/probe-path';
 import { errorResponseObject } from '../common/api-errors.decorator';
 import { JSON_RPC_EXTENSION, JSON_RPC_SCHEMAS } from '../common/api-json-rpc.decorator';
 import { APP_VERSION } from '../common/app-version';
@@ -120,7 +121,7 @@ function declareHttpLayer(document: OpenAPIObject, config: AppConfig): void {
       add(503, `${errorResponseObject(503).description}; or every connection the server may hold is busy (MAX_CONNECTIONS, MAX_CONNECTIONS_PER_CLIENT)`);
     } else {
       add(403);
-      add(429, 'Over the rate limit of this client address (RATE_LIMIT_PER_MINUTE); `Retry-After` says when to come back');
+      if (path !== PROBE_PATH) add(429, 'Over the rate limit of this client address (RATE_LIMIT_PER_MINUTE); `Retry-After` says when to come back');
       add(503, 'Every connection the server may hold is busy (MAX_CONNECTIONS, MAX_CONNECTIONS_PER_CLIENT), or the server is shutting down; retry after `Retry-After`');
     }
     const malformedUrl = 'or the URL is malformed (a broken percent-encoding), or the request is not valid HTTP';

@@ -10,6 +10,8 @@ import { ReplicaCoordination, type RateLimits, type ReplicaMessage } from './rep
 const CHANNEL = 'supportdesk_replicas';
 /** The session advisory lock the leader holds on its listening connection (the write lock is 0x5d_0001). */
 const LEADER_LOCK = 0x5d_0002;
+/** How long a request waits at most for a rate-limit connection before it is answered 503. */
+const POOL_WAIT_MS = 5_000;
 /** The first key of named locks (`exclusively`); the second is the name's hash. */
 const NAMED_LOCKS = 0x5d;
 /** How often a replica that is not the leader tries to become it, and a lost listening connection is made again. */
@@ -23,7 +25,7 @@ export const LEADER_RETRY_MS = 5_000;
  *
  * The rate limits' buckets are written on a small pool of their own with `synchronous_commit = off`: a bucket is
  * not worth a disk flush per request, and what a crash of the database loses of them is at most a fraction of a
- * second of spending.
+ * second of spending. Named locks (`exclusively`) hold a connection of their own for the work's length.
  */
 export class PostgresCoordination extends ReplicaCoordination implements OnModuleInit, OnApplicationShutdown {
   readonly replicaId = `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
@@ -45,8 +47,10 @@ export class PostgresCoordination extends ReplicaCoordination implements OnModul
     super();
     this.pool = new Pool({
       connectionString: config.databaseUrl,
-      // Rate limits, messages, and one connection per job running `exclusively`.
-      max: 6,
+      // Rate limits and messages: one short statement each.
+      max: 4,
+      // A request waits this long at most for one of them (then 503), never indefinitely.
+      connectionTimeoutMillis: POOL_WAIT_MS,
       application_name: 'supportdesk-rate-limits',
       options: '-c synchronous_commit=off',
       statement_timeout: config.databaseStatementTimeoutMs || undefined,
@@ -87,19 +91,22 @@ export class PostgresCoordination extends ReplicaCoordination implements OnModul
     this.listeners.push(listener);
   }
 
+  /**
+   * The lock lives on a connection of its own, opened for the work and closed after it (named work is rare and can
+   * run for minutes: a tenant's deletion), so it never takes a connection the rate limits need. Closing the
+   * connection releases the lock, whatever happened to the work.
+   */
   async exclusively<T>(name: string, work: () => Promise<T>): Promise<{ ran: true; value: T } | { ran: false }> {
-    const connection = await this.pool.connect();
-    let held = false;
+    const connection = new Client({ connectionString: this.config.databaseUrl, application_name: 'supportdesk-named-lock', keepAlive: true });
+    connection.on('error', (error) => this.logger.warn(`the connection holding the lock "${name}" failed: ${error.message}`));
+    await connection.connect();
     try {
       // The two-key form: a key space of its own, apart from the single-key write and leader locks.
       const { rows } = await connection.query<{ got: boolean }>('SELECT pg_try_advisory_lock($1, hashtext($2)) AS got', [NAMED_LOCKS, name]);
-      held = rows[0].got;
-      if (!held) return { ran: false };
+      if (!rows[0].got) return { ran: false };
       return { ran: true, value: await work() };
     } finally {
-      const unlocked = held ? connection.query('SELECT pg_advisory_unlock($1, hashtext($2))', [NAMED_LOCKS, name]).then(() => true, () => false) : true;
-      // A connection that could not let go of its lock is closed, which does.
-      connection.release((await unlocked) ? undefined : new Error('advisory unlock failed'));
+      await connection.end().catch(() => undefined);
     }
   }
 
@@ -107,18 +114,38 @@ export class PostgresCoordination extends ReplicaCoordination implements OnModul
     return new PostgresRateLimits(this.pool, limit, perMinute, now);
   }
 
+  /**
+   * Every tick: a lost connection is made again; a replica that does not lead tries to; the leader proves its
+   * connection (and so its lock, which lives as long as its session) is still there with a round trip that must
+   * come back within the tick. A connection silently cut (a partition, a NAT that forgot it) fails that, and the
+   * replica stops leading within two ticks, about when PostgreSQL lets another replica take the lock.
+   */
   private async keepUp(): Promise<void> {
+    const connection = this.connection;
     try {
-      if (this.connection === null) await this.connect();
-      else if (!this.leading) await this.tryToLead(this.connection);
+      if (connection === null) await this.connect();
+      else if (!this.leading) await this.tryToLead(connection);
+      else await connection.query('SELECT 1');
     } catch (error) {
       this.logger.warn(`replica connection: ${(error as Error).message}; retrying in ${this.retryMs / 1000} s`);
+      if (connection !== null) {
+        this.lose(connection, error as Error);
+        await connection.end().catch(() => undefined);
+      }
     }
   }
 
   private connect(): Promise<void> {
     this.connecting ??= (async () => {
-      const connection = new Client({ connectionString: this.config.databaseUrl, application_name: 'supportdesk-replica', keepAlive: true });
+      const connection = new Client({
+        connectionString: this.config.databaseUrl,
+        application_name: 'supportdesk-replica',
+        keepAlive: true,
+        keepAliveInitialDelayMillis: 10_000,
+        // A statement on this connection that does not come back within a tick means the connection is gone.
+        query_timeout: this.retryMs,
+        connectionTimeoutMillis: this.retryMs,
+      });
       connection.on('error', (error) => this.lose(connection, error));
       connection.on('end', () => this.lose(connection, new Error('the connection ended')));
       connection.on('notification', (notification) => this.heard(notification.payload));

@@ -1,4 +1,5 @@
 import type { Pool } from 'pg';
+import { UnavailableError } from '../common/errors/domain-errors';
 import type { RateLimits } from './replica-coordination';
 
 /**
@@ -25,7 +26,7 @@ export class PostgresRateLimits implements RateLimits {
     if (count > this.perMinute) return Infinity;
     const key = this.keyOf(name);
     const now = this.now();
-    const taken = await this.pool.query(TAKE, [key, this.perMinute, count, now, this.perMs]);
+    const taken = await this.pool.query(TAKE, [key, this.perMinute, count, now, this.perMs]).catch(unavailable);
     if (taken.rowCount === 1) return 0;
     return this.secondsUntil(await this.tokens(key, now), count);
   }
@@ -42,7 +43,7 @@ export class PostgresRateLimits implements RateLimits {
   }
 
   private async tokens(key: string, now: number): Promise<number> {
-    const { rows } = await this.pool.query<{ tokens: number }>(TOKENS, [key, this.perMinute, now, this.perMs]);
+    const { rows } = await this.pool.query<{ tokens: number }>(TOKENS, [key, this.perMinute, now, this.perMs]).catch(unavailable);
     return rows[0]?.tokens ?? this.perMinute;
   }
 
@@ -64,3 +65,8 @@ const TAKE = `
   RETURNING b.tokens`;
 /** $1 bucket, $2 capacity, $3 now, $4 tokens a millisecond. */
 const TOKENS = `SELECT LEAST($2::float8, b.tokens + GREATEST(0, $3::float8 - b.at) * $4::float8) AS tokens FROM rate_buckets b WHERE b.name = $1`;
+
+/** The database cannot be asked (down, or the pool's connections all taken past their wait): the request is a 503. */
+function unavailable(error: Error): never {
+  throw new UnavailableError(`the rate limits could not be checked (${error.message}); retry shortly`);
+}

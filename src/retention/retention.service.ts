@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { Clock } from '../common/clock';
-import { ConflictError } from '../common/errors/domain-errors';
+import { ConflictError, NotFoundError } from '../common/errors/domain-errors';
 import { APP_CONFIG, type AppConfig } from '../config/app-config';
 import { EpisodeRepository, type TenantDeletionRecord } from '../episodes';
 import { ReplicaCoordination } from '../replicas';
@@ -126,7 +126,8 @@ export class RetentionService implements OnApplicationBootstrap, OnModuleDestroy
     // The tenant exists, and the confirmation names another: the request does not match what it would delete.
     if (confirm !== slug) throw new ConflictError(`confirm must repeat the tenant's slug ("${slug}") to delete it and all its data; nothing was deleted`);
     const deleted = await this.replicas.exclusively(deletionLock(tenant.id), () => this.deleteTenantData(tenant.id, slug, false));
-    if (!deleted.ran) throw new ConflictError(`the tenant "${slug}" is being deleted (by another replica); its deletion goes on there`);
+    // Being deleted by another request (on this replica or another): as when that one had begun first.
+    if (!deleted.ran) throw new NotFoundError(`no tenant "${slug}": its deletion has already begun`);
     const record = deleted.value;
     return { tenant: slug, episodes: record.episodes, steps: record.steps, keys: record.keys, runs: record.runs, ledger_seq: record.ledgerHead?.seq ?? null };
   }
@@ -134,8 +135,10 @@ export class RetentionService implements OnApplicationBootstrap, OnModuleDestroy
   /** Finishes the deletions a stop cut short (tenants still marked deleting), one after another, in the background. */
   private async resumeDeletions(): Promise<void> {
     for (const tenant of await this.tenantRows.beingDeleted()) {
-      // Skipped while the replica that began it (or already resumed it) goes on with it.
+      // Skipped while the replica that began it (or already resumed it) goes on with it; and once holding the lock,
+      // only if it is still unfinished (another replica may have finished it since the list was read).
       await this.replicas.exclusively(deletionLock(tenant.id), async () => {
+        if (!(await this.tenantRows.beingDeleted()).some((still) => still.id === tenant.id)) return;
         this.logger.warn(`tenant ${tenant.slug}: finishing the deletion begun at ${tenant.deletingAt!.toISOString()}`);
         await this.deleteTenantData(tenant.id, tenant.slug, true);
       });

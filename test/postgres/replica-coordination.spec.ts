@@ -124,3 +124,18 @@ it('pruning forgets the buckets that are full again, of its own limit only', asy
   expect(names).toEqual(expect.arrayContaining(['failures:1', 'requests:address:2']));
   expect(names).not.toContain('requests:address:1');
 });
+
+it('named work holds connections of its own: however many run, the rate limits are still answered', async () => {
+  const a = await replica();
+  let release!: () => void;
+  const holding = new Promise<void>((resolve) => (release = resolve));
+  const running = Array.from({ length: 8 }, (_, i) => a.exclusively(`tenant-deletion:${i}`, () => holding));
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  const limits = a.rateLimits('requests', 30, () => 1_700_000_000_000);
+  const started = Date.now();
+  expect(await Promise.all([limits.take('busy'), limits.wait('busy'), a.tell({ kind: 'key_revoked', keyId: 'k' })])).toEqual([0, 0, undefined]);
+  expect(Date.now() - started).toBeLessThan(2_000);
+  release();
+  expect((await Promise.all(running)).map((r) => r.ran)).toEqual(Array(8).fill(true));
+});
+

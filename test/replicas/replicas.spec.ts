@@ -61,18 +61,23 @@ it('concurrent steps on the same episodes through both replicas: no update lost,
   const replicas = new Set<string>();
   let next = 0;
   // 16 clients, 80 steps (10 an episode, under its 12-step limit), each on the episode its turn gives: every
-  // episode is stepped by two clients at once, on either replica.
+  // episode is stepped by two clients at once. The balancer keeps an episode's steps on one replica (its
+  // episode_id is hashed), so the steps go in turn through it and straight to each replica: every episode is
+  // stepped through both replicas at once.
+  const targets = [topology.base, ...topology.replicas.map((replica) => replica.base)];
   await Promise.all(
     Array.from({ length: 16 }, async () => {
       while (next < 80) {
-        const id = episodes[next++ % episodes.length];
-        const step = await call(topology.base, 'POST', '/step', { key, body: { episode_id: id, action: search } });
+        const turn = next++;
+        const id = episodes[turn % episodes.length];
+        const step = await call(targets[Math.floor(turn / episodes.length) % targets.length], 'POST', '/step', { key, body: { episode_id: id, action: search } });
         expect(step.status).toBe(200);
         acknowledged.get(id)!.push(step.body.info.step_count);
-        replicas.add(step.replica!);
+        if (step.replica) replicas.add(step.replica);
       }
     }),
   );
+  // The balancer sent some of them, to both replicas.
   expect(replicas).toEqual(new Set(['replica-1', 'replica-2']));
   for (const [id, counts] of acknowledged) {
     // Every acknowledged step has its own index, and together they are 1..n: nothing lost, nothing applied twice.
@@ -81,6 +86,21 @@ it('concurrent steps on the same episodes through both replicas: no update lost,
     expect(log.body.actions).toHaveLength(counts.length);
   }
   await verifiesWhole('concurrent', episodes);
+});
+
+it("the balancer keeps an episode's steps on one replica and spreads the rest", async () => {
+  const { key } = await tenantWithKey(topology.base, 'affinity');
+  const resets = await Promise.all(Array.from({ length: 8 }, () => call(topology.base, 'POST', '/reset', { key, body: { variant: 'canonical', task_id: 'billing_duplicate_charge' } })));
+  expect(new Set(resets.map((r) => r.replica))).toEqual(new Set(['replica-1', 'replica-2']));
+  const stepped = new Set<string>();
+  for (const reset of resets) {
+    const steps = [];
+    for (let i = 0; i < 3; i++) steps.push(await call(topology.base, 'POST', '/step', { key, body: { episode_id: reset.body.episode_id, action: search } }));
+    expect(steps.map((s) => s.status)).toEqual([200, 200, 200]);
+    expect(new Set(steps.map((s) => s.replica)).size).toBe(1);
+    stepped.add(steps[0].replica!);
+  }
+  expect(stepped).toEqual(new Set(['replica-1', 'replica-2']));
 });
 
 it('a run filled through both replicas at once has every cell exactly once', async () => {
@@ -164,6 +184,7 @@ it('a key revoked on one replica is cut off on the other at once: its remembered
   let status = 200;
   while (status === 200 && Date.now() - revokedAt < 2_000) status = (await call(second.base, 'GET', `/state/${episodeId}`, { key })).status;
   expect(status).toBe(401);
+  expect((await call(first.base, 'GET', `/state/${episodeId}`, { key })).status).toBe(401);
   // Well within the 2 s the other replica would otherwise have gone on trusting its remembered lookup.
   expect(Date.now() - revokedAt).toBeLessThan(1_000);
 });

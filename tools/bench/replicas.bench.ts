@@ -15,6 +15,8 @@ import { ROOT, spawnServer, stopServer, toolScript, waitHealthy } from './server
  * episode (tools/bench/step-load.ts), on five set-ups in one run:
  *  - sqlite: one server on SQLite, no load balancer (the embedded default: the reference);
  *  - pg-direct: one server on PostgreSQL, no load balancer;
+ *  - pg-direct-uncached: the same with no active-episode cache (EPISODE_CACHE_SIZE=0), which is what round-robin
+ *    makes of it with two replicas: each step of an episode lands on the other replica than the one before;
  *  - pg-lb-1, pg-lb-2: one, then two replicas on PostgreSQL behind HAProxy (deploy/haproxy.cfg, the scale profile's);
  * and, for each, where the CPU time went: seconds of CPU per 1,000 steps of the replicas, HAProxy, PostgreSQL's
  * processes and the load generator (/proc/<pid>/stat), so the figures say what more replicas and cores would buy.
@@ -121,14 +123,25 @@ async function sqliteServer(dir: string): Promise<SetUp> {
   return { name: 'sqlite', base, pids: () => ({ replicas: [server.pid!] }), stop: () => stopServer(server) };
 }
 
-async function postgresDirect(adminUrl: string, dir: string): Promise<SetUp> {
-  const db = await freshDatabase(adminUrl, 'direct');
+/**
+ * One server on PostgreSQL without the balancer; `uncached`: with no active-episode cache, as every step is on
+ * replicas that take turns on each episode (the copy a replica kept is always one the other has advanced).
+ */
+async function postgresDirect(adminUrl: string, dir: string, uncached = false): Promise<SetUp> {
+  const label = uncached ? 'uncached' : 'direct';
+  const db = await freshDatabase(adminUrl, label);
   const port = 18000 + Math.floor(Math.random() * 1000);
-  const server = spawnServer({ ...SERVER_ENV, DATABASE_URL: db.url, PORT: String(port), LEDGER_CHECKPOINT_FILE: join(dir, 'direct.checkpoints') });
+  const server = spawnServer({
+    ...SERVER_ENV,
+    ...(uncached ? { EPISODE_CACHE_SIZE: '0' } : {}),
+    DATABASE_URL: db.url,
+    PORT: String(port),
+    LEDGER_CHECKPOINT_FILE: join(dir, `${label}.checkpoints`),
+  });
   const base = `http://127.0.0.1:${port}`;
   await waitHealthy(base, 30_000);
   return {
-    name: 'pg-direct',
+    name: uncached ? 'pg-direct-uncached' : 'pg-direct',
     base,
     pids: () => ({ replicas: [server.pid!], postgresql: postgresPids() }),
     stop: async () => {
@@ -161,7 +174,13 @@ async function main(): Promise<void> {
   if (!adminUrl) refuseCommandLine(REPLICAS_BENCH_COMMAND, 'BENCH_POSTGRES_URL must name a PostgreSQL role that may create databases');
   const dir = mkdtempSync(join(tmpdir(), 'supportdesk-bench-replicas-'));
   const rows: Array<Record<string, unknown>> = [];
-  const makers: Array<() => Promise<SetUp>> = [() => sqliteServer(dir), () => postgresDirect(adminUrl!, dir), () => postgresBalanced(adminUrl!, dir, 1), () => postgresBalanced(adminUrl!, dir, 2)];
+  const makers: Array<() => Promise<SetUp>> = [
+    () => sqliteServer(dir),
+    () => postgresDirect(adminUrl!, dir),
+    () => postgresDirect(adminUrl!, dir, true),
+    () => postgresBalanced(adminUrl!, dir, 1),
+    () => postgresBalanced(adminUrl!, dir, 2),
+  ];
   try {
     for (const make of makers) {
       const setUp = await make();

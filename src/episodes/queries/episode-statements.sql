@@ -12,6 +12,17 @@ SELECT id, tenant_id AS "tenantId", api_key_id AS "apiKeyId", alias, task_id AS 
 --   CORRELATED SCALAR SUBQUERY 1
 --   SEARCH s USING INTEGER PRIMARY KEY (rowid=?)
 
+-- selectEpisodeIfChanged
+SELECT id, tenant_id AS "tenantId", api_key_id AS "apiKeyId", alias, task_id AS "taskId", task_version AS "taskVersion",
+       grader_version AS "graderVersion", feedback, seed, status, version, agent, run_label AS "runLabel", tags_json AS "tagsJson",
+       COALESCE((SELECT s.state_json FROM active_states s WHERE s.episode_serial = episodes.serial), episodes.state_json) AS "stateJson", chain_head AS "chainHead",
+       chain_scheme AS "chainScheme", chain_key_id AS "chainKeyId", split_source AS "splitSource", split_key_id AS "splitKeyId", run_id AS "runId", run_trial AS "runTrial", created_at AS "createdAt", updated_at AS "updatedAt"
+  FROM episodes WHERE id = ? AND tenant_id = ? AND version <> ?;
+-- plan:
+--   SEARCH episodes USING INDEX episodes_id_tenant_id_key (id=? AND tenant_id=?)
+--   CORRELATED SCALAR SUBQUERY 1
+--   SEARCH s USING INTEGER PRIMARY KEY (rowid=?)
+
 -- selectEpisodeVersion
 SELECT version FROM episodes WHERE id = ? AND tenant_id = ?;
 -- plan:

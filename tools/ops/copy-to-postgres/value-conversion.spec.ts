@@ -22,6 +22,13 @@ describe('a SQLite value as the PostgreSQL column holds it', () => {
     expect(converterFor('episodes', 'agent', 'text')('copy/1')).toBe('copy/1');
   });
 
+  it('keeps finite floating-point numbers, and refuses what is not one', () => {
+    const tokens = converterFor('rate_buckets', 'tokens', 'double precision');
+    expect([12.5, 0, null].map(tokens)).toEqual([12.5, 0, null]);
+    expect(() => tokens('12')).toThrow(/not a finite number/);
+    expect(() => tokens(Number.NaN)).toThrow(/not a finite number/);
+  });
+
   it('refuses text PostgreSQL cannot hold rather than change it', () => {
     expect(() => converterFor('episodes', 'agent', 'text')('a\u0000b')).toThrow(/NUL character/);
     expect(() => converterFor('episodes', 'agent', 'text')(5)).toThrow(/where text belongs/);

@@ -8,15 +8,16 @@ import { OperationRefused } from '../operation-refused';
  *   chains and the ledger MAC is the same to the millisecond.
  * - Boolean: SQLite holds 0 or 1; PostgreSQL a boolean.
  * - Bytes: a BLOB (a Buffer) either way; bytea on PostgreSQL.
- * Integers (BigInt included: action_log.created_at, milliseconds) and text are the same on both. A value the column
+ * Integers (BigInt included: action_log.created_at, milliseconds), floating-point numbers (rate_buckets, which a
+ * SQLite server leaves empty) and text are the same on both. A value the column
  * cannot hold (text where a time belongs, a NUL character, which PostgreSQL's text refuses) stops the copy naming the
  * row's table, column and value: it would otherwise be lost or changed, and only a damaged file holds one.
  */
 
 /** The PostgreSQL types of this schema's columns (information_schema.columns.data_type). */
-export type PostgresColumnType = 'timestamp with time zone' | 'boolean' | 'bytea' | 'integer' | 'bigint' | 'text';
+export type PostgresColumnType = 'timestamp with time zone' | 'boolean' | 'bytea' | 'integer' | 'bigint' | 'double precision' | 'text';
 
-export const SUPPORTED_TYPES: readonly string[] = ['timestamp with time zone', 'boolean', 'bytea', 'integer', 'bigint', 'text'];
+export const SUPPORTED_TYPES: readonly string[] = ['timestamp with time zone', 'boolean', 'bytea', 'integer', 'bigint', 'double precision', 'text'];
 
 export type ValueConverter = (value: unknown) => unknown;
 
@@ -49,6 +50,11 @@ export function converterFor(table: string, column: string, type: PostgresColumn
       return (value) => {
         if (value === null || typeof value === 'bigint' || (typeof value === 'number' && Number.isSafeInteger(value))) return value;
         return refuse(value, 'which is not an integer');
+      };
+    case 'double precision':
+      return (value) => {
+        if (value === null || (typeof value === 'number' && Number.isFinite(value))) return value;
+        return refuse(value, 'which is not a finite number');
       };
     case 'text':
       return (value) => {
