@@ -58,7 +58,7 @@ it('concurrent steps on the same episodes through both replicas: no update lost,
   const { key } = await tenantWithKey(topology.base, 'concurrent');
   const episodes = await Promise.all(Array.from({ length: 8 }, () => resetThrough(topology.base, key)));
   const acknowledged = new Map<string, number[]>(episodes.map((id) => [id, []]));
-  const replicas = new Set<string>();
+  let throughBalancer = 0;
   let next = 0;
   // 16 clients, 80 steps (10 an episode, under its 12-step limit), each on the episode its turn gives: every
   // episode is stepped by two clients at once. The balancer keeps an episode's steps on one replica (its
@@ -73,12 +73,12 @@ it('concurrent steps on the same episodes through both replicas: no update lost,
         const step = await call(targets[Math.floor(turn / episodes.length) % targets.length], 'POST', '/step', { key, body: { episode_id: id, action: search } });
         expect(step.status).toBe(200);
         acknowledged.get(id)!.push(step.body.info.step_count);
-        if (step.replica) replicas.add(step.replica);
+        if (step.replica) throughBalancer++;
       }
     }),
   );
-  // The balancer sent some of them, to both replicas.
-  expect(replicas).toEqual(new Set(['replica-1', 'replica-2']));
+  // A third of them went through the balancer (which answered naming its replica), the rest straight to each replica.
+  expect(throughBalancer).toBeGreaterThanOrEqual(16);
   for (const [id, counts] of acknowledged) {
     // Every acknowledged step has its own index, and together they are 1..n: nothing lost, nothing applied twice.
     expect([id, [...counts].sort((a, b) => a - b)]).toEqual([id, counts.map((_, i) => i + 1)]);
@@ -90,7 +90,8 @@ it('concurrent steps on the same episodes through both replicas: no update lost,
 
 it("the balancer keeps an episode's steps on one replica and spreads the rest", async () => {
   const { key } = await tenantWithKey(topology.base, 'affinity');
-  const resets = await Promise.all(Array.from({ length: 8 }, () => call(topology.base, 'POST', '/reset', { key, body: { variant: 'canonical', task_id: 'billing_duplicate_charge' } })));
+  // Sixteen episodes: that consistent hashing puts them all on one replica has odds of 2 in 65,536.
+  const resets = await Promise.all(Array.from({ length: 16 }, () => call(topology.base, 'POST', '/reset', { key, body: { variant: 'canonical', task_id: 'billing_duplicate_charge' } })));
   expect(new Set(resets.map((r) => r.replica))).toEqual(new Set(['replica-1', 'replica-2']));
   const stepped = new Set<string>();
   for (const reset of resets) {
