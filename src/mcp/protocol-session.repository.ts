@@ -14,15 +14,8 @@ export interface ProtocolSessionRow {
   lastUsedMs: number;
 }
 
-export interface NewProtocolSession {
-  id: string;
-  kind: ProtocolSessionKind;
-  tenantId: string;
-  keyId: string | null;
-  variant: ToolSchemaVariant;
-  boundEpisodeId: string | null;
-  at: Date;
-}
+/** A session to add: a row's fields, used for the first time at `at`. */
+export type NewProtocolSession = Omit<ProtocolSessionRow, 'lastUsedMs'> & { at: Date };
 
 /**
  * The `protocol_sessions` table (prisma/schema.prisma): the /mcp sessions every replica serves. Statements on the
